@@ -1,0 +1,172 @@
+"""The mpcalc command line: thin click commands over the engine.
+
+Shared option bundles are decorators; :func:`main` is the one place that turns
+errors into exit codes (0 ok, 1 DPDK would reject, 2 usage, 3 over budget).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from . import __version__, engine
+from .errors import InputError
+from .facts import ARCHES, DEFAULT_ARCH, DEFAULT_RELEASE, RELEASES
+from .intmath import INT_MAX, U32_MAX
+from .model import Report, Result
+from .params import Count, Flags, PageSize, Size
+from .platform import Platform, describe, make_platform
+from .render import FORMATS, render
+
+EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_BUDGET = 0, 1, 2, 3
+
+
+def platform_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--dpdk, --arch, --channels, --ranks, --page-size, --cache-line, --max-lcore."""
+
+    @click.option("--dpdk", type=click.Choice(sorted(RELEASES)), default=DEFAULT_RELEASE, show_default=True,
+                  help="DPDK release.")
+    @click.option("--arch", type=click.Choice(sorted(ARCHES)), default=DEFAULT_ARCH, show_default=True,
+                  help="Build architecture.")
+    @click.option("--channels", type=Count(minimum=1, maximum=U32_MAX), default=4, show_default=True,
+                  help="Memory channels (EAL -n); DPDK uses 4 when -n is not given.")
+    @click.option("--ranks", type=Count(minimum=1, maximum=16), default=1, show_default=True,
+                  help="Memory ranks (EAL -r); DPDK uses 1 when -r is not given.")
+    @click.option("--page-size", type=PageSize(), default="2M", show_default=True,
+                  help="Smallest page size in use (4K with --no-huge; none: no page constraint).")
+    @click.option("--cache-line", type=click.Choice(["64", "128"]), default=None,
+                  help="Override RTE_CACHE_LINE_SIZE.")
+    @click.option("--max-lcore", type=Count(minimum=1, maximum=65535), default=None,
+                  help="Override RTE_MAX_LCORE.")
+    @functools.wraps(func)
+    def wrapper(*args: Any, dpdk: str, arch: str, channels: int, ranks: int, page_size: int,
+                cache_line: str | None, max_lcore: int | None, **kwargs: Any) -> Any:
+        platform = make_platform(dpdk=dpdk, arch=arch, channels=channels, ranks=ranks, page_size=page_size,
+                                 cache_line=int(cache_line) if cache_line else None, max_lcore=max_lcore)
+        return func(*args, platform=platform, **kwargs)
+
+    return wrapper
+
+
+def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--format table|json|csv|tsv and --json."""
+
+    @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default=None,
+                  help="Output format (default: table).")
+    @click.option("--json", "as_json", is_flag=True, help="Shorthand for --format json.")
+    @functools.wraps(func)
+    def wrapper(*args: Any, fmt: str | None, as_json: bool, **kwargs: Any) -> Any:
+        if as_json and fmt not in (None, "json"):
+            raise click.UsageError(f"--json conflicts with --format {fmt}")
+        return func(*args, fmt="json" if as_json else (fmt or "table"), **kwargs)
+
+    return wrapper
+
+
+def flags_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option("--flags", "flag_masks", type=Flags(), default="none", show_default=True,
+                        help="Mempool flags: a list (no_cache_align,no_spread), DPDK macro names, a mask "
+                             "(0x23), none, or all (every combination of no_cache_align, no_spread and "
+                             "no_iova_contig).")(func)
+
+
+def emit(command: str, platform: Platform, inputs: dict[str, Any], results: list[Result], fmt: str) -> int:
+    """Render a report and return the exit code it deserves."""
+    report = Report(command=command, platform=describe(platform), inputs=inputs, results=tuple(results))
+    render(report, fmt, sys.stdout)
+    return EXIT_OK if report.ok else EXIT_REJECTED
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="mpcalc")
+def cli() -> None:
+    """Exact DPDK memory footprints of mempools and RIBs, offline.
+
+    Counts take 1K/1M/1G (10^3, 10^6, 10^9) or 1Ki/1Mi/1Gi (2^10, 2^20, 2^30);
+    byte sizes take K/M/G or KiB/MiB/GiB (binary) and KB/MB/GB (decimal).
+    """
+
+
+@cli.command()
+@click.option("--count", "-n", type=Count(minimum=0), required=True, help="Number of objects (n).")
+@click.option("--elt-size", type=Size(), required=True, help="Element size in bytes.")
+@click.option("--cache-size", type=Count(), default=0, show_default=True, help="Per-lcore cache size.")
+@click.option("--private-size", type=Size(), default=0, show_default=True, help="Private data size.")
+@click.option("--name", default="mp", show_default=True, help="Pool name (memzones MP_<name>...).")
+@click.option("--cache-layout", type=click.Choice(["pointer", "index"]), default="pointer", show_default=True,
+              help="Per-lcore cache slots: pointers (DPDK) or 32-bit indices (the index-based cache RFC).")
+@flags_option
+@platform_options
+@output_options
+def pool(count: int, elt_size: int, cache_size: int, private_size: int, name: str, cache_layout: str,
+         flag_masks: list[int], platform: Platform, fmt: str) -> int:
+    """An rte_mempool_create() pool with the default ring ops."""
+    results = [engine.pool(engine.PoolSpec(name=name, count=count, elt_size=elt_size, cache_size=cache_size,
+                                           private_size=private_size, flags=m, cache_layout=cache_layout),
+                           platform) for m in flag_masks]
+    inputs = dict(name=name, count=count, elt_size=elt_size, cache_size=cache_size, private_size=private_size,
+                  cache_layout=cache_layout)
+    return emit("pool", platform, inputs, results, fmt)
+
+
+def rib_command(family: int) -> Callable[..., int]:
+    kind = "rib" if family == 4 else "rib6"
+    node = "rte_rib_node (40 B)" if family == 4 else "rte_rib6_node (56 B)"
+
+    @click.option("--routes", type=Count(minimum=1, maximum=INT_MAX), default=None,
+                  help="Routes; max_nodes = 2 x routes, as rte_fib_create sizes its RIB.")
+    @click.option("--nodes", type=Count(minimum=1, maximum=INT_MAX), default=None, help="max_nodes directly.")
+    @click.option("--ext-size", type=Size(), default=0, show_default=True, help="ext_sz: bytes added to each node.")
+    @click.option("--name", default=kind, show_default=True, help="RIB name (memzones MP_MP_<name>...).")
+    @flags_option
+    @platform_options
+    @output_options
+    def command(routes: int | None, nodes: int | None, ext_size: int, name: str, flag_masks: list[int],
+                platform: Platform, fmt: str) -> int:
+        if (routes is None) == (nodes is None):
+            raise click.UsageError("give exactly one of --routes and --nodes")
+        max_nodes = engine.rib_max_nodes(routes) if routes is not None else nodes
+        results = [engine.rib(name, max_nodes, ext_size, m, family, platform) for m in flag_masks]
+        inputs = dict(name=name, routes=routes, max_nodes=max_nodes, ext_size=ext_size)
+        return emit(kind, platform, inputs, results, fmt)
+
+    command.__doc__ = (f"An rte_{kind}_create() RIB: a node pool of {node} + ext_size objects. "
+                       "--flags sets the node pool's flags (DPDK uses none; the RIB patch proposes "
+                       "no_cache_align,no_spread,no_iova_contig).")
+    return command
+
+
+cli.command("rib")(rib_command(4))
+cli.command("rib6")(rib_command(6))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI and return its exit code; errors become one line on stderr."""
+    try:
+        rc = cli.main(args=argv, prog_name="mpcalc", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.exceptions.Abort:
+        click.echo("mpcalc: aborted", err=True)
+        return EXIT_USAGE
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_USAGE
+    except InputError as exc:
+        where = f"{exc.param}: " if exc.param else ""
+        click.echo(f"mpcalc: error: {where}{exc}", err=True)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # noqa: BLE001 - the one place internal faults become an exit code
+        click.echo(f"mpcalc: internal error: {type(exc).__name__}: {exc}", err=True)
+        return EXIT_REJECTED
+    return rc if isinstance(rc, int) else EXIT_OK
+
+
+def run() -> None:
+    sys.exit(main())

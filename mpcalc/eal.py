@@ -1,0 +1,43 @@
+"""EAL accounting: memzone lengths and malloc-heap growth."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .intmath import ceil_a, ceil_div
+from .platform import Platform
+
+
+def memzone_len(requested: int, p: Platform) -> int:
+    """``mz->len`` for a request: rounded up to the cache line, at least one line.
+
+    memzone_reserve_aligned_thread_unsafe (v22.11:lib/eal/common/eal_common_memzone.c:123-126).
+
+    >>> memzone_len(1056960 + 64, Platform()), memzone_len(24, Platform())
+    (1057024, 64)
+    """
+    return max(p.cache_line, ceil_a(requested, p.cache_line))
+
+
+def heap_cost(size: int, p: Platform) -> int:
+    """Bytes the malloc heap's busy elements grow by for one allocation of ``size``.
+
+    malloc_heap_alloc rounds the size to the cache line
+    (v22.11:lib/eal/common/malloc_heap.c:238-239) and each element carries a
+    ``struct malloc_elem`` header (v22.11:lib/eal/common/malloc_elem.h:23-53).
+
+    >>> heap_cost(24, Platform()), heap_cost(1057024, Platform())
+    (192, 1057152)
+    """
+    return p.malloc_elem_header + ceil_a(max(size, 1), p.cache_line)
+
+
+def heap_bytes(sizes: Iterable[int], p: Platform) -> int:
+    return sum(heap_cost(s, p) for s in sizes)
+
+
+def hugepages(heap: int, p: Platform) -> int | None:
+    """Pages of the platform's page size that ``heap`` bytes of heap elements span."""
+    if not p.page_size:
+        return None
+    return ceil_div(heap, p.page_size)

@@ -1,0 +1,42 @@
+"""Exceptions raised for bad input, and the DPDK rejection record."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class MpcalcError(ValueError):
+    """Base class of every error mpcalc raises on purpose."""
+
+
+class InputError(MpcalcError):
+    """A value given by the user cannot be used; the message quotes it.
+
+    ``param`` names the option, file or key the value came from, when known.
+    """
+
+    def __init__(self, message: str, *, param: str | None = None) -> None:
+        super().__init__(message)
+        self.param = param
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rejection:
+    """A configuration that DPDK would refuse (or mishandle), with its errno.
+
+    ``errno`` is the symbolic ``rte_errno`` DPDK sets, or ``None`` for a
+    hazard: DPDK accepts the input but the result is broken (an integer wraps).
+    """
+
+    errno: str | None
+    reason: str
+    function: str
+    source: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "errno": self.errno,
+            "reason": self.reason,
+            "function": self.function,
+            "source": self.source,
+        }

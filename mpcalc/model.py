@@ -1,0 +1,192 @@
+"""The records the engine returns.  JSON is a projection of them (``to_dict``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import Rejection
+from .flags import VALID_USER_FLAGS, flag_names
+
+
+@dataclass(frozen=True, kw_only=True)
+class ObjSize:
+    """``struct rte_mempool_objsz``: one object as the pool lays it out."""
+
+    header_size: int
+    elt_size: int
+    trailer_size: int
+    total_size: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "header_size": self.header_size,
+            "elt_size": self.elt_size,
+            "trailer_size": self.trailer_size,
+            "total_size": self.total_size,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Memzone:
+    """A memzone as ``rte_memzone_dump`` shows it: its name and ``len``."""
+
+    name: str
+    len: int
+    role: str
+    leaked: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        out: dict[str, object] = {"name": self.name, "len": self.len, "role": self.role}
+        if self.leaked:
+            out["leaked"] = True
+        return out
+
+
+@dataclass(frozen=True, kw_only=True)
+class Allocation:
+    """An ``rte_malloc`` allocation that is not a memzone: its type string and requested bytes."""
+
+    name: str
+    size: int
+    role: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"name": self.name, "size": self.size, "role": self.role}
+
+
+@dataclass(frozen=True, kw_only=True)
+class HeaderLayout:
+    """What the header memzone ``MP_<name>`` holds."""
+
+    mempool_struct: int
+    cache_struct: int
+    caches: int
+    private_data: int
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "mempool_struct": self.mempool_struct,
+            "cache_struct": self.cache_struct,
+            "caches": self.caches,
+            "private_data": self.private_data,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Mempool:
+    """One ``rte_mempool`` as ``rte_mempool_create`` builds it."""
+
+    name: str
+    count: int
+    elt_size: int
+    cache_size: int
+    private_data_size: int
+    flags: int
+    effective_flags: int
+    mp_flags: int | None
+    ops_name: str
+    objsz: ObjSize | None
+    header: HeaderLayout | None
+    ring_size: int | None
+    objs_per_page: int | None
+    memzones: tuple[Memzone, ...]
+    allocations: tuple[Allocation, ...]
+    errors: tuple[Rejection, ...] = ()
+
+    @property
+    def total_bytes(self) -> int:
+        return sum(m.len for m in self.memzones) + sum(a.size for a in self.allocations)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "count": self.count,
+            "elt_size_requested": self.elt_size,
+            "cache_size": self.cache_size,
+            "private_data_size": self.private_data_size,
+            "flags": flag_names(self.flags),
+            "effective_flags": flag_names(self.effective_flags & VALID_USER_FLAGS),
+            "mp_flags": self.mp_flags,
+            "ops_name": self.ops_name,
+            **(self.objsz.to_dict() if self.objsz else {
+                "header_size": None, "elt_size": None, "trailer_size": None, "total_size": None}),
+            "header": self.header.to_dict() if self.header else None,
+            "ring_size": self.ring_size,
+            "objs_per_page": self.objs_per_page,
+            "memzones": [m.to_dict() for m in self.memzones],
+            "allocations": [a.to_dict() for a in self.allocations],
+            "total_bytes": self.total_bytes,
+            "errors": [e.to_dict() for e in self.errors],
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Result:
+    """Everything one configuration reserves, under one flag combination."""
+
+    kind: str
+    flags: int
+    mempools: tuple[Mempool, ...]
+    allocations: tuple[Allocation, ...]
+    total_bytes: int
+    heap_bytes: int
+    hugepages: int | None
+    errors: tuple[Rejection, ...]
+    details: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def effective_flags(self) -> int:
+        return self.mempools[0].effective_flags if self.mempools else self.flags
+
+    @property
+    def memzones(self) -> tuple[Memzone, ...]:
+        return tuple(m for mp in self.mempools for m in mp.memzones)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "flags": flag_names(self.flags),
+            "effective_flags": flag_names(self.effective_flags & VALID_USER_FLAGS),
+            "mempools": [m.to_dict() for m in self.mempools],
+            "allocations": [a.to_dict() for a in self.allocations],
+            "details": dict(self.details),
+            "total_bytes": self.total_bytes,
+            "heap_bytes": self.heap_bytes,
+            "hugepages": self.hugepages,
+            "errors": [e.to_dict() for e in self.errors],
+        }
+
+
+SCHEMA_VERSION = "1.0"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Report:
+    """What one command computed: the platform, the inputs and one result per flag combination."""
+
+    command: str
+    platform: dict[str, object]
+    inputs: dict[str, object]
+    results: tuple[Result, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.results)
+
+    def to_dict(self) -> dict[str, object]:
+        from . import __version__
+
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "mpcalc_version": __version__,
+            "command": self.command,
+            "platform": dict(self.platform),
+            "input": dict(self.inputs),
+            "results": [r.to_dict() for r in self.results],
+            "notes": list(self.notes),
+        }

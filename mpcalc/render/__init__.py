@@ -1,0 +1,21 @@
+"""Output formats.  One registry; each renderer is imported only when used."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TextIO
+
+from ..model import Report
+
+#: format name -> module (under mpcalc.render) whose ``render(report, stream)`` draws it
+FORMATS: dict[str, str] = {
+    "table": "table",
+    "json": "jsonfmt",
+    "csv": "csvfmt",
+    "tsv": "csvfmt",
+}
+
+
+def render(report: Report, fmt: str, stream: TextIO) -> None:
+    module = importlib.import_module(f"{__name__}.{FORMATS[fmt]}")
+    module.render(report, stream, fmt=fmt)

@@ -1,0 +1,40 @@
+"""CSV/TSV in long form: one number a row, the same numbers as the JSON.
+
+Columns: ``result`` (the flag combination), ``mempool``, ``section``, ``name``, ``value``.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterator
+from typing import TextIO
+
+from ..model import Report
+
+COLUMNS = ("result", "mempool", "section", "name", "value")
+_OBJECT_FIELDS = ("header_size", "elt_size", "trailer_size", "total_size")
+
+
+def rows(report: Report) -> Iterator[tuple[object, ...]]:
+    for result in report.to_dict()["results"]:  # type: ignore[union-attr]
+        label = "|".join(result["flags"]) or "none"
+        for mp in result["mempools"]:
+            for f in _OBJECT_FIELDS:
+                if mp[f] is not None:
+                    yield label, mp["name"], "object", f, mp[f]
+            for mz in mp["memzones"]:
+                yield label, mp["name"], "memzone", mz["name"], mz["len"]
+            for a in mp["allocations"]:
+                yield label, mp["name"], "allocation", a["name"], a["size"]
+        for a in result["allocations"]:
+            yield label, "", "allocation", a["name"], a["size"]
+        for key in ("total_bytes", "heap_bytes", "hugepages"):
+            yield label, "", "total", key, "" if result[key] is None else result[key]
+        for e in result["errors"]:
+            yield label, "", "error", e["errno"] or "hazard", e["reason"]
+
+
+def render(report: Report, stream: TextIO, fmt: str = "csv") -> None:
+    writer = csv.writer(stream, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
+    writer.writerow(COLUMNS)
+    writer.writerows(rows(report))

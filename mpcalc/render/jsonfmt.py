@@ -1,0 +1,13 @@
+"""JSON: the report's own projection, one document."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from ..model import Report
+
+
+def render(report: Report, stream: TextIO, fmt: str = "json") -> None:
+    json.dump(report.to_dict(), stream, indent=2)
+    stream.write("\n")

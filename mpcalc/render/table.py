@@ -1,0 +1,111 @@
+"""Human output with rich: object layout, memzones and allocations, totals.
+
+rich is imported here only, so JSON and CSV never pay for it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TextIO
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..model import Report
+from ..units import iec, page_label, size_label
+
+
+def _console(stream: TextIO) -> Console:
+    return Console(
+        file=stream,
+        no_color="NO_COLOR" in os.environ,
+        highlight=False,
+        width=max(120, Console(file=stream).width),
+    )
+
+
+def _platform_line(report: Report) -> str:
+    p = report.platform
+    spread = f"{p['channels']} channels x {p['ranks']} ranks" if p["spreads"] else "no spreading on this arch"
+    return (f"DPDK {p['dpdk']} {p['arch']}: cache line {p['cache_line']} B, RTE_MAX_LCORE {p['max_lcore']}, "
+            f"{spread}, page size {page_label(p['page_size'])}")  # type: ignore[arg-type]
+
+
+def _flags_label(result: dict) -> str:
+    return ",".join(result["flags"]) or "none"
+
+
+def _layout_bar(mp: dict, width: int = 32) -> Text:
+    total = mp["total_size"] or 1
+    parts = [
+        ("header", mp["header_size"], "cyan"),
+        ("payload", mp["elt_size"], "green"),
+        ("trailer", mp["trailer_size"], "yellow"),
+    ]
+    bar = Text()
+    for _label, size, style in parts:
+        bar.append("█" * round(width * size / total), style=style)
+    return bar
+
+
+def _result_tables(console: Console, report: Report, result: dict) -> None:
+    for mp in result["mempools"]:
+        if mp["total_size"] is not None:
+            t = Table(title=f"objects of mempool {mp['name']} ({mp['count']:,} x {mp['elt_size_requested']:,} B)",
+                      title_justify="left")
+            for col in ("header_size", "elt_size", "trailer_size", "total_size", "layout"):
+                t.add_column(col, justify="right" if col != "layout" else "left")
+            t.add_row(*(f"{mp[c]:,}" for c in ("header_size", "elt_size", "trailer_size", "total_size")),
+                      _layout_bar(mp))
+            console.print(t)
+    t = Table(title=f"reserved ({_flags_label(result)})", title_justify="left")
+    t.add_column("kind")
+    t.add_column("name")
+    t.add_column("bytes", justify="right")
+    t.add_column("IEC", justify="right")
+    for mp in result["mempools"]:
+        for mz in mp["memzones"]:
+            t.add_row("memzone" + (" (leaked)" if mz.get("leaked") else ""), mz["name"], f"{mz['len']:,}",
+                      iec(mz["len"]))
+        for a in mp["allocations"]:
+            t.add_row("rte_malloc", a["name"], f"{a['size']:,}", iec(a["size"]))
+    for a in result["allocations"]:
+        t.add_row("rte_malloc", a["name"], f"{a['size']:,}", iec(a["size"]))
+    t.add_section()
+    t.add_row("total", "total_bytes", f"{result['total_bytes']:,}", iec(result["total_bytes"]))
+    t.add_row("heap", "heap_bytes", f"{result['heap_bytes']:,}", iec(result["heap_bytes"]))
+    console.print(t)
+    if result["hugepages"] is not None:
+        console.print(f"pages of {page_label(report.platform['page_size'])}: {result['hugepages']:,}")  # type: ignore[arg-type]
+    for e in result["errors"]:
+        console.print(f"[bold red]{e['errno'] or 'hazard'}[/]: {e['reason']} ({e['function']}, {e['source']})")
+
+
+def _summary(console: Console, results: list[dict]) -> None:
+    base = results[0]["total_bytes"]
+    t = Table(title="every flag combination, smallest first; savings against DPDK's default (no flags)",
+              title_justify="left")
+    for col in ("flags", "effective", "object", "total_bytes", "IEC", "saves"):
+        t.add_column(col, justify="right" if col in ("object", "total_bytes", "IEC", "saves") else "left")
+    for r in sorted(results, key=lambda r: (bool(r["errors"]), r["total_bytes"])):
+        obj = r["mempools"][0]["total_size"] if r["mempools"] else None
+        saved = base - r["total_bytes"]
+        pct = f" ({100 * saved / base:.1f}%)" if base else ""
+        t.add_row(_flags_label(r), ",".join(r["effective_flags"]) or "none",
+                  "-" if obj is None else f"{obj:,} B", f"{r['total_bytes']:,}", iec(r["total_bytes"]),
+                  "error" if r["errors"] else f"{saved:,} B{pct}")
+    console.print(t)
+
+
+def render(report: Report, stream: TextIO, fmt: str = "table") -> None:
+    console = _console(stream)
+    console.print(_platform_line(report))
+    for note in report.notes:
+        console.print(f"note: {note}")
+    results = report.to_dict()["results"]
+    if len(results) > 1:  # type: ignore[arg-type]
+        _summary(console, results)  # type: ignore[arg-type]
+    else:
+        for result in results:  # type: ignore[union-attr]
+            _result_tables(console, report, result)
