@@ -24,13 +24,15 @@ class MempoolFlag(enum.IntFlag):
 
 
 #: RTE_MEMPOOL_VALID_USER_FLAGS (v22.11:lib/mempool/rte_mempool.h:304-308)
-VALID_USER_FLAGS = (
+#: (a plain int: ``~`` on an IntFlag complements only the defined bits)
+VALID_USER_FLAGS = int(
     MempoolFlag.NO_SPREAD
     | MempoolFlag.NO_CACHE_ALIGN
     | MempoolFlag.SP_PUT
     | MempoolFlag.SC_GET
     | MempoolFlag.NO_IOVA_CONTIG
 )
+_ALL_KNOWN = sum(int(f) for f in MempoolFlag)
 
 #: The flags whose combinations change a footprint: what ``--flags all`` sweeps.
 SIZING_FLAGS = (MempoolFlag.NO_CACHE_ALIGN, MempoolFlag.NO_SPREAD, MempoolFlag.NO_IOVA_CONTIG)
@@ -88,7 +90,7 @@ def flag_names(mask: int) -> list[str]:
     for flag in MempoolFlag:
         if mask & flag:
             names.append(flag.name.lower())
-    rest = mask & ~sum(MempoolFlag)
+    rest = mask & ~_ALL_KNOWN
     if rest:
         names.append(hex(rest))
     return names
@@ -103,9 +105,9 @@ def effective_flags(mask: int) -> int:
     >>> flag_names(effective_flags(MempoolFlag.NO_CACHE_ALIGN))
     ['no_spread', 'no_cache_align', 'non_io']
     """
-    mask |= MempoolFlag.NON_IO
+    mask = int(mask) | MempoolFlag.NON_IO.value
     if mask & MempoolFlag.NO_CACHE_ALIGN:
-        mask |= MempoolFlag.NO_SPREAD
+        mask |= MempoolFlag.NO_SPREAD.value
     return mask
 
 

@@ -232,9 +232,9 @@ def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
         Allocation(name="RING_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
         Allocation(name="MEMPOOL_MEMHDR", size=r.memhdr_size, role="memory chunk header"),
     )
-    mp_flags = eff | MempoolFlag.POOL_CREATED
+    mp_flags = eff | MempoolFlag.POOL_CREATED.value
     if not eff & MempoolFlag.NO_IOVA_CONTIG:
-        mp_flags &= ~MempoolFlag.NON_IO  # v22.11:lib/mempool/rte_mempool.c:369-371
+        mp_flags &= ~MempoolFlag.NON_IO.value  # v22.11:lib/mempool/rte_mempool.c:369-371
     pg_shift = 0 if eff & MempoolFlag.NO_IOVA_CONTIG else p.pg_shift
     return Mempool(
         **base,

@@ -1,0 +1,151 @@
+"""A seeded random grid of configurations and the comparison of mpcalc with the probe."""
+
+from __future__ import annotations
+
+import random
+import string
+from dataclasses import dataclass
+
+from mpcalc import engine
+from mpcalc.mempool import calc_mem_size, calc_obj_size
+from mpcalc.model import Result
+from mpcalc.platform import Platform, make_platform
+
+SEED = 20261130
+#: keep each real pool well inside the probe's -m 3072
+MAX_POOL_BYTES = 160 * 2**20
+
+
+@dataclass(frozen=True)
+class Case:
+    kind: str  # pool | rib | rib6
+    name: str
+    count: int
+    elt_size: int  # ext_sz for ribs
+    cache_size: int
+    private_size: int
+    flags: int
+    channels: int
+    ranks: int
+
+    def command(self) -> str:
+        if self.kind == "pool":
+            return (f"pool {self.name} {self.count} {self.elt_size} {self.cache_size} "
+                    f"{self.private_size} {self.flags:#x}")
+        return f"{self.kind} {self.name} {self.count} {self.elt_size}"
+
+    def compute(self, p: Platform) -> Result:
+        if self.kind == "pool":
+            return engine.pool(engine.PoolSpec(name=self.name, count=self.count, elt_size=self.elt_size,
+                                               cache_size=self.cache_size, private_size=self.private_size,
+                                               flags=self.flags), p)
+        return engine.rib(self.name, self.count, self.elt_size, 0, 4 if self.kind == "rib" else 6, p)
+
+
+def _log_uniform(rng: random.Random, lo: int, hi: int) -> int:
+    return int(round(lo * (hi / lo) ** rng.random()))
+
+
+def _name(rng: random.Random, index: int, limit_range: tuple[int, int]) -> str:
+    """A unique name (leaked memzones stay for the probe's life), sometimes near DPDK's limits."""
+    base = f"c{index}"
+    if rng.random() < 0.06:
+        length = rng.randint(*limit_range)
+        return (base + "_" + "".join(rng.choices(string.ascii_lowercase, k=40)))[:length]
+    return base
+
+
+def _flags(rng: random.Random) -> int:
+    mask = 0
+    for bit in (0x1, 0x2, 0x4, 0x8, 0x20):
+        if rng.random() < 0.3:
+            mask |= bit
+    if rng.random() < 0.03:
+        mask |= rng.choice((0x10, 0x40, 0x100, 0x80000000))
+    return mask
+
+
+def _cache(rng: random.Random, count: int) -> int:
+    roll = rng.random()
+    if roll < 0.45:
+        return 0
+    if roll < 0.8:
+        return rng.randint(1, max(1, min(512, count * 2 // 3)))
+    if roll < 0.9:
+        return count * 2 // 3 + 1  # just over the flush-threshold rule
+    return rng.choice((512, 513, rng.randint(513, 5000)))
+
+
+def cases(n: int, seed: int = SEED) -> list[Case]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        channels, ranks = rng.randint(1, 8), rng.randint(1, 4)
+        roll = rng.random()
+        if roll < 0.7:
+            elt = rng.choice((0, 1, 7, 8, 9, 40, 56, 64, 65, 2304, 9216)) if rng.random() < 0.15 else \
+                _log_uniform(rng, 1, 65536)
+            per_obj = elt + 256
+            count = 0 if rng.random() < 0.01 else \
+                min(_log_uniform(rng, 1, 3_000_000), max(1, MAX_POOL_BYTES // per_obj))
+            priv = 0 if rng.random() < 0.5 else rng.choice((8, 64, rng.randint(1, 4096), rng.randint(1, 2**20)))
+            out.append(Case("pool", _name(rng, i, (20, 31)), count, elt, _cache(rng, count), priv, _flags(rng),
+                            channels, ranks))
+        else:
+            kind = "rib" if roll < 0.85 else "rib6"
+            ext = 0 if rng.random() < 0.5 else rng.randint(0, 300)
+            nodes = rng.choice((0, -1)) if rng.random() < 0.02 else _log_uniform(rng, 1, 400_000)
+            out.append(Case(kind, _name(rng, i, (18, 28)), nodes, ext, 0, 0, 0, channels, ranks))
+    return out
+
+
+def platform_for(probe_platform: dict, channels: int, ranks: int, page_size: int) -> Platform:
+    assert probe_platform["cache_line"] == 64 and probe_platform["max_lcore"] == 128
+    assert (probe_platform["nchannel"], probe_platform["nrank"]) == (channels, ranks)
+    return make_platform(channels=channels, ranks=ranks, page_size=page_size)
+
+
+def mismatches(case: Case, result: Result, reply: dict) -> list[str]:
+    """Every difference between mpcalc's result and what the real library did."""
+    diffs: list[str] = []
+
+    def check(what: str, mine: object, real: object) -> None:
+        if mine != real:
+            diffs.append(f"{what}: mpcalc {mine!r} != DPDK {real!r}")
+
+    errnos = [e.errno for e in result.errors if e.errno]
+    check("ok", not errnos, reply["ok"])
+    if errnos and not reply["ok"]:
+        check("errno", errnos[0], reply["errno"])
+    check("memzones", [(m.name, m.len) for m in result.memzones],
+          [(m["name"], m["len"]) for m in reply["memzones"]])
+    check("heap_bytes", result.heap_bytes, reply["heap_delta"])
+    if reply["ok"] and case.kind == "pool":
+        mp = result.mempools[0]
+        check("objsz", mp.objsz.to_dict() if mp.objsz else None, reply["objsz"])
+        check("ops_name", mp.ops_name, reply["ops_name"])
+        check("mp->flags", mp.mp_flags, reply["flags"])
+        check("private_data_size", mp.header.private_data if mp.header else None, reply["private_data_size"])
+        check("size", mp.count, reply["size"])
+    return diffs
+
+
+def memsize_cases(n: int, seed: int = SEED + 1) -> list[tuple[int, int, int, int]]:
+    """(elt_size, flags, obj_num, pg_shift) for rte_mempool_op_calc_mem_size_default."""
+    rng = random.Random(seed)
+    out = []
+    elts = [_log_uniform(rng, 1, 70000) for _ in range(12)] + [40, 56, 2304]
+    for _ in range(n):
+        elt = rng.choice(elts)
+        flags = rng.choice((0, 0x1, 0x3))
+        obj_num = _log_uniform(rng, 1, 2**32 - 1)
+        pg_shift = rng.choice((0, 12, 16, 21, 30))
+        out.append((elt, flags, obj_num, pg_shift))
+    return out
+
+
+def expected_mem_size(elt: int, flags: int, obj_num: int, pg_shift: int, p: Platform) -> int:
+    # the probe creates its pool with create_empty, which adds NO_SPREAD to NO_CACHE_ALIGN
+    from mpcalc.flags import effective_flags
+
+    return calc_mem_size(calc_obj_size(elt, effective_flags(flags), p).total_size, obj_num, pg_shift)
