@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from . import __version__, engine
+from . import fib as fibmod
 from .errors import InputError
 from .facts import ARCHES, DEFAULT_ARCH, DEFAULT_RELEASE, RELEASES
 from .intmath import INT_MAX, U32_MAX
@@ -142,6 +143,78 @@ def rib_command(family: int) -> Callable[..., int]:
 
 cli.command("rib")(rib_command(4))
 cli.command("rib6")(rib_command(6))
+
+
+def fib_command(family: int) -> Callable[..., int]:
+    kind = "fib" if family == 4 else "fib6"
+    types = list(fibmod.TYPES[family][::-1])
+    sizes = ["1", "2", "4", "8"]  # fib6 has no 1-byte next hop: DPDK rejects it (EINVAL)
+
+    @click.option("--routes", type=Count(minimum=0, maximum=INT_MAX), required=True,
+                  help="max_routes; the RIB gets 2 x max_routes nodes.")
+    @click.option("--type", "dp_type", type=click.Choice(types), default=types[0], show_default=True,
+                  help="Data plane.")
+    @click.option("--nh-size", type=click.Choice(sizes), default="4", show_default=True,
+                  help="Next-hop size in bytes.")
+    @click.option("--tbl8", type=Count(minimum=0), default=1 << 15, show_default=True,
+                  help="num_tbl8: tbl8 groups (default as examples/l3fwd).")
+    @click.option("--ext-size", type=Size(), default=0, show_default=True, help="rib_ext_sz.")
+    @click.option("--name", default=kind, show_default=True, help="FIB name (memzones MP_MP_<name>...).")
+    @flags_option
+    @platform_options
+    @output_options
+    def command(routes: int, dp_type: str, nh_size: str, tbl8: int, ext_size: int, name: str,
+                flag_masks: list[int], platform: Platform, fmt: str) -> int:
+        spec = engine.FibSpec(family=family, name=name, max_routes=routes, type=dp_type, nh_size=int(nh_size),
+                              num_tbl8=tbl8, ext_size=ext_size)
+        results = [engine.fib(spec, m, platform) for m in flag_masks]
+        inputs = dict(name=name, routes=routes, type=dp_type, nh_size=int(nh_size), tbl8=tbl8, ext_size=ext_size)
+        return emit(kind, platform, inputs, results, fmt)
+
+    command.__doc__ = (f"An rte_{kind}_create() FIB: its RIB node pool and its lookup tables. "
+                       "--flags sets the node pool's flags, as the RIB patch proposes.")
+    return command
+
+
+cli.command("fib")(fib_command(4))
+cli.command("fib6")(fib_command(6))
+
+
+@cli.command()
+@click.option("--count", "-n", type=Count(minimum=0), required=True, help="Number of mbufs.")
+@click.option("--cache-size", type=Count(), default=0, show_default=True, help="Per-lcore cache size.")
+@click.option("--priv-size", type=Size(maximum=0xFFFF), default=0, show_default=True,
+              help="Application private area per mbuf (multiple of 8).")
+@click.option("--data-room", type=Size(maximum=0xFFFF), default=None,
+              help="Data room incl. headroom [default: RTE_MBUF_DEFAULT_BUF_SIZE, 2176].")
+@click.option("--mtu", type=Size(minimum=1, maximum=0xFFFF), default=None,
+              help="Derive the data room from an MTU: headroom + MTU + Ethernet header + CRC.")
+@click.option("--lcores", type=Count(minimum=1, maximum=65535), default=None,
+              help="Lcores using the pool: how many mbufs can sit idle in their caches.")
+@click.option("--name", default="mbuf_pool", show_default=True, help="Pool name.")
+@click.option("--cache-layout", type=click.Choice(["pointer", "index"]), default="pointer", show_default=True,
+              help="Per-lcore cache slots: pointers (DPDK) or 32-bit indices (the index-based cache RFC).")
+@platform_options
+@output_options
+def mbuf(count: int, cache_size: int, priv_size: int, data_room: int | None, mtu: int | None,
+         lcores: int | None, name: str, cache_layout: str, platform: Platform, fmt: str) -> int:
+    """An rte_pktmbuf_pool_create() pool of packet buffers."""
+    if data_room is not None and mtu is not None:
+        raise click.UsageError("give at most one of --data-room and --mtu")
+    spec = engine.MbufSpec(name=name, count=count, cache_size=cache_size, priv_size=priv_size,
+                           data_room=data_room, mtu=mtu, cache_layout=cache_layout)
+    inputs = dict(name=name, count=count, cache_size=cache_size, priv_size=priv_size, data_room=data_room, mtu=mtu,
+                  lcores=lcores, cache_layout=cache_layout)
+    return emit("mbuf", platform, inputs, [engine.mbuf(spec, platform, lcores)], fmt)
+
+
+@cli.command()
+def schema() -> int:
+    """Print the JSON Schema of the JSON output."""
+    from importlib.resources import files
+
+    click.echo(files("mpcalc").joinpath("schema.json").read_text(), nl=False)
+    return EXIT_OK
 
 
 def main(argv: list[str] | None = None) -> int:

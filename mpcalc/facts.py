@@ -55,6 +55,19 @@ class ReleaseFacts:
     rib_struct_size: int
     rib6_struct_size: int
     rib_namesize: int
+    #: FIB structs; the data-plane tables' headers end here, then tbl24 starts on a cache line.
+    fib_struct_size: int
+    fib6_struct_size: int
+    dir24_8_tbl_head: int
+    trie_tbl_head: int
+    #: bytes allocated after tbl24 for the AVX512 gathers (stable backport, commit 66ed1786ad).
+    tbl24_extra_bytes: int
+    #: mbuf pools.
+    mbuf_size: int
+    pktmbuf_pool_private_size: int
+    mbuf_priv_align: int
+    pktmbuf_headroom: int
+    mbuf_default_dataroom: int
     citations: Mapping[str, str] = field(repr=False)
 
 
@@ -98,6 +111,16 @@ RELEASES: dict[str, ReleaseFacts] = {
         rib_struct_size=96,
         rib6_struct_size=96,
         rib_namesize=64,
+        fib_struct_size=112,
+        fib6_struct_size=112,
+        dir24_8_tbl_head=40,
+        trie_tbl_head=52,
+        tbl24_extra_bytes=4,
+        mbuf_size=128,
+        pktmbuf_pool_private_size=8,
+        mbuf_priv_align=8,
+        pktmbuf_headroom=128,
+        mbuf_default_dataroom=2048,
         citations={
             "cache_objs_multiplier": "v22.11:lib/mempool/rte_mempool.h:110",
             "cache_objs_aligned": "v22.11:lib/mempool/rte_mempool.h:110",
@@ -121,6 +144,16 @@ RELEASES: dict[str, ReleaseFacts] = {
             "rib_struct_size": "v22.11:lib/rib/rte_rib.c:41-48",
             "rib6_struct_size": "v22.11:lib/rib/rte_rib6.c:40-47",
             "rib_namesize": "v22.11:lib/rib/rte_rib.c:28",
+            "fib_struct_size": "v22.11:lib/fib/rte_fib.c:38-46",
+            "fib6_struct_size": "v22.11:lib/fib/rte_fib6.c:38-48",
+            "dir24_8_tbl_head": "v22.11:lib/fib/dir24_8.h:26-36",
+            "trie_tbl_head": "v22.11:lib/fib/trie.h:29-40",
+            "tbl24_extra_bytes": "v22.11.7:lib/fib/dir24_8.c:528-530 and trie.c (0 before v22.11.7)",
+            "mbuf_size": "v22.11:lib/mbuf/rte_mbuf_core.h:465-668",
+            "pktmbuf_pool_private_size": "v22.11:lib/mbuf/rte_mbuf.h:299-303",
+            "mbuf_priv_align": "v22.11:lib/mbuf/rte_mbuf_core.h:395",
+            "pktmbuf_headroom": "v22.11:config/rte_config.h:55",
+            "mbuf_default_dataroom": "v22.11:lib/mbuf/rte_mbuf_core.h:403",
         },
     ),
 }

@@ -105,7 +105,7 @@ def platform_for(probe_platform: dict, channels: int, ranks: int, page_size: int
     return make_platform(channels=channels, ranks=ranks, page_size=page_size)
 
 
-def mismatches(case: Case, result: Result, reply: dict) -> list[str]:
+def mismatches(case, result: Result, reply: dict) -> list[str]:
     """Every difference between mpcalc's result and what the real library did."""
     diffs: list[str] = []
 
@@ -120,7 +120,7 @@ def mismatches(case: Case, result: Result, reply: dict) -> list[str]:
     check("memzones", [(m.name, m.len) for m in result.memzones],
           [(m["name"], m["len"]) for m in reply["memzones"]])
     check("heap_bytes", result.heap_bytes, reply["heap_delta"])
-    if reply["ok"] and case.kind == "pool":
+    if reply["ok"] and "objsz" in reply:  # pools and mbuf pools
         mp = result.mempools[0]
         check("objsz", mp.objsz.to_dict() if mp.objsz else None, reply["objsz"])
         check("ops_name", mp.ops_name, reply["ops_name"])
@@ -149,3 +149,73 @@ def expected_mem_size(elt: int, flags: int, obj_num: int, pg_shift: int, p: Plat
     from mpcalc.flags import effective_flags
 
     return calc_mem_size(calc_obj_size(elt, effective_flags(flags), p).total_size, obj_num, pg_shift)
+
+
+@dataclass(frozen=True)
+class FibCase:
+    family: int
+    name: str
+    max_routes: int
+    dp_type: str
+    nh_size: int
+    num_tbl8: int
+    ext_size: int
+
+    def command(self) -> str:
+        kind = "fib" if self.family == 4 else "fib6"
+        type_id = 0 if self.dp_type == "dummy" else 1
+        nh_enum = self.nh_size.bit_length() - 1
+        return f"{kind} {self.name} {self.max_routes} {type_id} {nh_enum} {self.num_tbl8} {self.ext_size}"
+
+    def compute(self, p: Platform) -> Result:
+        return engine.fib(engine.FibSpec(family=self.family, name=self.name, max_routes=self.max_routes,
+                                         type=self.dp_type, nh_size=self.nh_size, num_tbl8=self.num_tbl8,
+                                         ext_size=self.ext_size), 0, p)
+
+
+def fib_cases(n: int, seed: int = SEED + 3) -> list[FibCase]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        family = rng.choice((4, 6))
+        dp_type = "dummy" if rng.random() < 0.15 else ("dir24_8" if family == 4 else "trie")
+        nh = rng.choice((1, 2, 4, 8)) if rng.random() < 0.9 else rng.choice((1, 2))
+        limit = (1 << (8 * nh - 1)) - 1
+        roll = rng.random()
+        if roll < 0.05:
+            tbl8 = 0
+        elif roll < 0.12:
+            tbl8 = limit + rng.randint(1, 1000) if limit < 2**31 else rng.randint(1, 20000)
+        else:
+            tbl8 = rng.randint(1, min(limit, 20000))
+        routes = rng.choice((0, -1)) if rng.random() < 0.04 else _log_uniform(rng, 1, 150_000)
+        ext = 0 if rng.random() < 0.6 else rng.randint(0, 200)
+        out.append(FibCase(family, _name(rng, i, (18, 28)), routes, dp_type, nh, tbl8, ext))
+    return out
+
+
+@dataclass(frozen=True)
+class MbufCase:
+    name: str
+    count: int
+    cache_size: int
+    priv_size: int
+    data_room: int
+
+    def command(self) -> str:
+        return f"mbuf {self.name} {self.count} {self.cache_size} {self.priv_size} {self.data_room}"
+
+    def compute(self, p: Platform) -> Result:
+        return engine.mbuf(engine.MbufSpec(name=self.name, count=self.count, cache_size=self.cache_size,
+                                           priv_size=self.priv_size, data_room=self.data_room), p)
+
+
+def mbuf_cases(n: int, seed: int = SEED + 4) -> list[MbufCase]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        room = rng.choice((2176, 2048, 1646, 9216, 10240, 128, 0)) if rng.random() < 0.5 else rng.randint(0, 65535)
+        priv = rng.choice((0, 8, 64, 128)) if rng.random() < 0.8 else rng.randint(0, 300)
+        count = min(_log_uniform(rng, 1, 300_000), max(1, MAX_POOL_BYTES // (room + priv + 384)))
+        out.append(MbufCase(_name(rng, i, (20, 30)), count, _cache(rng, count), priv, room))
+    return out

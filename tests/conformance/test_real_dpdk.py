@@ -84,3 +84,21 @@ def test_real_2m_hugepages(probe_binary):
             replies = probe.run_many([c.command() for c in cases])
     failures = [f"{c}: {d}" for c, r in zip(cases, replies) if (d := grid.mismatches(c, c.compute(p), r))]
     assert not failures, "\n".join(failures[:20])
+
+
+def _compare(probe, cases) -> list[str]:
+    p = grid.platform_for(probe.platform, 4, 1, probe.platform["page_size"])
+    replies = probe.run_many([c.command() for c in cases])
+    return [f"{c}: {d}" for c, r in zip(cases, replies) if (d := grid.mismatches(c, c.compute(p), r))]
+
+
+def test_fib_and_fib6(probes):
+    """rte_fib_create / rte_fib6_create: RIB memzones, every data-plane allocation (heap) and rejections."""
+    failures = _compare(probes[(4, 1)], grid.fib_cases(160))
+    assert not failures, "\n".join(failures[:20])
+
+
+def test_mbuf_pools(probes):
+    """rte_pktmbuf_pool_create over data rooms, private sizes and caches."""
+    failures = _compare(probes[(4, 1)], grid.mbuf_cases(250))
+    assert not failures, "\n".join(failures[:20])

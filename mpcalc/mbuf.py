@@ -1,0 +1,102 @@
+"""rte_pktmbuf_pool_create (v22.11:lib/mbuf/rte_mbuf.c:219-277) and per-lcore cache facts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InputError, Rejection
+from .intmath import ceil_div
+from .mempool import CACHE_SLOT_BYTES, PoolSpec, create_pool, header_layout, header_size
+from .model import Mempool
+from .platform import Platform
+from . import eal
+
+ETHER_HDR_LEN = 14  # RTE_ETHER_HDR_LEN
+ETHER_CRC_LEN = 4  # RTE_ETHER_CRC_LEN
+U16_MAX = 0xFFFF
+#: reach of a 32-bit index into the pool's memory: byte offsets, or 8-byte units (the RFC's v2)
+INDEX_REACH = {"bytes": 1 << 32, "8-byte units": 1 << 35}
+
+
+@dataclass(frozen=True, kw_only=True)
+class MbufSpec:
+    name: str
+    count: int
+    cache_size: int = 0
+    priv_size: int = 0
+    data_room: int | None = None
+    mtu: int | None = None
+    cache_layout: str = "pointer"
+
+
+def data_room(spec: MbufSpec, p: Platform) -> tuple[int, str]:
+    """The data room size and how it was chosen."""
+    r = p.release
+    if spec.mtu is not None:
+        room = r.pktmbuf_headroom + spec.mtu + ETHER_HDR_LEN + ETHER_CRC_LEN
+        how = (f"RTE_PKTMBUF_HEADROOM {r.pktmbuf_headroom} + MTU {spec.mtu} + Ethernet header {ETHER_HDR_LEN} "
+               f"+ CRC {ETHER_CRC_LEN} = {room} (the frame of eth_dev_get_overhead_len's fallback in "
+               "examples/l3fwd/main.c)")
+    elif spec.data_room is not None:
+        room, how = spec.data_room, "given"
+    else:
+        room = r.mbuf_default_dataroom + r.pktmbuf_headroom
+        how = (f"RTE_MBUF_DEFAULT_BUF_SIZE = RTE_MBUF_DEFAULT_DATAROOM {r.mbuf_default_dataroom} + "
+               f"RTE_PKTMBUF_HEADROOM {r.pktmbuf_headroom}")
+    if not 0 <= room <= U16_MAX:
+        raise InputError(f"data room {room} does not fit the uint16_t data_room_size ({how})", param="--data-room")
+    return room, how
+
+
+def mbuf_pool(spec: MbufSpec, p: Platform) -> tuple[Mempool | None, list[Rejection], dict[str, object]]:
+    r = p.release
+    if not 0 <= spec.priv_size <= U16_MAX:
+        raise InputError(f"priv_size {spec.priv_size} does not fit uint16_t", param="--priv-size")
+    room, how = data_room(spec, p)
+    details: dict[str, object] = {"data_room": room, "data_room_from": how, "priv_size": spec.priv_size,
+                                  "mbuf_size": r.mbuf_size}
+    if spec.priv_size % r.mbuf_priv_align:
+        return None, [Rejection(errno="EINVAL", reason=f"priv_size {spec.priv_size} is not a multiple of "
+                                f"RTE_MBUF_PRIV_ALIGN {r.mbuf_priv_align}", function="rte_pktmbuf_pool_create_by_ops",
+                                source="v22.11:lib/mbuf/rte_mbuf.c:229-234")], details
+    mp = create_pool(PoolSpec(name=spec.name, count=spec.count, elt_size=r.mbuf_size + spec.priv_size + room,
+                              cache_size=spec.cache_size, private_size=r.pktmbuf_pool_private_size, flags=0,
+                              cache_layout=spec.cache_layout), p)
+    return mp, [], details
+
+
+def max_cached(cache_size: int, p: Platform) -> int:
+    """Objects one lcore's cache can hold: the flush threshold, 1.5 x size up to v25.11
+    (v22.11:lib/mempool/rte_mempool.h:1386-1393), the size from v26.07."""
+    if p.release.cache_size_rule == "flushthresh":
+        return cache_size * 3 // 2
+    return cache_size
+
+
+def cache_report(mp: Mempool, p: Platform, layout: str, lcores: int | None = None) -> dict[str, object]:
+    """The per-lcore cache in both layouts (seed mempool-index-based-cache)."""
+    h_ptr = header_layout(mp.cache_size, mp.private_data_size, p, "pointer")
+    h_idx = header_layout(mp.cache_size, mp.private_data_size, p, "index")
+    mz_ptr = eal.memzone_len(header_size(h_ptr, p), p)
+    mz_idx = eal.memzone_len(header_size(h_idx, p), p)
+    held = max_cached(mp.cache_size, p)
+    objects = sum(m.len for m in mp.memzones if m.role == "objects")
+    out: dict[str, object] = {
+        "layout": layout,
+        "cache_size": mp.cache_size,
+        "max_cached_per_lcore": held,
+        "cache_struct_pointer": h_ptr.cache_struct,
+        "cache_struct_index": h_idx.cache_struct,
+        "header_memzone_pointer": mz_ptr,
+        "header_memzone_index": mz_idx,
+        "index_saves": mz_ptr - mz_idx,
+        "full_cache_lines_pointer": ceil_div(held * CACHE_SLOT_BYTES["pointer"], p.cache_line),
+        "full_cache_lines_index": ceil_div(held * CACHE_SLOT_BYTES["index"], p.cache_line),
+        "objects_bytes": objects,
+        "index_reach_bytes": dict(INDEX_REACH),
+        "fits_index_reach": {k: objects <= v for k, v in INDEX_REACH.items()},
+    }
+    if lcores is not None:
+        idle = min(mp.count, lcores * held)
+        out.update(lcores=lcores, idle_in_caches=idle, usable=mp.count - idle)
+    return out
