@@ -17,11 +17,15 @@ from ..units import iec, page_label, size_label
 
 
 def _console(stream: TextIO) -> Console:
+    """A terminal gets its own width and colour; a pipe or file gets 120 columns and no escape codes."""
+    tty = stream.isatty()
     return Console(
         file=stream,
         no_color="NO_COLOR" in os.environ,
         highlight=False,
-        width=max(120, Console(file=stream).width),
+        width=None if tty else 120,
+        force_terminal=tty,
+        color_system="auto" if tty else None,
     )
 
 
@@ -39,13 +43,13 @@ def _flags_label(result: dict) -> str:
 def _layout_bar(mp: dict, width: int = 32) -> Text:
     total = mp["total_size"] or 1
     parts = [
-        ("header", mp["header_size"], "cyan"),
-        ("payload", mp["elt_size"], "green"),
-        ("trailer", mp["trailer_size"], "yellow"),
+        ("▒", mp["header_size"], "cyan"),
+        ("█", mp["elt_size"], "green"),
+        ("░", mp["trailer_size"], "yellow"),
     ]
     bar = Text()
-    for _label, size, style in parts:
-        bar.append("█" * round(width * size / total), style=style)
+    for char, size, style in parts:
+        bar.append(char * round(width * size / total), style=style)
     return bar
 
 
@@ -54,8 +58,8 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
         if mp["total_size"] is not None:
             t = Table(title=f"objects of mempool {mp['name']} ({mp['count']:,} x {mp['elt_size_requested']:,} B)",
                       title_justify="left")
-            for col in ("header_size", "elt_size", "trailer_size", "total_size", "layout"):
-                t.add_column(col, justify="right" if col != "layout" else "left")
+            for col in ("header_size", "elt_size", "trailer_size", "total_size", "layout (▒ header █ elt ░ trailer)"):
+                t.add_column(col, justify="left" if col.startswith("layout") else "right")
             t.add_row(*(f"{mp[c]:,}" for c in ("header_size", "elt_size", "trailer_size", "total_size")),
                       _layout_bar(mp))
             console.print(t)
@@ -76,10 +80,32 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
     t.add_row("total", "total_bytes", f"{result['total_bytes']:,}", iec(result["total_bytes"]))
     t.add_row("heap", "heap_bytes", f"{result['heap_bytes']:,}", iec(result["heap_bytes"]))
     console.print(t)
+    _details(console, result["details"])
     if result["hugepages"] is not None:
         console.print(f"pages of {page_label(report.platform['page_size'])}: {result['hugepages']:,}")  # type: ignore[arg-type]
     for e in result["errors"]:
         console.print(f"[bold red]{e['errno'] or 'hazard'}[/]: {e['reason']} ({e['function']}, {e['source']})")
+
+
+def _flatten(prefix: str, value: object) -> list[tuple[str, object]]:
+    if isinstance(value, dict):
+        return [row for k, v in value.items() for row in _flatten(f"{prefix}{k}.", v)]
+    return [(prefix.rstrip("."), value)]
+
+
+def _details(console: Console, details: dict) -> None:
+    if not details:
+        return
+    t = Table(title="details", title_justify="left", show_header=False)
+    t.add_column("key")
+    t.add_column("value", overflow="fold")
+    for key, value in _flatten("", details):
+        shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1024 and (
+                "bytes" in key or "memzone" in key or "struct" in key or "saves" in key):
+            shown += f" ({iec(value)})"
+        t.add_row(key, shown)
+    console.print(t)
 
 
 def _summary(console: Console, results: list[dict]) -> None:
@@ -87,12 +113,13 @@ def _summary(console: Console, results: list[dict]) -> None:
     t = Table(title="every flag combination, smallest first; savings against DPDK's default (no flags)",
               title_justify="left")
     for col in ("flags", "effective", "object", "total_bytes", "IEC", "saves"):
-        t.add_column(col, justify="right" if col in ("object", "total_bytes", "IEC", "saves") else "left")
+        t.add_column(col, justify="right" if col in ("object", "total_bytes", "IEC", "saves") else "left",
+                     overflow="fold")
     for r in sorted(results, key=lambda r: (bool(r["errors"]), r["total_bytes"])):
         obj = r["mempools"][0]["total_size"] if r["mempools"] else None
         saved = base - r["total_bytes"]
         pct = f" ({100 * saved / base:.1f}%)" if base else ""
-        t.add_row(_flags_label(r), ",".join(r["effective_flags"]) or "none",
+        t.add_row(", ".join(r["flags"]) or "none", ", ".join(r["effective_flags"]) or "none",
                   "-" if obj is None else f"{obj:,} B", f"{r['total_bytes']:,}", iec(r["total_bytes"]),
                   "error" if r["errors"] else f"{saved:,} B{pct}")
     console.print(t)

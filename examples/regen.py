@@ -1,0 +1,39 @@
+"""Write examples/<n>-<command>.txt: each command of commands.txt with its real output.
+
+Run ``python examples/regen.py``; tests/test_examples.py fails when an example is stale.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shlex
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+def run(args: list[str]) -> tuple[int, str]:
+    from mpcalc.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        rc = main(args)
+    return rc, out.getvalue()
+
+
+def examples() -> list[tuple[Path, list[str]]]:
+    lines = [ln for ln in (HERE / "commands.txt").read_text().splitlines() if ln.strip()]
+    return [(HERE / f"{i:02d}-{shlex.split(ln)[0]}.txt", shlex.split(ln)) for i, ln in enumerate(lines, 1)]
+
+
+def render(args: list[str]) -> str:
+    rc, out = run(args)
+    return f"$ mpcalc {shlex.join(args)}\n{out}(exit code {rc})\n"
+
+
+if __name__ == "__main__":
+    for path, args in examples():
+        path.write_text(render(args))
+        print(path.name, file=sys.stderr)
