@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
         click.echo("mpcalc: aborted", err=True)
         return EXIT_USAGE
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"mpcalc: error: {exc.format_message()}", err=True)
         return EXIT_USAGE
     except InputError as exc:
         where = f"{exc.param}: " if exc.param else ""

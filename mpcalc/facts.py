@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from typing import TypeVar
 
 from .errors import InputError
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,20 +180,20 @@ DEFAULT_RELEASE = "22.11"
 DEFAULT_ARCH = "x86_64"
 
 
-def release(version: str) -> ReleaseFacts:
+def _lookup(table: Mapping[str, _T], key: str, what: str, param: str) -> _T:
     try:
-        return RELEASES[version]
+        return table[key]
     except KeyError:
-        known = ", ".join(RELEASES)
-        raise InputError(f"unknown DPDK release {version!r} (known: {known})", param="--dpdk") from None
+        known = ", ".join(table)
+        raise InputError(f"unknown {what} {key!r} (known: {known})", param=param) from None
+
+
+def release(version: str) -> ReleaseFacts:
+    return _lookup(RELEASES, version, "DPDK release", "--dpdk")
 
 
 def arch(name: str) -> ArchFacts:
-    try:
-        return ARCHES[name]
-    except KeyError:
-        known = ", ".join(ARCHES)
-        raise InputError(f"unknown architecture {name!r} (known: {known})", param="--arch") from None
+    return _lookup(ARCHES, name, "architecture", "--arch")
 
 
 def uncited(facts: ReleaseFacts | ArchFacts) -> list[str]:

@@ -75,6 +75,25 @@ def calc_obj_size(elt_size: int, flags: int, p: Platform) -> ObjSize:
     return ObjSize(header_size=header, elt_size=elt, trailer_size=trailer, total_size=u32(header + elt + trailer))
 
 
+def unwrapped_obj_size(elt_size: int, flags: int, p: Platform) -> int:
+    """The object size ``calc_obj_size`` would compute with unbounded integers (to detect its uint32 wrap).
+
+    >>> unwrapped_obj_size(0xFFFFFFB8, 0, Platform()) > 0xFFFFFFFF
+    True
+    """
+    ma = p.mempool_align
+    header = p.objhdr_size if flags & MempoolFlag.NO_CACHE_ALIGN else ceil_a(p.objhdr_size, ma)
+    size = header + ceil_a(elt_size, 8) + p.objtlr_size
+    if not flags & MempoolFlag.NO_CACHE_ALIGN:
+        size = ceil_a(size, ma)
+    if not flags & MempoolFlag.NO_SPREAD and p.spreads:
+        lines = ceil_a(size, ma) // ma
+        while gcd(lines, p.ranks * p.channels) != 1:
+            lines += 1
+        size = lines * ma
+    return size
+
+
 def header_layout(cache_size: int, private_size: int, p: Platform, cache_layout: str = "pointer") -> HeaderLayout:
     """What ``rte_mempool_create_empty`` puts in ``MP_<name>`` (v22.11:lib/mempool/rte_mempool.c:872-885).
 
@@ -215,8 +234,7 @@ def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
         errors.append(_reject(None, f"rte_align32pow2(n + 1) wraps to 0 for n {spec.count}: DPDK creates a "
                               "ring with no slots (rte_ring_init's error is ignored)", "rte_ring_create",
                               "v22.11:lib/ring/rte_ring.c:289-290"))
-    wide = ceil_a(p.objhdr_size, p.mempool_align) + ceil_a(spec.elt_size, 8) + p.objtlr_size
-    if wide > U32_MAX:
+    if unwrapped_obj_size(spec.elt_size, eff, p) > U32_MAX:
         errors.append(_reject(None, f"elt_size {spec.elt_size} makes the object size wrap uint32: DPDK would lay "
                               f"out {objsz.total_size}-byte objects", "rte_mempool_calc_obj_size",
                               "v22.11:lib/mempool/rte_mempool.c:216-262"))

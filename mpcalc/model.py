@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import Rejection
-from .flags import VALID_USER_FLAGS, flag_names
+from .flags import VALID_USER_FLAGS, effective_flags, flag_names
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -136,7 +136,7 @@ class Result:
 
     @property
     def effective_flags(self) -> int:
-        return self.mempools[0].effective_flags if self.mempools else self.flags
+        return self.mempools[0].effective_flags if self.mempools else effective_flags(self.flags)
 
     @property
     def memzones(self) -> tuple[Memzone, ...]:

@@ -28,7 +28,7 @@ class _Ranged(click.ParamType):
         if number < self.minimum:
             self.fail(f"{value!r} is below the minimum {self.minimum}", param, ctx)
         if number > self.maximum:
-            self.fail(f"{value!r} is above the maximum {self.maximum:,} that DPDK's field can hold", param, ctx)
+            self.fail(f"{value!r} is above the maximum {self.maximum:,}", param, ctx)
         return number
 
 

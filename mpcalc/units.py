@@ -85,6 +85,9 @@ def iec(nbytes: int) -> str:
     if exp == 0:
         return f"{nbytes} B"
     shown = abs(nbytes) / 1024**exp  # floats only for the human-readable text
+    if round(shown, 1) >= 1024 and exp < len(_IEC) - 1:
+        exp += 1
+        shown = abs(nbytes) / 1024**exp
     sign = "-" if nbytes < 0 else ""
     return f"{sign}{shown:.1f} {_IEC[exp]}"
 

@@ -116,8 +116,6 @@ def test_uint32_wrap_to_64_is_a_hazard(elt):
     assert errnos(r) == [None]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: mempool.py:218 estimates the unwrapped size without the cache-line "
-                                       "trailer padding, so a wrap caused by the padding is not reported")
 def test_uint32_wrap_through_trailer_padding_is_a_hazard():
     # 64 + 0xFFFFFFB8 = 2^32 - 8; padding to 64 adds 8 and wraps to 0; spreading then makes it 64 bytes.
     r = engine.pool(PoolSpec(name="p", count=1, elt_size=0xFFFFFFB8), PNONE)
@@ -125,8 +123,6 @@ def test_uint32_wrap_through_trailer_padding_is_a_hazard():
     assert errnos(r) == [None]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: mempool.py:218 rounds the header to MA even with NO_CACHE_ALIGN, so "
-                                       "an object that does not wrap is reported as a wrap hazard")
 def test_no_wrap_with_no_cache_align_is_not_a_hazard():
     # NCA|NS: 24 + 0xFFFFFFD0 = 0xFFFFFFE8 fits in uint32: no wrap, no hazard
     r = engine.pool(PoolSpec(name="p", count=1, elt_size=0xFFFFFFD0, flags=int(NCA)), PNONE)
@@ -489,9 +485,6 @@ def test_ops_name(flags, ops):
     assert pool(flags=flags).mempools[0].ops_name == ops
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: model.py:138-139 Result.effective_flags falls back to the raw flags "
-                                       "when there is no mempool, so a rejected RIB reports no_cache_align without "
-                                       "the no_spread it implies")
 def test_effective_flags_of_a_rib_rejected_before_its_pool():
     r = rib(nodes=0, flags=int(NCA))
     assert r.to_dict()["effective_flags"] == ["no_spread", "no_cache_align"]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import csv
 import io
 import json
+from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jsonschema import Draft202012Validator
+
+import mpcalc
 from mpcalc import engine
 from mpcalc.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
 from mpcalc.intmath import ceil_a
@@ -234,7 +239,17 @@ def test_json_csv_and_dataclasses_agree(rp):
     # and the CSV text parses back to the same values
     buf = io.StringIO()
     csvfmt.render(report, buf, fmt="csv")
-    import csv
     parsed = list(csv.reader(io.StringIO(buf.getvalue())))
     assert tuple(parsed[0]) == csvfmt.COLUMNS
     assert [tuple(x) for x in parsed[1:]] == [tuple(str(v) for v in row) for row in rows]
+
+
+VALIDATOR = Draft202012Validator(json.loads(Path(mpcalc.__file__).with_name("schema.json").read_text()))
+
+
+@given(results())
+def test_every_report_validates_against_the_schema(rp):
+    r, p = rp
+    doc = json.loads(json.dumps(report_of(r, p).to_dict()))
+    errors = list(VALIDATOR.iter_errors(doc))
+    assert not errors, [e.message for e in errors]

@@ -163,8 +163,6 @@ def test_iec(nbytes, expected):
     assert iec(nbytes) == expected
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: iec() picks the unit with integer division, then rounds the float to "
-                                       "one decimal, so 1 MiB - 1 B prints as '1024.0 KiB' (units.py:81-89)")
 def test_iec_never_shows_1024_of_a_unit():
     assert iec(2**20 - 1) == "1.0 MiB"
 

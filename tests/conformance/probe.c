@@ -338,6 +338,15 @@ kept_find(const char *name)
 	return NULL;
 }
 
+/* Opening of every create reply: {"cmd": ..., "name": ..., "ok": ... */
+static void
+reply_head(const char *cmd, const char *name, const void *obj)
+{
+	fprintf(out, "{\"cmd\": \"%s\", \"name\": ", cmd);
+	jstr(name);
+	fprintf(out, ", \"ok\": %s", obj ? "true" : "false");
+}
+
 /* Common tail of every create command; obj may be NULL (failure). */
 static void
 finish_create(const char *name, enum kind kind, void *obj, int err, bool keep)
@@ -416,9 +425,7 @@ cmd_pool(char **t, int nt, bool keep)
 				NULL, SOCKET_ID_ANY, flags);
 	err = rte_errno;
 	measure_end();
-	fputs("{\"cmd\": \"pool\", \"name\": ", out);
-	jstr(t[1]);
-	fprintf(out, ", \"ok\": %s", mp ? "true" : "false");
+	reply_head("pool", t[1], mp);
 	if (mp)
 		emit_pool_fields(mp);
 	finish_create(t[1], K_POOL, mp, err, keep);
@@ -447,9 +454,7 @@ cmd_mbuf(char **t, int nt, bool keep)
 				     (uint16_t)room, SOCKET_ID_ANY);
 	err = rte_errno;
 	measure_end();
-	fputs("{\"cmd\": \"mbuf\", \"name\": ", out);
-	jstr(t[1]);
-	fprintf(out, ", \"ok\": %s", mp ? "true" : "false");
+	reply_head("mbuf", t[1], mp);
 	if (mp) {
 		emit_pool_fields(mp);
 		fprintf(out, ", \"mbuf_priv_size\": %u, \"mbuf_data_room_size\": %u",
@@ -579,9 +584,7 @@ cmd_rib(char **t, int nt, bool v6, bool keep)
 	}
 	err = rte_errno;
 	measure_end();
-	fprintf(out, "{\"cmd\": \"%s\", \"name\": ", cmd);
-	jstr(t[1]);
-	fprintf(out, ", \"ok\": %s", obj ? "true" : "false");
+	reply_head(cmd, t[1], obj);
 	finish_create(t[1], v6 ? K_RIB6 : K_RIB, obj, err, keep);
 }
 
@@ -628,9 +631,7 @@ cmd_fib(char **t, int nt, bool v6, bool keep)
 	}
 	err = rte_errno;
 	measure_end();
-	fprintf(out, "{\"cmd\": \"%s\", \"name\": ", cmd);
-	jstr(t[1]);
-	fprintf(out, ", \"ok\": %s", obj ? "true" : "false");
+	reply_head(cmd, t[1], obj);
 	finish_create(t[1], v6 ? K_FIB6 : K_FIB, obj, err, keep);
 }
 

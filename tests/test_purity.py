@@ -1,0 +1,117 @@
+"""The sizing engine imports neither click nor rich, and machine-readable output never loads rich.
+
+Each check runs in a fresh interpreter, since this test process has long imported both.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ENGINE_MODULES = [
+    "mpcalc", "mpcalc.errors", "mpcalc.intmath", "mpcalc.units", "mpcalc.flags", "mpcalc.facts", "mpcalc.platform",
+    "mpcalc.model", "mpcalc.eal", "mpcalc.mempool", "mpcalc.engine",
+    # newer engine modules, checked when present
+    "mpcalc.rib", "mpcalc.fib", "mpcalc.mbuf",
+]
+
+
+def python(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=60)
+
+
+def test_engine_imports_neither_click_nor_rich():
+    proc = python(f"""
+        import importlib, importlib.util, sys
+        loaded = []
+        for name in {ENGINE_MODULES!r}:
+            if importlib.util.find_spec(name) is not None:
+                importlib.import_module(name)
+                loaded.append(name)
+        assert "mpcalc.engine" in loaded and "mpcalc.mempool" in loaded, loaded
+        bad = sorted(m for m in sys.modules if m.split(".")[0] in ("click", "rich"))
+        assert not bad, bad
+        assert "mpcalc.cli" not in sys.modules
+        print(len(loaded))
+    """)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) >= 11
+
+
+def test_engine_computes_without_click_or_rich():
+    proc = python("""
+        import sys
+        from mpcalc import engine
+        from mpcalc.mempool import PoolSpec
+        from mpcalc.platform import make_platform
+        p = make_platform(page_size=4096)
+        r = engine.rib("rib", engine.rib_max_nodes(2**20), 0, 0, 4, p)
+        assert r.memzones[2].len == 409044672
+        engine.pool(PoolSpec(name="p", count=8191, elt_size=2304, cache_size=250, private_size=8), p)
+        r.to_dict()
+        assert "click" not in sys.modules and "rich" not in sys.modules
+    """)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_engine_import_does_not_need_click_or_rich_installed():
+    # Block both packages outright: the engine must import and compute without them.
+    proc = python("""
+        import sys
+        class Block:
+            def find_spec(self, name, path=None, target=None):
+                if name.split(".")[0] in ("click", "rich"):
+                    raise ImportError(f"blocked: {name}")
+                return None
+        sys.meta_path.insert(0, Block())
+        from mpcalc import engine
+        from mpcalc.mempool import PoolSpec, calc_obj_size
+        from mpcalc.platform import Platform
+        assert calc_obj_size(40, 0, Platform()).total_size == 192
+        from mpcalc.render import csvfmt, jsonfmt
+    """)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["rib", "--routes", "1M", "--json"],
+        ["rib", "--routes", "1M", "--format", "csv"],
+        ["pool", "-n", "8191", "--elt-size", "2304", "--format", "tsv", "--flags", "all"],
+        ["pool", "-n", "0", "--elt-size", "64", "--json"],
+    ],
+)
+def test_machine_output_never_imports_rich(argv):
+    proc = python(f"""
+        import atexit, json, sys
+
+        def report():  # runs at interpreter exit, after everything main() did
+            loaded = sorted(m for m in sys.modules if m == "rich" or m.startswith("rich."))
+            print(json.dumps({{"rc": rc, "rich": loaded}}), file=sys.stderr)
+
+        from mpcalc.cli import main
+        atexit.register(report)
+        rc = main({argv!r})
+        sys.exit(rc)
+    """)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["rc"] == proc.returncode
+    assert report["rich"] == []
+    assert proc.stdout
+
+
+def test_table_output_does_import_rich():
+    # the check above can see rich when it is loaded
+    proc = python("""
+        import sys
+        from mpcalc.cli import main
+        rc = main(["rib", "--routes", "1000"])
+        assert "rich" in sys.modules
+        sys.exit(rc)
+    """)
+    assert proc.returncode == 0, proc.stderr
