@@ -16,7 +16,7 @@ import click
 from . import __version__, engine
 from . import fib as fibmod
 from .errors import InputError
-from .facts import ARCHES, DEFAULT_ARCH, DEFAULT_RELEASE, RELEASES
+from .facts import ARCHES, DEFAULT_ARCH, DEFAULT_RELEASE, PRESETS, RELEASES
 from .intmath import INT_MAX, U32_MAX
 from .model import Report, Result
 from .params import Count, Flags, PageSize, Size
@@ -27,27 +27,46 @@ EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_BUDGET = 0, 1, 2, 3
 
 
 def platform_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """--dpdk, --arch, --channels, --ranks, --page-size, --cache-line, --max-lcore."""
+    """The build and the machine: release, architecture, named platform, overrides, EAL -n/-r, pages."""
 
-    @click.option("--dpdk", type=click.Choice(sorted(RELEASES)), default=DEFAULT_RELEASE, show_default=True,
-                  help="DPDK release.")
-    @click.option("--arch", type=click.Choice(sorted(ARCHES)), default=DEFAULT_ARCH, show_default=True,
-                  help="Build architecture.")
-    @click.option("--channels", type=Count(minimum=1, maximum=U32_MAX), default=4, show_default=True,
-                  help="Memory channels (EAL -n); DPDK uses 4 when -n is not given.")
-    @click.option("--ranks", type=Count(minimum=1, maximum=16), default=1, show_default=True,
-                  help="Memory ranks (EAL -r); DPDK uses 1 when -r is not given.")
-    @click.option("--page-size", type=PageSize(), default="2M", show_default=True,
-                  help="Smallest page size in use (4K with --no-huge; none: no page constraint).")
+    @click.option("--dpdk", type=click.Choice(sorted(RELEASES)), default=None,
+                  help=f"DPDK release (its newest stable point release) [default: {DEFAULT_RELEASE}].")
+    @click.option("--arch", type=click.Choice(sorted(ARCHES)), default=None,
+                  help=f"Build architecture [default: {DEFAULT_ARCH}].")
+    @click.option("--platform", "preset", type=click.Choice(sorted(PRESETS)), default=None,
+                  help="A named build whose cache line or RTE_MAX_LCORE differ (arm64 SoCs as "
+                       "-Dplatform=..., native Zen builds).")
     @click.option("--cache-line", type=click.Choice(["64", "128"]), default=None,
                   help="Override RTE_CACHE_LINE_SIZE.")
     @click.option("--max-lcore", type=Count(minimum=1, maximum=65535), default=None,
                   help="Override RTE_MAX_LCORE.")
+    @click.option("--debug/--no-debug", default=None, help="A RTE_LIBRTE_MEMPOOL_DEBUG build (object cookies).")
+    @click.option("--stats/--no-stats", default=None, help="A RTE_LIBRTE_MEMPOOL_STATS build (per-lcore statistics).")
+    @click.option("--build-config", type=click.Path(dir_okay=False), default=None,
+                  help="Read arch, cache line, RTE_MAX_LCORE, release and debug switches from an "
+                       "rte_build_config.h.")
+    @click.option("--pkg-config", "use_pkg_config", is_flag=True,
+                  help="Use the rte_build_config.h of the DPDK that pkg-config libdpdk finds.")
+    @click.option("--channels", type=Count(minimum=1, maximum=U32_MAX), default=4, show_default=True,
+                  help="Memory channels (EAL -n); DPDK uses 4 when -n is not given. x86 only.")
+    @click.option("--ranks", type=Count(minimum=1, maximum=16), default=1, show_default=True,
+                  help="Memory ranks (EAL -r); DPDK uses 1 when -r is not given. x86 only.")
+    @click.option("--page-size", type=PageSize(), default="2M", show_default=True,
+                  help="Smallest page size in use (4K with --no-huge; none: no page constraint).")
     @functools.wraps(func)
-    def wrapper(*args: Any, dpdk: str, arch: str, channels: int, ranks: int, page_size: int,
-                cache_line: str | None, max_lcore: int | None, **kwargs: Any) -> Any:
-        platform = make_platform(dpdk=dpdk, arch=arch, channels=channels, ranks=ranks, page_size=page_size,
-                                 cache_line=int(cache_line) if cache_line else None, max_lcore=max_lcore)
+    def wrapper(*args: Any, dpdk: str | None, arch: str | None, preset: str | None, cache_line: str | None,
+                max_lcore: int | None, debug: bool | None, stats: bool | None, build_config: str | None,
+                use_pkg_config: bool, channels: int, ranks: int, page_size: int, **kwargs: Any) -> Any:
+        if build_config and use_pkg_config:
+            raise click.UsageError("give at most one of --build-config and --pkg-config")
+        bc = None
+        if build_config or use_pkg_config:
+            from . import buildconfig
+
+            bc = buildconfig.read(build_config or buildconfig.find_installed())
+        platform = make_platform(dpdk=dpdk, arch=arch, platform=preset, channels=channels, ranks=ranks,
+                                 page_size=page_size, cache_line=int(cache_line) if cache_line else None,
+                                 max_lcore=max_lcore, debug=debug, stats=stats, build_config=bc)
         return func(*args, platform=platform, **kwargs)
 
     return wrapper
@@ -75,9 +94,25 @@ def flags_option(func: Callable[..., Any]) -> Callable[..., Any]:
                              "no_iova_contig).")(func)
 
 
+def platform_notes(platform: Platform) -> tuple[str, ...]:
+    notes = []
+    if not platform.spreads and (platform.channels, platform.ranks) != (4, 1):
+        notes.append(f"--channels/--ranks have no effect on {platform.arch}: DPDK spreads objects over memory "
+                     "channels and ranks only on x86 (arch_mem_object_align)")
+    if platform.stats and platform.release.stats_switch == "debug":
+        notes.append(f"DPDK {platform.dpdk} has no RTE_LIBRTE_MEMPOOL_STATS: its statistics come with --debug")
+    return tuple(notes)
+
+
 def emit(command: str, platform: Platform, inputs: dict[str, Any], results: list[Result], fmt: str) -> int:
-    """Render a report and return the exit code it deserves."""
-    report = Report(command=command, platform=describe(platform), inputs=inputs, results=tuple(results))
+    """Render a report (or hand it to ``mpcalc diff``) and return the exit code it deserves."""
+    report = Report(command=command, platform=describe(platform), inputs=inputs, results=tuple(results),
+                    notes=platform_notes(platform))
+    ctx = click.get_current_context(silent=True)
+    collector = ctx.find_object(list) if ctx else None
+    if collector is not None:
+        collector.append(report)
+        return EXIT_OK if report.ok else EXIT_REJECTED
     render(report, fmt, sys.stdout)
     return EXIT_OK if report.ok else EXIT_REJECTED
 
@@ -150,30 +185,57 @@ def fib_command(family: int) -> Callable[..., int]:
     types = list(fibmod.TYPES[family][::-1])
     sizes = ["1", "2", "4", "8"]  # fib6 has no 1-byte next hop: DPDK rejects it (EINVAL)
 
-    @click.option("--routes", type=Count(minimum=0, maximum=INT_MAX), required=True,
-                  help="max_routes; the RIB gets 2 x max_routes nodes.")
+    @click.option("--routes", type=Count(minimum=0, maximum=INT_MAX), default=None,
+                  help="max_routes; the RIB gets 2 x max_routes nodes [default with --routes-file: what the "
+                       "file needs].")
+    @click.option("--routes-file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+                  help="One prefix per line (optionally a next hop): count the routes and plan the tbl8 groups "
+                       "by replaying DPDK's adds; '-' reads stdin.")
     @click.option("--type", "dp_type", type=click.Choice(types), default=types[0], show_default=True,
                   help="Data plane.")
     @click.option("--nh-size", type=click.Choice(sizes), default="4", show_default=True,
                   help="Next-hop size in bytes.")
-    @click.option("--tbl8", type=Count(minimum=0), default=1 << 15, show_default=True,
-                  help="num_tbl8: tbl8 groups (default as examples/l3fwd).")
+    @click.option("--tbl8", type=Count(minimum=0), default=None,
+                  help="num_tbl8: tbl8 groups [default: what --routes-file needs, else 32768 as examples/l3fwd].")
     @click.option("--ext-size", type=Size(), default=0, show_default=True, help="rib_ext_sz.")
     @click.option("--name", default=kind, show_default=True, help="FIB name (memzones MP_MP_<name>...).")
     @flags_option
     @platform_options
     @output_options
-    def command(routes: int, dp_type: str, nh_size: str, tbl8: int, ext_size: int, name: str,
-                flag_masks: list[int], platform: Platform, fmt: str) -> int:
+    def command(routes: int | None, routes_file: str | None, dp_type: str, nh_size: str, tbl8: int | None,
+                ext_size: int, name: str, flag_masks: list[int], platform: Platform, fmt: str) -> int:
+        if routes is None and routes_file is None:
+            raise click.UsageError("give --routes, --routes-file or both")
+        table, plan = _route_plan(routes_file, family, dp_type)
+        if routes is None:
+            routes = max(len(table), plan.min_max_routes if plan else 0)
+        if tbl8 is None:
+            tbl8 = plan.num_tbl8 if plan else 1 << 15
         spec = engine.FibSpec(family=family, name=name, max_routes=routes, type=dp_type, nh_size=int(nh_size),
                               num_tbl8=tbl8, ext_size=ext_size)
-        results = [engine.fib(spec, m, platform) for m in flag_masks]
-        inputs = dict(name=name, routes=routes, type=dp_type, nh_size=int(nh_size), tbl8=tbl8, ext_size=ext_size)
+        results = [engine.fib(spec, m, platform, plan, table) for m in flag_masks]
+        inputs = dict(name=name, routes=routes, routes_file=routes_file, type=dp_type, nh_size=int(nh_size),
+                      tbl8=tbl8, ext_size=ext_size)
         return emit(kind, platform, inputs, results, fmt)
 
     command.__doc__ = (f"An rte_{kind}_create() FIB: its RIB node pool and its lookup tables. "
                        "--flags sets the node pool's flags, as the RIB patch proposes.")
     return command
+
+
+def _route_plan(path: str | None, family: int, dp_type: str) -> tuple[list, Any]:
+    """Read a route file (or stdin) and, for DIR24_8/TRIE, replay it to plan the tbl8 groups."""
+    if path is None:
+        return [], None
+    from . import routes as routemod
+
+    if path == "-":
+        table = routemod.parse_routes(click.get_text_stream("stdin"), family, source="<stdin>")
+    else:
+        table = routemod.read_routes(path, family)
+    if dp_type == "dummy":
+        return table, None
+    return table, routemod.plan(table, family, dp_type)
 
 
 cli.command("fib")(fib_command(4))

@@ -14,6 +14,7 @@ from .errors import InputError, Rejection
 from .intmath import U32_MAX, u32
 from .mempool import CACHE_SLOT_BYTES, PoolSpec, create_pool
 from .rib import _RIB, rib_max_nodes, rib_parts
+from .routes import Route, RoutePlan
 from .fib import FibSpec, fib_parts, provided_tbl8
 from .mbuf import MbufSpec, cache_report, mbuf_pool
 from .model import Allocation, Mempool, Result
@@ -74,16 +75,47 @@ def rib(name: str, max_nodes: int, ext_size: int, flags: int, family: int, p: Pl
     return assemble(_RIB[family]["kind"], flags, p, mempools, allocs, errors, details)
 
 
-def fib(spec: FibSpec, flags: int, p: Platform) -> Result:
-    """``rte_fib_create`` / ``rte_fib6_create``; ``flags`` are the RIB node pool's."""
+def fib(spec: FibSpec, flags: int, p: Platform, plan: RoutePlan | None = None,
+        routes: Sequence[Route] = ()) -> Result:
+    """``rte_fib_create`` / ``rte_fib6_create``; ``flags`` are the RIB node pool's.
+
+    With a route ``plan`` (mpcalc.routes), also whether adding those routes in
+    order fits: the first rte_fib_add that would fail is reported as DPDK's error.
+    """
     _check_u32(spec.num_tbl8, "num_tbl8")
     _check_u32(spec.ext_size, "ext_size")
     mempools, allocs, errors = fib_parts(spec, flags, p)
-    details = {"type": spec.dp_type, "max_routes": spec.max_routes, "max_nodes": rib_max_nodes(spec.max_routes),
-               "nh_size": spec.nh_size, "ext_size": spec.ext_size}
+    details: dict[str, object] = {"type": spec.dp_type, "max_routes": spec.max_routes,
+                                  "max_nodes": rib_max_nodes(spec.max_routes), "nh_size": spec.nh_size,
+                                  "ext_size": spec.ext_size}
     if spec.dp_type != "dummy":
         details.update(num_tbl8=spec.num_tbl8, tbl8_provided=provided_tbl8(spec))
+    if plan is not None:
+        details["route_plan"] = plan.to_dict()
+        details["tbl8_needed"] = plan.tbl8_needed
+        if not errors and not any(mp.errors for mp in mempools):
+            errors = [*errors, *_route_failure(spec, plan, routes)]
     return assemble(spec.kind, flags, p, mempools, allocs, errors, details)
+
+
+def _route_failure(spec: FibSpec, plan: RoutePlan, routes: Sequence[Route]) -> list[Rejection]:
+    """The first route whose rte_fib_add fails in a FIB of this size (mpcalc.routes replays DPDK's adds)."""
+    failure = plan.first_failure(tbl8s=provided_tbl8(spec) if spec.dp_type != "dummy" else None,
+                                 rib_nodes=max(rib_max_nodes(spec.max_routes), 0))
+    if failure is None:
+        return []
+    route = routes[failure.index]
+    where = f"route {failure.index + 1} ({route.prefix(spec.family)}" + (f", line {route.line})" if route.line else ")")
+    needs = f"; the table needs {plan.tbl8_needed} tbl8 groups and {plan.min_max_routes} max_routes"
+    fn = "rte_fib_add" if spec.family == 4 else "rte_fib6_add"
+    src = ("v22.11.11:lib/fib/dir24_8.c:447-471" if spec.family == 4 else "v22.11.11:lib/fib/trie.c:545-592")
+    if failure.errno == "ENOMEM":
+        src = "v22.11.11:lib/rib/rte_rib.c:79-90 (node_alloc from the node pool)"
+    if failure.silent:
+        return [Rejection(errno=None, reason=f"{where}: {failure.reason}; DPDK returns 0 but the table is "
+                          f"wrong from here{needs}", function=fn, source=src)]
+    return [Rejection(errno=failure.errno, reason=f"{where} fails: {failure.reason}{needs}", function=fn,
+                      source=src)]
 
 
 def mbuf(spec: MbufSpec, p: Platform, lcores: int | None = None) -> Result:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from . import facts as _facts
 from .errors import InputError
+from .buildconfig import BuildConfig
 from .intmath import ceil_a, log2_exact
 
 
@@ -16,11 +17,13 @@ class Platform:
     ``channels`` and ``ranks`` are what ``rte_memory_get_nchannel()/nrank()``
     return; DPDK falls back to 4 and 1 when EAL was given no ``-n``/``-r``
     (v22.11:lib/mempool/rte_mempool.c:97-103).  ``page_size`` 0 means no page
-    constraint (``--page-size none``).
+    constraint (``--page-size none``).  ``sources`` says where each value came
+    from: the default, an option, a named platform or a build file.
     """
 
     dpdk: str = _facts.DEFAULT_RELEASE
     arch: str = _facts.DEFAULT_ARCH
+    preset: str | None = None
     cache_line: int = 64
     mempool_align: int = 64
     max_lcore: int = 128
@@ -29,6 +32,8 @@ class Platform:
     ranks: int = 1
     page_size: int = 2 * 1024 * 1024
     debug: bool = False
+    stats: bool = False
+    sources: tuple[tuple[str, str], ...] = ()
 
     @property
     def release(self) -> _facts.ReleaseFacts:
@@ -50,9 +55,32 @@ class Platform:
         return self.release.objtlr_debug_size if self.debug else 0
 
     @property
+    def stats_enabled(self) -> bool:
+        """Per-lcore statistics in struct rte_mempool: RTE_LIBRTE_MEMPOOL_STATS, or DEBUG in 21.11."""
+        return self.debug if self.release.stats_switch == "debug" else self.stats
+
+    @property
+    def sizeof_debug_stats(self) -> int:
+        """sizeof(struct rte_mempool_debug_stats): cache aligned, with RTE_CACHE_GUARD from 23.11.
+
+        >>> Platform(stats=True).sizeof_debug_stats, Platform(dpdk="23.11").sizeof_debug_stats
+        (128, 192)
+        """
+        r = self.release
+        return ceil_a(r.debug_stats_body, self.cache_line) + r.debug_stats_guard_lines * self.cache_line
+
+    @property
     def sizeof_mempool(self) -> int:
-        """sizeof(struct rte_mempool): cache aligned (v22.11:lib/mempool/rte_mempool.h:262)."""
-        return ceil_a(self.release.mempool_struct_end, self.cache_line)
+        """sizeof(struct rte_mempool): cache aligned (v22.11:lib/mempool/rte_mempool.h:219-262), plus
+        ``stats[RTE_MAX_LCORE + k]`` in a statistics build.
+
+        >>> Platform().sizeof_mempool, Platform(stats=True).sizeof_mempool, Platform(dpdk="23.11", stats=True).sizeof_mempool
+        (192, 16704, 24960)
+        """
+        size = ceil_a(self.release.mempool_struct_end, self.cache_line)
+        if self.stats_enabled:
+            size += (self.max_lcore + self.release.stats_lcore_extra) * self.sizeof_debug_stats
+        return size
 
     def sizeof_mempool_cache(self, slot_bytes: int = 8) -> int:
         """sizeof(struct rte_mempool_cache); ``slot_bytes`` 4 models the index-based cache.
@@ -82,18 +110,58 @@ class Platform:
 
 def make_platform(
     *,
-    dpdk: str = _facts.DEFAULT_RELEASE,
-    arch: str = _facts.DEFAULT_ARCH,
+    dpdk: str | None = None,
+    arch: str | None = None,
+    platform: str | None = None,
     channels: int = 4,
     ranks: int = 1,
     page_size: int = 2 * 1024 * 1024,
     cache_line: int | None = None,
     max_lcore: int | None = None,
-    debug: bool = False,
+    debug: bool | None = None,
+    stats: bool | None = None,
+    build_config: BuildConfig | None = None,
 ) -> Platform:
-    """Resolve a platform from a release, an architecture and overrides."""
-    _facts.release(dpdk)
-    a = _facts.arch(arch)
+    """Resolve a platform.  Precedence: an explicit option, then the build file, then the
+    named platform (``--platform``), then the architecture's default build."""
+    sources: dict[str, str] = {}
+    bc = build_config
+    bc_src = f"build file {bc.path}" if bc else ""
+
+    def pick(key: str, option: object, from_file: object, fallback: object, fallback_src: str) -> object:
+        for value, src in ((option, "option"), (from_file, bc_src), (fallback, fallback_src)):
+            if value is not None:
+                sources[key] = src
+                return value
+        raise AssertionError(key)
+
+    version = str(pick("dpdk", dpdk, bc.dpdk if bc else None, _facts.DEFAULT_RELEASE, "default"))
+    rel = _facts.release(version)
+    preset = _facts.preset(platform) if platform else None
+    arch_name = str(pick("arch", arch, bc.arch if bc else None, preset.arch if preset else _facts.DEFAULT_ARCH,
+                         f"platform {platform}" if preset else "default"))
+    a = _facts.arch(arch_name)
+    if _facts.version_key(version) < _facts.version_key(a.since):
+        raise InputError(f"DPDK {version} has no build config for {arch_name} (from {a.since})", param="--arch")
+    if preset and preset.arch != arch_name:
+        raise InputError(f"platform {platform!r} is an {preset.arch} build, not {arch_name}", param="--platform")
+    step = preset.at(version) if preset else None
+    base_src = f"platform {platform} ({step.source})" if step else f"{arch_name} default ({a.citations['cache_line']})"
+    cl = int(pick("cache_line", cache_line, bc.cache_line if bc else None,
+                  step.cache_line if step else a.cache_line, base_src))
+    lcores = int(pick("max_lcore", max_lcore, bc.max_lcore if bc else None,
+                      step.max_lcore if step else a.max_lcore,
+                      f"platform {platform} ({step.source})" if step else
+                      f"{arch_name} default ({a.citations['max_lcore']})"))
+    align_default = (step.mempool_align if step else a.mempool_align) or cl
+    ma = int(pick("mempool_align", None, bc.mempool_align if bc else None, align_default,
+                  base_src if (step and step.mempool_align) else "RTE_CACHE_LINE_SIZE (v22.11:lib/mempool/rte_mempool.h:132-137)"))
+    dbg = bool(pick("debug", debug, (bc.debug or None) if bc else None, False, "default"))
+    sts = bool(pick("stats", stats, (bc.stats or None) if bc else None, False, "default"))
+    if cl not in (64, 128):
+        raise InputError(f"cache line {cl!r} is not 64 or 128", param="--cache-line")
+    if lcores < 1:
+        raise InputError(f"RTE_MAX_LCORE {lcores!r} must be at least 1", param="--max-lcore")
     if channels < 1:
         raise InputError(f"channels must be at least 1, not {channels!r}", param="--channels")
     if not 1 <= ranks <= 16:
@@ -101,18 +169,20 @@ def make_platform(
         raise InputError(f"ranks must be 1 to 16, not {ranks!r}", param="--ranks")
     if page_size and page_size & (page_size - 1):
         raise InputError(f"page size {page_size!r} is not a power of two", param="--page-size")
-    cl = cache_line or a.cache_line
     return Platform(
-        dpdk=dpdk,
+        dpdk=rel.version,
         arch=a.name,
+        preset=platform,
         cache_line=cl,
-        mempool_align=a.mempool_align or cl,
-        max_lcore=max_lcore or a.max_lcore,
+        mempool_align=ma,
+        max_lcore=lcores,
         spreads=a.spreads,
         channels=channels,
         ranks=ranks,
         page_size=page_size,
-        debug=debug,
+        debug=dbg,
+        stats=sts,
+        sources=tuple(sources.items()),
     )
 
 
@@ -120,7 +190,9 @@ def describe(p: Platform) -> dict[str, object]:
     """The platform section of a report."""
     return {
         "dpdk": p.dpdk,
+        "dpdk_stable_tag": p.release.stable_tag,
         "arch": p.arch,
+        "platform": p.preset,
         "cache_line": p.cache_line,
         "mempool_align": p.mempool_align,
         "max_lcore": p.max_lcore,
@@ -129,4 +201,6 @@ def describe(p: Platform) -> dict[str, object]:
         "spreads": p.spreads,
         "page_size": p.page_size,
         "debug": p.debug,
+        "stats": p.stats,
+        "sources": dict(p.sources),
     }

@@ -144,7 +144,7 @@ def test_every_command_in_every_format(run, command, fmt):
         assert all(len(row) == 5 for row in rows)
         assert any(row[3] == "total_bytes" for row in rows)
     else:
-        assert "DPDK 22.11 x86_64" in out
+        assert "DPDK 22.11 (v22.11.11) x86_64" in out
         assert "total_bytes" in out
         assert not ANSI.search(out)
 

@@ -32,8 +32,15 @@ def _console(stream: TextIO) -> Console:
 def _platform_line(report: Report) -> str:
     p = report.platform
     spread = f"{p['channels']} channels x {p['ranks']} ranks" if p["spreads"] else "no spreading on this arch"
-    return (f"DPDK {p['dpdk']} {p['arch']}: cache line {p['cache_line']} B, RTE_MAX_LCORE {p['max_lcore']}, "
-            f"{spread}, page size {page_label(p['page_size'])}")  # type: ignore[arg-type]
+    build = "".join(f", {k}" for k in ("debug", "stats") if p[k])
+    line = (f"DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}"
+            f"{' ' + str(p['platform']) if p['platform'] else ''}: cache line {p['cache_line']} B, "
+            f"RTE_MAX_LCORE {p['max_lcore']}, {spread}, page size {page_label(p['page_size'])}{build}")  # type: ignore[arg-type]
+    chosen = [f"{k} from {v}" for k, v in p["sources"].items()  # type: ignore[union-attr]
+              if v.startswith(("option", "platform", "build file"))]
+    if chosen:
+        line += "\n  " + "; ".join(chosen)
+    return line
 
 
 def _flags_label(result: dict) -> str:

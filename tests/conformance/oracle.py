@@ -64,8 +64,11 @@ def _tail(text: str, lines: int = 40) -> str:
 # building
 
 
-def _pkg_config(pkg_config: str, env: dict[str, str]) -> tuple[list[str], list[str]]:
+def _pkg_config(pkg_config: str, env: dict[str, str],
+                static: bool = False) -> tuple[list[str], list[str]]:
     def run(*args: str) -> list[str]:
+        if static:
+            args = ("--static", *args)
         try:
             res = subprocess.run(
                 [pkg_config, *args, "libdpdk"],
@@ -90,6 +93,7 @@ def build_probe(
     *,
     pkg_config: str = "pkg-config",
     extra_cflags: Sequence[str] = (),
+    static: bool = False,
 ) -> Path:
     """Compile probe.c against libdpdk and return the binary's path.
 
@@ -99,12 +103,18 @@ def build_probe(
     the compiler and a hash of the flags, so native and cross builds live
     side by side in ``out_dir`` (default tests/conformance/.build/).  It is
     rebuilt only when missing or older than probe.c.
+
+    ``static`` links a static DPDK install (``pkg-config --static``, which
+    wraps the DPDK and driver archives in ``-Wl,--whole-archive`` so the
+    mempool ``ring_*`` ops register themselves).  A static probe needs no
+    plugin directory, which a shared build refuses under a world-writable
+    path such as /tmp.
     """
     out_dir = Path(out_dir) if out_dir is not None else DEFAULT_BUILD_DIR
     env = dict(os.environ)
     if pkg_config_env:
         env.update(pkg_config_env)
-    cflags, libs = _pkg_config(pkg_config, env)
+    cflags, libs = _pkg_config(pkg_config, env, static)
     cmd_tail = ["-O1", "-g", "-Wall", *extra_cflags, *cflags]
     key = hashlib.sha256(
         json.dumps([cc, cmd_tail, libs]).encode()

@@ -698,7 +698,14 @@ cmd_fibadd(char **t, int nt)
 			ret = rte_fib_add(k->obj, ntohl(a4.s_addr),
 					  (uint8_t)depth, nhv);
 		else
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+			/* 24.11 made the address a struct rte_ipv6_addr */
+			ret = rte_fib6_add(k->obj,
+					   (const struct rte_ipv6_addr *)a6,
+					   (uint8_t)depth, nhv);
+#else
 			ret = rte_fib6_add(k->obj, a6, (uint8_t)depth, nhv);
+#endif
 		if (ret == 0) {
 			added++;
 		} else {
