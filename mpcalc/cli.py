@@ -18,7 +18,7 @@ from . import fib as fibmod
 from .errors import InputError
 from .facts import ARCHES, DEFAULT_ARCH, DEFAULT_RELEASE, PRESETS, RELEASES
 from .intmath import INT_MAX, U32_MAX
-from .model import Report, Result
+from .model import Report, Result, diff_reports
 from .params import Count, Flags, PageSize, Size
 from .platform import Platform, describe, make_platform
 from .render import FORMATS, render
@@ -111,7 +111,7 @@ def emit(command: str, platform: Platform, inputs: dict[str, Any], results: list
     ctx = click.get_current_context(silent=True)
     collector = ctx.find_object(list) if ctx else None
     if collector is not None:
-        collector.append(report)
+        collector.append((report, fmt))
         return EXIT_OK if report.ok else EXIT_REJECTED
     render(report, fmt, sys.stdout)
     return EXIT_OK if report.ok else EXIT_REJECTED
@@ -268,6 +268,37 @@ def mbuf(count: int, cache_size: int, priv_size: int, data_room: int | None, mtu
     inputs = dict(name=name, count=count, cache_size=cache_size, priv_size=priv_size, data_room=data_room, mtu=mtu,
                   lcores=lcores, cache_layout=cache_layout)
     return emit("mbuf", platform, inputs, [engine.mbuf(spec, platform, lcores)], fmt)
+
+
+@cli.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.option("--left", default="", metavar="OPTIONS", help="Options of the left side, e.g. '--dpdk 21.11'.")
+@click.option("--right", default="", metavar="OPTIONS", help="Options of the right side, e.g. '--dpdk 25.11'.")
+@output_options
+@click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
+@click.pass_context
+def diff(ctx: click.Context, left: str, right: str, command: tuple[str, ...], fmt: str) -> int:
+    """The same configuration under two platforms or releases, side by side.
+
+    Example: mpcalc diff --left '--dpdk 21.11' --right '--dpdk 25.11' mbuf --count 8191 --cache-size 256
+    """
+    import shlex
+
+    name, *args = command
+    sub = cli.get_command(ctx, name)
+    if sub is None or name in ("diff", "schema"):
+        raise click.UsageError(f"diff needs a sizing command (pool, rib, rib6, fib, fib6, mbuf), not {name!r}")
+    reports: list[tuple[Report, str]] = []
+    for side in (left, right):
+        try:
+            extra = shlex.split(side)
+        except ValueError as exc:
+            raise click.UsageError(f"cannot split {side!r}: {exc}") from None
+        with sub.make_context(name, [*args, *extra], parent=ctx, obj=reports) as sub_ctx:
+            sub.invoke(sub_ctx)
+    result = diff_reports(reports[0][0], reports[1][0])
+    # a --format/--json written after the command (it went to the command) counts too
+    render(result, reports[0][1] if fmt == "table" else fmt, sys.stdout)
+    return EXIT_OK if result.ok else EXIT_REJECTED
 
 
 @cli.command()

@@ -93,7 +93,8 @@ def test_schema_metadata():
     assert SCHEMA["$id"]
     assert SCHEMA["title"]
     assert SCHEMA["x-schema-version"] == model.SCHEMA_VERSION == "1.0"
-    assert SCHEMA["properties"]["schema_version"] == {"const": model.SCHEMA_VERSION}
+    assert SCHEMA["$defs"]["report"]["properties"]["schema_version"] == {"const": model.SCHEMA_VERSION}
+    assert SCHEMA["$defs"]["diff"]["properties"]["schema_version"] == {"const": model.SCHEMA_VERSION}
 
 
 def test_schema_is_strict(run_json):
@@ -622,3 +623,51 @@ def test_schema_command_prints_the_schema(run):
     rc, out, err = run("schema")
     assert rc == EXIT_OK
     assert json.loads(out) == SCHEMA
+
+
+# --- mpcalc diff -------------------------------------------------------------------------------
+
+DIFF_RELEASES = ("diff", "--left", "--dpdk 21.11", "--right", "--dpdk 26.07", "mbuf", "--count", "8191",
+                 "--cache-size", "256")
+
+
+def test_diff_table_shows_both_platforms(run):
+    rc, out, _ = run(*DIFF_RELEASES)
+    assert rc == EXIT_OK
+    assert "left:  DPDK 21.11 (v21.11.9)" in out and "right: DPDK 26.07 (v26.07)" in out
+    # 21.11's cache struct held 3 x 512 pointers (12,352 B a lcore); the ring gained a guard line in 26.07
+    assert "-524,288" in out and "+64" in out
+
+
+def test_diff_json_validates_and_pairs_items(run_json):
+    rc, doc = run_json(*DIFF_RELEASES, "--json")
+    assert rc == EXIT_OK and doc["command"] == "diff"
+    rows = {(r["section"], r["name"]): r for r in doc["rows"]}
+    assert rows[("memzone", "MP_mbuf_pool")]["left"] == 1_581_312
+    assert rows[("memzone", "MP_mbuf_pool")]["right"] == 1_057_024
+    assert rows[("memzone", "RG_MP_mbuf_pool")]["delta"] == 64
+    total = rows[("total", "total_bytes")]
+    assert total["delta"] == total["right"] - total["left"]
+
+
+def test_diff_format_after_the_command_counts(run):
+    rc, out, _ = run("diff", "--right", "--platform graviton3", "rib", "--routes", "1M", "--format", "csv")
+    assert rc == EXIT_OK
+    assert out.splitlines()[0] == "result,section,name,left,right,delta"
+    assert "none,memzone,MP_MP_rib_0,384023616,256000128,-128023488" in out
+
+
+def test_diff_exit_code_1_when_one_side_is_rejected(run_json):
+    # cache_size == n: rejected up to 25.11 (1.5 x cache_size > n), accepted from 26.07
+    rc, doc = run_json("diff", "--right", "--dpdk 26.07", "pool", "-n", "100", "--elt-size", "8",
+                       "--cache-size", "100", "--json")
+    assert rc == EXIT_REJECTED
+    assert doc["left"]["results"][0]["errors"][0]["errno"] == "EINVAL"
+    assert doc["right"]["results"][0]["errors"] == []
+
+
+@pytest.mark.parametrize("argv", [("diff", "schema"), ("diff", "nosuch"), ("diff", "--left", "'", "rib", "--nodes", "1")])
+def test_diff_usage_errors(run, argv):
+    rc, out, err = run(*argv)
+    assert rc == EXIT_USAGE and out == ""
+    assert len(err.strip().splitlines()) == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import TextIO
 
-from ..model import Report
+from ..model import DiffReport, Report
 
 #: format name -> module (under mpcalc.render) whose ``render(report, stream)`` draws it
 FORMATS: dict[str, str] = {
@@ -16,6 +16,9 @@ FORMATS: dict[str, str] = {
 }
 
 
-def render(report: Report, fmt: str, stream: TextIO) -> None:
+def render(report: Report | DiffReport, fmt: str, stream: TextIO) -> None:
     module = importlib.import_module(f"{__name__}.{FORMATS[fmt]}")
-    module.render(report, stream, fmt=fmt)
+    if isinstance(report, DiffReport):
+        module.render_diff(report, stream, fmt=fmt)
+    else:
+        module.render(report, stream, fmt=fmt)

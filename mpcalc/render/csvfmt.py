@@ -9,7 +9,7 @@ import csv
 from collections.abc import Iterator
 from typing import TextIO
 
-from ..model import Report
+from ..model import DiffReport, Report
 
 COLUMNS = ("result", "mempool", "section", "name", "value")
 _OBJECT_FIELDS = ("header_size", "elt_size", "trailer_size", "total_size")
@@ -38,3 +38,14 @@ def render(report: Report, stream: TextIO, fmt: str = "csv") -> None:
     writer = csv.writer(stream, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
     writer.writerow(COLUMNS)
     writer.writerows(rows(report))
+
+
+DIFF_COLUMNS = ("result", "section", "name", "left", "right", "delta")
+
+
+def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "csv") -> None:
+    writer = csv.writer(stream, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
+    writer.writerow(DIFF_COLUMNS)
+    for row in diff.rows:
+        d = row.to_dict()
+        writer.writerow(["" if d[c] is None else d[c] for c in DIFF_COLUMNS])

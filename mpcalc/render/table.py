@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..model import Report
+from ..model import DiffReport, Report
 from ..units import iec, page_label, size_label
 
 
@@ -143,3 +143,21 @@ def render(report: Report, stream: TextIO, fmt: str = "table") -> None:
     else:
         for result in results:  # type: ignore[union-attr]
             _result_tables(console, report, result)
+
+
+def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "table") -> None:
+    console = _console(stream)
+    console.print("left:  " + _platform_line(diff.left))
+    console.print("right: " + _platform_line(diff.right))
+    t = Table(title="right minus left", title_justify="left")
+    for col in ("flags", "kind", "name", "left", "right", "delta", "IEC"):
+        t.add_column(col, justify="right" if col in ("left", "right", "delta", "IEC") else "left")
+    for row in diff.rows:
+        if row.section == "total" and row.name == "total_bytes":
+            t.add_section()
+        delta = row.delta
+        style = "red" if delta > 0 else ("green" if delta < 0 else "")
+        t.add_row(row.result, row.section, row.name, "-" if row.left is None else f"{row.left:,}",
+                  "-" if row.right is None else f"{row.right:,}", Text(f"{delta:+,}", style=style),
+                  iec(delta) if delta else "")
+    console.print(t)
