@@ -336,3 +336,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def run() -> None:
     sys.exit(main())
+
+
+# Commands in their own modules (mpcalc/commands/); they use the bundles above.
+from .commands import register as _register_commands  # noqa: E402
+
+_register_commands(cli)
