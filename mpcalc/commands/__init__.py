@@ -11,7 +11,7 @@ import importlib
 import click
 
 #: module names under mpcalc.commands
-MODULES: tuple[str, ...] = ()
+MODULES: tuple[str, ...] = ("plan",)
 
 
 def register(group: click.Group) -> None:

@@ -16,9 +16,12 @@ FORMATS: dict[str, str] = {
 }
 
 
-def render(report: Report | DiffReport, fmt: str, stream: TextIO) -> None:
+def render(report: object, fmt: str, stream: TextIO) -> None:
+    """Draw a Report, a DiffReport or a PlanReport in one of FORMATS."""
     module = importlib.import_module(f"{__name__}.{FORMATS[fmt]}")
     if isinstance(report, DiffReport):
         module.render_diff(report, stream, fmt=fmt)
-    else:
+    elif isinstance(report, Report):
         module.render(report, stream, fmt=fmt)
+    else:
+        module.render_plan(report, stream, fmt=fmt)

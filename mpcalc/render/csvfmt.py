@@ -49,3 +49,28 @@ def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "csv") -> None:
     for row in diff.rows:
         d = row.to_dict()
         writer.writerow(["" if d[c] is None else d[c] for c in DIFF_COLUMNS])
+
+
+PLAN_COLUMNS = ("socket", "item", "section", "name", "value")
+
+
+def render_plan(report, stream: TextIO, fmt: str = "csv") -> None:  # type: ignore[no-untyped-def]
+    """One number a row: each item's memzones, allocations and totals, then each socket's totals."""
+    writer = csv.writer(stream, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
+    writer.writerow(PLAN_COLUMNS)
+    doc = report.to_dict()
+    for item in doc["items"]:
+        r = item["result"]
+        label = f"{item['kind']}:{item['name']}"
+        for mp in r["mempools"]:
+            for mz in mp["memzones"]:
+                writer.writerow([item["socket"], label, "memzone", mz["name"], mz["len"]])
+            for a in mp["allocations"]:
+                writer.writerow([item["socket"], label, "allocation", a["name"], a["size"]])
+        for a in r["allocations"]:
+            writer.writerow([item["socket"], label, "allocation", a["name"], a["size"]])
+        for key in ("total_bytes", "heap_bytes"):
+            writer.writerow([item["socket"], label, "total", key, r[key]])
+    for s in doc["sockets"]:
+        for key in ("total_bytes", "heap_bytes", "eal_heap", "pages"):
+            writer.writerow([s["socket"], "", "socket", key, "" if s[key] is None else s[key]])

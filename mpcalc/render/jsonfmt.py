@@ -16,3 +16,6 @@ def render(report: Report, stream: TextIO, fmt: str = "json") -> None:
 def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "json") -> None:
     json.dump(diff.to_dict(), stream, indent=2)
     stream.write("\n")
+
+
+render_plan = render_diff  # any document with to_dict()

@@ -161,3 +161,38 @@ def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "table") -> None:
                   "-" if row.right is None else f"{row.right:,}", Text(f"{delta:+,}", style=style),
                   iec(delta) if delta else "")
     console.print(t)
+
+
+def render_plan(report, stream: TextIO, fmt: str = "table") -> None:  # type: ignore[no-untyped-def]
+    console = _console(stream)
+    doc = report.to_dict()
+    console.print(f"plan {doc['file']}")
+    console.print(_platform_line(type("R", (), {"platform": doc["platform"]})()))  # type: ignore[arg-type]
+    t = Table(title="items", title_justify="left")
+    for col in ("socket", "kind", "name", "total_bytes", "heap_bytes", "IEC", "errors"):
+        t.add_column(col, justify="right" if col in ("socket", "total_bytes", "heap_bytes", "IEC") else "left")
+    for item in doc["items"]:
+        r = item["result"]
+        t.add_row(str(item["socket"]), item["kind"], item["name"], f"{r['total_bytes']:,}", f"{r['heap_bytes']:,}",
+                  iec(r["heap_bytes"]), ", ".join(e["errno"] or "hazard" for e in r["errors"]))
+    console.print(t)
+    page = doc["platform"]["page_size"]
+    s = Table(title=f"per socket ({page_label(page)} pages)", title_justify="left")
+    for col in ("socket", "items heap_bytes", "EAL heap", "pages", "IEC"):
+        s.add_column(col, justify="right")
+    for sock in doc["sockets"]:
+        pages = sock["pages"]
+        s.add_row(str(sock["socket"]), f"{sock['heap_bytes']:,}", f"{sock['eal_heap']:,}",
+                  "-" if pages is None else f"{pages:,}", "-" if pages is None else iec(pages * page))
+    console.print(s)
+    settings = doc["settings"]
+    if settings:
+        console.print(f"EAL: {settings['eal_args']}")
+        for line in settings["nr_hugepages"]:
+            console.print(line)
+        res = settings["kubernetes"]["resources"]
+        console.print("kubernetes:\n  resources:")
+        for kind in ("requests", "limits"):
+            console.print(f"    {kind}:")
+            for key, value in res[kind].items():
+                console.print(f"      {key}: {value}")

@@ -1,0 +1,109 @@
+"""mpcalc plan: application files, per-socket totals, hugepage settings, and every bad file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from mpcalc import engine
+from mpcalc.cli import EXIT_OK, EXIT_USAGE, main
+from mpcalc.plan import EAL_INIT_HEAP
+from mpcalc.platform import make_platform
+
+ROOT = Path(__file__).resolve().parent.parent
+PLANS = sorted((ROOT / "examples" / "plans").glob("*.toml"))
+SCHEMA = json.loads((ROOT / "mpcalc" / "schema.json").read_text())
+
+
+def run(capsys, *argv):
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.mark.parametrize("path", PLANS, ids=lambda p: p.name)
+@pytest.mark.parametrize("fmt", ["table", "json", "csv", "tsv"])
+def test_every_example_plan_runs(capsys, path, fmt):
+    rc, out, err = run(capsys, "plan", str(path), "--format", fmt)
+    assert rc == EXIT_OK, err
+    if fmt == "json":
+        jsonschema.validate(json.loads(out), SCHEMA)
+
+
+def test_example_plans_exist():
+    names = {p.name for p in PLANS}
+    assert {"l3fwd-router.toml", "vswitch.toml", "arm64-gateway.toml"} <= names
+
+
+def test_totals_are_the_items_and_pages_cover_them(capsys):
+    rc, out, _ = run(capsys, "plan", str(ROOT / "examples/plans/vswitch.toml"), "--json")
+    doc = json.loads(out)
+    page = doc["platform"]["page_size"]
+    for sock in doc["sockets"]:
+        items = [i["result"] for i in doc["items"] if i["socket"] == sock["socket"]]
+        assert sock["heap_bytes"] == sum(r["heap_bytes"] for r in items)
+        assert sock["total_bytes"] == sum(r["total_bytes"] for r in items)
+        need = sock["heap_bytes"] + sock["eal_heap"]
+        assert (sock["pages"] - 1) * page < need <= sock["pages"] * page
+    assert doc["sockets"][0]["eal_heap"] == EAL_INIT_HEAP and doc["sockets"][1]["eal_heap"] == 0
+    s = doc["settings"]
+    assert s["socket_mem"] == "2048,2048"
+    assert s["nr_hugepages"][1] == "echo 2 > /sys/devices/system/node/node1/hugepages/hugepages-1048576kB/nr_hugepages"
+    assert s["kubernetes"]["resources"]["limits"] == {"hugepages-1Gi": "4096Mi"}
+
+
+def test_a_plan_item_equals_the_single_command(capsys):
+    rc, out, _ = run(capsys, "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--json")
+    items = {i["name"]: i["result"] for i in json.loads(out)["items"]}
+    single = engine.fib(engine.FibSpec(family=4, name="ipv4_fib", max_routes=10**6, nh_size=4, num_tbl8=65536), 0,
+                        make_platform(dpdk="22.11"))
+    assert items["ipv4_fib"] == single.to_dict()
+
+
+BAD = [
+    ("", "the plan file is empty"),
+    ("[platform]\npage_size = '3K'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n", "[platform], key 'page_size'"),
+    ("[[pool]]\nname='a'\ncount=1\nelt_size=8\ncolour='red'\n", "[[pool]] #1, key 'colour': unknown key"),
+    ("[[pool]]\nname='a'\nelt_size=8\n", "[[pool]] 'a', key 'count': is required"),
+    ("[[pool]]\nname='a'\ncount=-1\nelt_size=8\n", "[[pool]] #1, key 'count'"),
+    ("[[pool]]\nname='a'\ncount='0.5'\nelt_size=8\n", "key 'count'"),
+    ("[[mbuf]]\nname='a'\ncount=10\nmtu=1500\ndata_room=2176\n", "give at most one of data_room and mtu"),
+    ("[[pool]]\nname='a'\ncount=1\nelt_size=8\nflags='no_such_flag'\n", "unknown flag 'no_such_flag'"),
+    ("[[pool]]\nname='a'\ncount=1\nelt_size=8\n[[mbuf]]\nname='a'\ncount=1\n", "DPDK would fail with EEXIST"),
+    ("[[fib]]\nname='f'\nroutes=10\nnh_size=3\n", "[[fib]] #1, key 'nh_size'"),
+    ("[[router]]\nname='x'\n", "[router]: unknown table"),
+    ("[platform]\ndpdk='20.11'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n", "unknown DPDK release '20.11'"),
+    ("[platform]\nplatform='graviton3'\ndpdk='21.11'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n",
+     "does not exist in DPDK 21.11"),
+    ("[platform]\n", "lists no pool"),
+    ("this is = not [toml\n", "not valid TOML"),
+]
+
+
+@pytest.mark.parametrize("text,message", BAD, ids=[m for _, m in BAD])
+def test_bad_plans_name_file_item_and_key(capsys, tmp_path, text, message):
+    path = tmp_path / "app.toml"
+    path.write_text(text)
+    rc, out, err = run(capsys, "plan", str(path))
+    assert rc == EXIT_USAGE and out == ""
+    assert len(err.strip().splitlines()) == 1
+    assert str(path) in err and message in err
+
+
+def test_binary_and_missing_plans(capsys, tmp_path):
+    (tmp_path / "bin.toml").write_bytes(b"\xff\xfe\x00")
+    rc, _, err = run(capsys, "plan", str(tmp_path / "bin.toml"))
+    assert rc == EXIT_USAGE and "not UTF-8" in err
+    rc, _, err = run(capsys, "plan", str(tmp_path / "missing.toml"))
+    assert rc == EXIT_USAGE and "cannot read plan" in err
+
+
+def test_a_rejected_item_exits_1_with_the_report(capsys, tmp_path):
+    path = tmp_path / "app.toml"
+    path.write_text("[[pool]]\nname='a'\ncount=100\nelt_size=8\ncache_size=100\n")
+    rc, out, _ = run(capsys, "plan", str(path), "--json")
+    assert rc == 1
+    assert json.loads(out)["items"][0]["result"]["errors"][0]["errno"] == "EINVAL"
