@@ -6,9 +6,11 @@ errors into exit codes (0 ok, 1 DPDK would reject, 2 usage, 3 over budget).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import click
@@ -17,7 +19,9 @@ from . import __version__, engine
 from . import fib as fibmod
 from .errors import InputError
 from .facts import ARCHES, DEFAULT_ARCH, DEFAULT_RELEASE, PRESETS, RELEASES
+from .flags import flag_names
 from .intmath import INT_MAX, U32_MAX
+from .jobs import Job, fit_rejection
 from .model import Report, Result, diff_reports
 from .params import Count, Flags, PageSize, Size
 from .platform import Platform, describe, make_platform
@@ -59,17 +63,27 @@ def platform_options(func: Callable[..., Any]) -> Callable[..., Any]:
                 use_pkg_config: bool, channels: int, ranks: int, page_size: int, **kwargs: Any) -> Any:
         if build_config and use_pkg_config:
             raise click.UsageError("give at most one of --build-config and --pkg-config")
-        bc = None
         if build_config or use_pkg_config:
             from . import buildconfig
 
             bc = buildconfig.read(build_config or buildconfig.find_installed())
-        platform = make_platform(dpdk=dpdk, arch=arch, platform=preset, channels=channels, ranks=ranks,
-                                 page_size=page_size, cache_line=int(cache_line) if cache_line else None,
-                                 max_lcore=max_lcore, debug=debug, stats=stats, build_config=bc)
+            platform = make_platform(dpdk=dpdk, arch=arch, platform=preset, channels=channels, ranks=ranks,
+                                     page_size=page_size, cache_line=int(cache_line) if cache_line else None,
+                                     max_lcore=max_lcore, debug=debug, stats=stats, build_config=bc)
+        else:
+            platform = _platform(dpdk, arch, preset, cache_line, max_lcore, debug, stats, channels, ranks, page_size)
         return func(*args, platform=platform, **kwargs)
 
     return wrapper
+
+
+@functools.lru_cache(maxsize=1024)
+def _platform(dpdk: str | None, arch: str | None, preset: str | None, cache_line: str | None, max_lcore: int | None,
+              debug: bool | None, stats: bool | None, channels: int, ranks: int, page_size: int) -> Platform:
+    """make_platform memoized on the options (no build file): batch and sweep ask for one platform many times."""
+    return make_platform(dpdk=dpdk, arch=arch, platform=preset, channels=channels, ranks=ranks, page_size=page_size,
+                         cache_line=int(cache_line) if cache_line else None, max_lcore=max_lcore, debug=debug,
+                         stats=stats)
 
 
 def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -92,6 +106,80 @@ def flags_option(func: Callable[..., Any]) -> Callable[..., Any]:
                         help="Mempool flags: a list (no_cache_align,no_spread), DPDK macro names, a mask "
                              "(0x23), none, or all (every combination of no_cache_align, no_spread and "
                              "no_iova_contig).")(func)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Analysis:
+    explain: bool = False
+    fit: int | None = None
+    max_total: int | None = None
+    baseline: str | None = None
+    tolerance: str = "0"
+
+
+def analysis_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--explain, --fit, and the CI gates --max-total, --baseline, --tolerance."""
+
+    @click.option("--explain", is_flag=True, help="Show the derivation of every figure and the savings on the table.")
+    @click.option("--fit", type=Size(minimum=1, maximum=1 << 50), default=None, metavar="SIZE",
+                  help="Find the largest count (pool, mbuf), max_nodes or max_routes whose heap_bytes fit SIZE.")
+    @click.option("--max-total", type=Size(minimum=0, maximum=1 << 62), default=None, metavar="SIZE",
+                  help="Exit 3 when a total_bytes is over SIZE.")
+    @click.option("--baseline", type=click.Path(dir_okay=False), default=None,
+                  help="A previous --json report: exit 3 when a total grew by more than --tolerance.")
+    @click.option("--tolerance", default="0", show_default=True, metavar="SIZE|PCT",
+                  help="Growth allowed against --baseline: bytes (64K) or a percentage (2%).")
+    @functools.wraps(func)
+    def wrapper(*args: Any, explain: bool, fit: int | None, max_total: int | None, baseline: str | None,
+                tolerance: str, **kwargs: Any) -> Any:
+        return func(*args, analysis=Analysis(explain=explain, fit=fit, max_total=max_total, baseline=baseline,
+                                             tolerance=tolerance), **kwargs)
+
+    return wrapper
+
+
+def finish(job: Job, masks: list[int], fmt: str, analysis: Analysis, inputs: dict[str, Any]) -> int:
+    """Evaluate a job under each flag mask (fitted with --fit, explained with --explain), render, gate."""
+    from . import explain as explainer
+
+    results = []
+    for mask in masks:
+        extra: dict[str, object] = {}
+        if analysis.fit is not None:
+            value, result = job.fit(mask, analysis.fit)
+            if value is None:
+                result = engine.assemble(job.command, mask, job.platform, errors=[fit_rejection(job, analysis.fit)])
+            else:
+                nxt = job.result(mask, **{job.fit_key: value + 1})
+                extra["fit"] = {"budget": analysis.fit, "on": "heap_bytes", "key": job.fit_key, "value": value,
+                                "heap_bytes": result.heap_bytes, "next_heap_bytes": nxt.heap_bytes}
+        else:
+            result = job.result(mask)
+        if analysis.explain and result.mempools:
+            extra["explain"] = {"steps": explainer.steps(result, job.platform),
+                                "savings": explainer.savings(result, job.variants(mask))}
+        if extra:
+            result = dataclasses.replace(result, details={**result.details, **extra})
+        results.append(result)
+    rc = emit(job.command, job.platform, inputs, results, fmt)
+    return max(rc, gates(analysis, results))
+
+
+def gates(analysis: Analysis, results: list[Result]) -> int:
+    """CI gates: print what is over budget or grew, and say whether to exit 3."""
+    from .gates import check_baseline
+
+    problems = []
+    if analysis.max_total is not None:
+        for r in results:
+            if r.total_bytes > analysis.max_total:
+                problems.append(f"total_bytes {r.total_bytes:,} ({','.join(flag_names(r.flags)) or 'none'}) is over "
+                                f"--max-total {analysis.max_total:,}")
+    if analysis.baseline is not None:
+        problems += check_baseline(analysis.baseline, results, analysis.tolerance)
+    for line in problems:
+        click.echo(f"mpcalc: {line}", err=True)
+    return EXIT_BUDGET if problems else EXIT_OK
 
 
 def platform_notes(platform: Platform) -> tuple[str, ...]:
@@ -128,7 +216,8 @@ def cli() -> None:
 
 
 @cli.command()
-@click.option("--count", "-n", type=Count(minimum=0), required=True, help="Number of objects (n).")
+@click.option("--count", "-n", type=Count(minimum=0), default=None, help="Number of objects (n); required "
+              "unless --fit.")
 @click.option("--elt-size", type=Size(), required=True, help="Element size in bytes.")
 @click.option("--cache-size", type=Count(), default=0, show_default=True, help="Per-lcore cache size.")
 @click.option("--private-size", type=Size(), default=0, show_default=True, help="Private data size.")
@@ -137,16 +226,23 @@ def cli() -> None:
               help="Per-lcore cache slots: pointers (DPDK) or 32-bit indices (the index-based cache RFC).")
 @flags_option
 @platform_options
+@analysis_options
 @output_options
-def pool(count: int, elt_size: int, cache_size: int, private_size: int, name: str, cache_layout: str,
-         flag_masks: list[int], platform: Platform, fmt: str) -> int:
+def pool(count: int | None, elt_size: int, cache_size: int, private_size: int, name: str, cache_layout: str,
+         flag_masks: list[int], platform: Platform, analysis: Analysis, fmt: str) -> int:
     """An rte_mempool_create() pool with the default ring ops."""
-    results = [engine.pool(engine.PoolSpec(name=name, count=count, elt_size=elt_size, cache_size=cache_size,
-                                           private_size=private_size, flags=m, cache_layout=cache_layout),
-                           platform) for m in flag_masks]
+    count = _required(count, "--count", analysis)
     inputs = dict(name=name, count=count, elt_size=elt_size, cache_size=cache_size, private_size=private_size,
                   cache_layout=cache_layout)
-    return emit("pool", platform, inputs, results, fmt)
+    return finish(Job(command="pool", platform=platform, args=inputs), flag_masks, fmt, analysis, inputs)
+
+
+def _required(value: int | None, option: str, analysis: Analysis) -> int:
+    if value is None:
+        if analysis.fit is None:
+            raise click.UsageError(f"{option} is required (unless --fit finds it)")
+        return 1
+    return value
 
 
 def rib_command(family: int) -> Callable[..., int]:
@@ -160,15 +256,18 @@ def rib_command(family: int) -> Callable[..., int]:
     @click.option("--name", default=kind, show_default=True, help="RIB name (memzones MP_MP_<name>...).")
     @flags_option
     @platform_options
+    @analysis_options
     @output_options
     def command(routes: int | None, nodes: int | None, ext_size: int, name: str, flag_masks: list[int],
-                platform: Platform, fmt: str) -> int:
-        if (routes is None) == (nodes is None):
+                platform: Platform, analysis: Analysis, fmt: str) -> int:
+        if routes is not None and nodes is not None or (routes is None and nodes is None and analysis.fit is None):
             raise click.UsageError("give exactly one of --routes and --nodes")
+        if routes is None and nodes is None:
+            routes = 1  # --fit finds max_routes
         max_nodes = engine.rib_max_nodes(routes) if routes is not None else nodes
-        results = [engine.rib(name, max_nodes, ext_size, m, family, platform) for m in flag_masks]
         inputs = dict(name=name, routes=routes, max_nodes=max_nodes, ext_size=ext_size)
-        return emit(kind, platform, inputs, results, fmt)
+        job = Job(command=kind, platform=platform, args={**inputs, "family": family})
+        return finish(job, flag_masks, fmt, analysis, inputs)
 
     command.__doc__ = (f"An rte_{kind}_create() RIB: a node pool of {node} + ext_size objects. "
                        "--flags sets the node pool's flags (DPDK uses none; the RIB patch proposes "
@@ -201,22 +300,24 @@ def fib_command(family: int) -> Callable[..., int]:
     @click.option("--name", default=kind, show_default=True, help="FIB name (memzones MP_MP_<name>...).")
     @flags_option
     @platform_options
+    @analysis_options
     @output_options
     def command(routes: int | None, routes_file: str | None, dp_type: str, nh_size: str, tbl8: int | None,
-                ext_size: int, name: str, flag_masks: list[int], platform: Platform, fmt: str) -> int:
+                ext_size: int, name: str, flag_masks: list[int], platform: Platform, analysis: Analysis,
+                fmt: str) -> int:
         if routes is None and routes_file is None:
-            raise click.UsageError("give --routes, --routes-file or both")
+            if analysis.fit is None:
+                raise click.UsageError("give --routes, --routes-file or both")
+            routes = 1
         table, plan = _route_plan(routes_file, family, dp_type)
         if routes is None:
             routes = max(len(table), plan.min_max_routes if plan else 0)
         if tbl8 is None:
             tbl8 = plan.num_tbl8 if plan else 1 << 15
-        spec = engine.FibSpec(family=family, name=name, max_routes=routes, type=dp_type, nh_size=int(nh_size),
-                              num_tbl8=tbl8, ext_size=ext_size)
-        results = [engine.fib(spec, m, platform, plan, table) for m in flag_masks]
         inputs = dict(name=name, routes=routes, routes_file=routes_file, type=dp_type, nh_size=int(nh_size),
                       tbl8=tbl8, ext_size=ext_size)
-        return emit(kind, platform, inputs, results, fmt)
+        job = Job(command=kind, platform=platform, args={**inputs, "family": family, "plan": plan, "table": table})
+        return finish(job, flag_masks, fmt, analysis, inputs)
 
     command.__doc__ = (f"An rte_{kind}_create() FIB: its RIB node pool and its lookup tables. "
                        "--flags sets the node pool's flags, as the RIB patch proposes.")
@@ -243,7 +344,7 @@ cli.command("fib6")(fib_command(6))
 
 
 @cli.command()
-@click.option("--count", "-n", type=Count(minimum=0), required=True, help="Number of mbufs.")
+@click.option("--count", "-n", type=Count(minimum=0), default=None, help="Number of mbufs; required unless --fit.")
 @click.option("--cache-size", type=Count(), default=0, show_default=True, help="Per-lcore cache size.")
 @click.option("--priv-size", type=Size(maximum=0xFFFF), default=0, show_default=True,
               help="Application private area per mbuf (multiple of 8).")
@@ -257,17 +358,17 @@ cli.command("fib6")(fib_command(6))
 @click.option("--cache-layout", type=click.Choice(["pointer", "index"]), default="pointer", show_default=True,
               help="Per-lcore cache slots: pointers (DPDK) or 32-bit indices (the index-based cache RFC).")
 @platform_options
+@analysis_options
 @output_options
-def mbuf(count: int, cache_size: int, priv_size: int, data_room: int | None, mtu: int | None,
-         lcores: int | None, name: str, cache_layout: str, platform: Platform, fmt: str) -> int:
+def mbuf(count: int | None, cache_size: int, priv_size: int, data_room: int | None, mtu: int | None,
+         lcores: int | None, name: str, cache_layout: str, platform: Platform, analysis: Analysis, fmt: str) -> int:
     """An rte_pktmbuf_pool_create() pool of packet buffers."""
     if data_room is not None and mtu is not None:
         raise click.UsageError("give at most one of --data-room and --mtu")
-    spec = engine.MbufSpec(name=name, count=count, cache_size=cache_size, priv_size=priv_size,
-                           data_room=data_room, mtu=mtu, cache_layout=cache_layout)
+    count = _required(count, "--count", analysis)
     inputs = dict(name=name, count=count, cache_size=cache_size, priv_size=priv_size, data_room=data_room, mtu=mtu,
                   lcores=lcores, cache_layout=cache_layout)
-    return emit("mbuf", platform, inputs, [engine.mbuf(spec, platform, lcores)], fmt)
+    return finish(Job(command="mbuf", platform=platform, args=inputs), [0], fmt, analysis, inputs)
 
 
 @cli.command(context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})

@@ -13,6 +13,7 @@ FORMATS: dict[str, str] = {
     "json": "jsonfmt",
     "csv": "csvfmt",
     "tsv": "csvfmt",
+    "markdown": "markdown",
 }
 
 

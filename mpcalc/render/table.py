@@ -87,7 +87,16 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
     t.add_row("total", "total_bytes", f"{result['total_bytes']:,}", iec(result["total_bytes"]))
     t.add_row("heap", "heap_bytes", f"{result['heap_bytes']:,}", iec(result["heap_bytes"]))
     console.print(t)
-    _details(console, result["details"])
+    details = {k: v for k, v in result["details"].items() if k not in ("explain", "fit")}
+    _details(console, details)
+    fit = result["details"].get("fit")
+    if fit:
+        console.print(f"--fit: {fit['key']} {fit['value']:,} is the largest whose heap_bytes "
+                      f"({fit['heap_bytes']:,}) fit {fit['budget']:,}; {fit['value'] + 1:,} needs "
+                      f"{fit['next_heap_bytes']:,}")
+    explained = result["details"].get("explain")
+    if explained:
+        _explain(console, explained)
     if result["hugepages"] is not None:
         console.print(f"pages of {page_label(report.platform['page_size'])}: {result['hugepages']:,}")  # type: ignore[arg-type]
     for e in result["errors"]:
@@ -113,6 +122,20 @@ def _details(console: Console, details: dict) -> None:
             shown += f" ({iec(value)})"
         t.add_row(key, shown)
     console.print(t)
+
+
+def _explain(console: Console, explained: dict) -> None:
+    console.print("how DPDK gets there:")
+    for step in explained["steps"]:
+        console.print(f"  {step}", highlight=False, markup=False)
+    if explained["savings"]:
+        t = Table(title="savings on the table, largest first", title_justify="left")
+        for col in ("change", "total_bytes", "saves", "IEC", "%"):
+            t.add_column(col, justify="left" if col == "change" else "right")
+        for row in explained["savings"]:
+            t.add_row(row["change"], f"{row['total_bytes']:,}", f"{row['saves']:,}", row["saves_iec"],
+                      f"{row['saves_percent']}%")
+        console.print(t)
 
 
 def _summary(console: Console, results: list[dict]) -> None:
