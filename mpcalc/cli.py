@@ -92,13 +92,31 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default=None,
                   help="Output format (default: table).")
     @click.option("--json", "as_json", is_flag=True, help="Shorthand for --format json.")
+    @click.option("--svg", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+                  help="Also save the table view as an SVG.")
     @functools.wraps(func)
-    def wrapper(*args: Any, fmt: str | None, as_json: bool, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, fmt: str | None, as_json: bool, svg: str | None, **kwargs: Any) -> Any:
         if as_json and fmt not in (None, "json"):
             raise click.UsageError(f"--json conflicts with --format {fmt}")
+        if svg:
+            click.get_current_context().meta["mpcalc.svg"] = svg
         return func(*args, fmt="json" if as_json else (fmt or "table"), **kwargs)
 
     return wrapper
+
+
+def output(report: object, fmt: str) -> None:
+    """Draw a report on stdout, and save its table view as SVG when --svg asked for it."""
+    render(report, fmt, sys.stdout)
+    ctx = click.get_current_context(silent=True)
+    svg = ctx.meta.get("mpcalc.svg") if ctx else None
+    if svg:
+        from .render.table import save_svg
+
+        try:
+            save_svg(report, svg)
+        except OSError as exc:
+            raise InputError(f"cannot write {svg!r}: {exc.strerror}", param="--svg") from None
 
 
 def flags_option(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -201,7 +219,7 @@ def emit(command: str, platform: Platform, inputs: dict[str, Any], results: list
     if collector is not None:
         collector.append((report, fmt))
         return EXIT_OK if report.ok else EXIT_REJECTED
-    render(report, fmt, sys.stdout)
+    output(report, fmt)
     return EXIT_OK if report.ok else EXIT_REJECTED
 
 
@@ -398,7 +416,7 @@ def diff(ctx: click.Context, left: str, right: str, command: tuple[str, ...], fm
             sub.invoke(sub_ctx)
     result = diff_reports(reports[0][0], reports[1][0])
     # a --format/--json written after the command (it went to the command) counts too
-    render(result, reports[0][1] if fmt == "table" else fmt, sys.stdout)
+    output(result, reports[0][1] if fmt == "table" else fmt)
     return EXIT_OK if result.ok else EXIT_REJECTED
 
 

@@ -131,3 +131,19 @@ def test_markdown_has_the_csv_numbers(capsys):
     assert rc == rc2 == EXIT_OK
     body = [ln for ln in md.splitlines() if ln.startswith("| ") and "---" not in ln]
     assert [ln.strip("| ").split(" | ") for ln in body] == [ln.split(",") for ln in csv_out.splitlines()]
+
+
+@pytest.mark.parametrize("argv", [("rib", "--routes", "1M", "--flags", "all"), ("pool", "-n", "8191", "--elt-size",
+                                  "2304", "--json"), ("plan", "examples/plans/l3fwd-router.toml", "--format", "csv"),
+                                  ("diff", "--right", "--dpdk 26.07", "mbuf", "-n", "8191")])
+def test_svg_saves_the_table_view(capsys, tmp_path, argv):
+    svg = tmp_path / "view.svg"
+    rc, out, _ = run(capsys, *argv, "--svg", str(svg))
+    assert rc == EXIT_OK and out
+    text = svg.read_text()
+    assert text.startswith("<svg") and "mpcalc" in text
+
+
+def test_svg_to_an_unwritable_place(capsys, tmp_path):
+    rc, _, err = run(capsys, "rib", "--routes", "1M", "--svg", str(tmp_path / "no" / "such" / "dir.svg"))
+    assert rc == EXIT_USAGE and "--svg" in err and len(err.strip().splitlines()) == 1

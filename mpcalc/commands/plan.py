@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-
 import click
 
-from ..cli import EXIT_OK, EXIT_REJECTED, output_options
-from ..render import render
+from ..cli import EXIT_OK, EXIT_REJECTED, output, output_options
 
 
 @click.command("plan")
@@ -20,5 +17,5 @@ def command(file: str, fmt: str) -> int:
 
     doc, path = planmod.load(file)
     report = planmod.plan(doc, path)
-    render(report, fmt, sys.stdout)
+    output(report, fmt)
     return EXIT_OK if report.ok else EXIT_REJECTED

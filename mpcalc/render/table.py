@@ -16,8 +16,30 @@ from ..model import DiffReport, Report
 from ..units import iec, page_label, size_label
 
 
+def save_svg(report: object, path: str) -> None:
+    """The table view of any report, recorded and saved as SVG (rich's export)."""
+    import io
+
+    from . import render
+
+    buf = io.StringIO()
+    console = Console(file=buf, record=True, width=120, force_terminal=True, color_system="truecolor")
+    global _RECORDING
+    _RECORDING = console
+    try:
+        render(report, "table", buf)
+    finally:
+        _RECORDING = None
+    console.save_svg(path, title="mpcalc")
+
+
+_RECORDING: Console | None = None
+
+
 def _console(stream: TextIO) -> Console:
     """A terminal gets its own width and colour; a pipe or file gets 120 columns and no escape codes."""
+    if _RECORDING is not None:
+        return _RECORDING
     tty = stream.isatty()
     return Console(
         file=stream,
