@@ -63,9 +63,11 @@ def object_steps(mp: Mempool, p: Platform) -> list[str]:
 def pool_steps(mp: Mempool, p: Platform) -> list[str]:
     steps = object_steps(mp, p)
     h = mp.header
-    if h is None or mp.objsz is None:
-        return steps
     mz = {m.role: m for m in mp.memzones}
+    if h is None or mp.objsz is None or not {"header", "ring", "objects"} <= set(mz):
+        # rejected before populating: only what DPDK left reserved (a leaked header memzone) is shown
+        steps += [f"{m.name} len {m.len:,} stays reserved (leaked)" for m in mp.memzones if m.leaked]
+        return steps
     caches = (f" + {p.max_lcore} lcores (RTE_MAX_LCORE) x struct rte_mempool_cache {h.cache_struct:,} B"
               if h.caches else " (cache_size 0: no per-lcore caches)")
     steps.append(f"rte_mempool_create_empty: struct rte_mempool {h.mempool_struct} B{caches} + private "
