@@ -354,7 +354,15 @@ def _route_plan(path: str | None, family: int, dp_type: str) -> tuple[list, Any]
         table = routemod.read_routes(path, family)
     if dp_type == "dummy":
         return table, None
+    if len(table) > MAX_PLANNED_ROUTES:
+        raise InputError(f"{path}: {len(table):,} routes; the tbl8 planner replays every rte_fib_add (about 6,000 "
+                         f"routes a second) and takes at most {MAX_PLANNED_ROUTES:,}: give --routes and --tbl8 "
+                         "instead, or plan a part of the table", param="--routes-file")
     return table, routemod.plan(table, family, dp_type)
+
+
+#: bounded work: the planner's replay runs at roughly 6,000 routes a second on one core
+MAX_PLANNED_ROUTES = 1_000_000
 
 
 cli.command("fib")(fib_command(4))
