@@ -34,6 +34,9 @@ def render(args: list[str]) -> str:
 
 
 if __name__ == "__main__":
+    import os
+
+    os.chdir(HERE.parent)  # commands name files relative to the repository
     for path, args in examples():
         path.write_text(render(args))
         print(path.name, file=sys.stderr)
