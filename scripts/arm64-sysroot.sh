@@ -70,18 +70,17 @@ if ((${#packages[@]} < 20)); then
     echo "arm64-sysroot: apt resolved only ${#packages[@]} arm64 packages for libdpdk-dev:arm64" >&2
     exit 1
 fi
-# exact versions (the candidates), so the download and the stamp agree
+# exact versions (the candidates: one apt-cache call, a per-package loop takes minutes)
 mapfile -t pinned < <(
-    for pkg in "${packages[@]}"; do
-        ver=$(apt-cache policy "$pkg" | awk '/Candidate:/ {print $2; exit}')
-        if [[ -z "$ver" || "$ver" == "(none)" ]]; then
-            echo "arm64-sysroot: no candidate version for $pkg" >&2
-            exit 1
-        fi
-        echo "$pkg=$ver"
-    done
+    apt-cache show --no-all-versions "${packages[@]}" |
+        awk '/^Package:/ {p = $2} /^Architecture:/ {a = $2} /^Version:/ {v = $2}
+             /^$/ {if (p != "") print p ":" a "=" v; p = ""}
+             END {if (p != "") print p ":" a "=" v}' | sort -u
 )
-if ((${#pinned[@]} != ${#packages[@]})); then exit 1; fi
+if ((${#pinned[@]} != ${#packages[@]})) || printf '%s\n' "${pinned[@]}" | grep -qv ':arm64='; then
+    echo "arm64-sysroot: apt-cache show gave ${#pinned[@]} arm64 versions for ${#packages[@]} packages" >&2
+    exit 1
+fi
 
 debs="$sysroot.debs"
 mkdir -p "$debs"
@@ -116,6 +115,12 @@ for d in lib bin sbin; do
     fi
     [[ -e "$tmp/$d" ]] || ln -s "usr/$d" "$tmp/$d"
 done
+# absolute symlinks (libz.so -> /lib/aarch64-linux-gnu/libz.so.1...) would point into the host:
+# make them relative, inside the sysroot
+while IFS= read -r -d '' link; do
+    target=$(readlink "$link")
+    ln -sfn "$(realpath -m --relative-to="$(dirname "$link")" "$tmp$target")" "$link"
+done < <(find "$tmp" -type l -lname '/*' -print0)
 printf '%s\n' "${pinned[@]}" >"$tmp/.mpcalc-sysroot-complete"
 rm -rf "$sysroot"
 mv "$tmp" "$sysroot"

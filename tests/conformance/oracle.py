@@ -45,6 +45,10 @@ __all__ = [
     "hugepages",
     "can_reserve_hugepages",
     "dpdk_runtime_dir",
+    "ARM64_SYSROOT",
+    "arm64_pkg_config_env",
+    "build_arm64_probe",
+    "arm64_probe_factory",
 ]
 
 
@@ -503,3 +507,71 @@ def can_reserve_hugepages() -> bool:
             return free >= 1
     except (OracleError, OSError):
         return False
+
+
+# --------------------------------------------------------------------------
+# arm64: Debian's libdpdk-dev:arm64 in a sysroot, a cross-built probe, qemu-user
+
+
+ARM64_TRIPLET = "aarch64-linux-gnu"
+#: made by scripts/arm64-sysroot.sh (git-ignored)
+ARM64_SYSROOT = DEFAULT_BUILD_DIR / "arm64-sysroot"
+ARM64_CC = f"{ARM64_TRIPLET}-gcc"
+ARM64_QEMU = "qemu-aarch64-static"
+
+
+def arm64_pkg_config_env(sysroot: Path | str = ARM64_SYSROOT) -> dict[str, str]:
+    """pkg-config sees only the sysroot's .pc files and prefixes their paths with it."""
+    root = Path(sysroot)
+    return {
+        "PKG_CONFIG_LIBDIR": f"{root}/usr/lib/{ARM64_TRIPLET}/pkgconfig:{root}/usr/share/pkgconfig",
+        "PKG_CONFIG_SYSROOT_DIR": str(root),
+        "PKG_CONFIG_PATH": "",
+    }
+
+
+def _check_arm64_sysroot(root: Path) -> None:
+    needed = [f"usr/lib/{ARM64_TRIPLET}/pkgconfig/libdpdk.pc", f"usr/lib/{ARM64_TRIPLET}/librte_eal.so.23",
+              "lib/ld-linux-aarch64.so.1"]
+    missing = [n for n in needed if not (root / n).exists()]
+    if missing:
+        raise OracleError(f"arm64 sysroot {root} is incomplete (missing {', '.join(missing)}): "
+                          "run scripts/arm64-sysroot.sh (scripts/test.sh does)")
+
+
+def build_arm64_probe(sysroot: Path | str = ARM64_SYSROOT, out_dir: Path | None = None, *,
+                      cc: str = ARM64_CC) -> Path:
+    """Cross-compile probe.c against the sysroot's DPDK (armv8 generic) and return the binary."""
+    root = Path(sysroot).resolve()
+    _check_arm64_sysroot(root)
+    env = arm64_pkg_config_env(root)
+    cflags, _ = _pkg_config("pkg-config", {**os.environ, **env})
+    host_only = [f for f in cflags if f.startswith("-march=") and "armv8" not in f]
+    if host_only or not any(f.startswith("-I" + str(root)) for f in cflags):
+        raise OracleError(f"cross pkg-config gave host flags for arm64: {shlex.join(cflags)}")
+    return build_probe(cc, env, out_dir, extra_cflags=[f"--sysroot={root}"])
+
+
+def arm64_probe_factory(sysroot: Path | str = ARM64_SYSROOT, *, qemu: str = ARM64_QEMU,
+                        out_dir: Path | None = None):
+    """Build the arm64 probe; return ``make(**probe_kwargs) -> Probe`` running it under qemu-user.
+
+    EAL finds its driver plugins (librte_mempool_ring among them) in the sysroot through qemu's
+    ``-L`` path redirection, so the default EAL options work unchanged.
+    """
+    root = Path(sysroot).resolve()
+    binary = build_arm64_probe(root, out_dir)
+    emulator = shutil.which(qemu)
+    if emulator is None:
+        raise OracleError(f"{qemu} not found (Debian package qemu-user-static; scripts/test.sh installs it)")
+    runner = [emulator, "-L", str(root)]
+    env = {**os.environ, "QEMU_LD_PREFIX": str(root)}
+
+    def make(**kwargs) -> Probe:
+        kwargs.setdefault("runner", runner)
+        kwargs.setdefault("env", env)
+        return Probe(binary, **kwargs)
+
+    make.binary = binary  # type: ignore[attr-defined]
+    make.runner = runner  # type: ignore[attr-defined]
+    return make
