@@ -13,6 +13,7 @@ from typing import Any
 
 from . import engine
 from .buildconfig import read as read_build_config
+from .eal import heap_cost
 from .errors import InputError
 from .flags import parse_flags
 from .intmath import INT_MAX, U32_MAX, ceil_div
@@ -20,9 +21,15 @@ from .model import SCHEMA_VERSION, Result
 from .platform import Platform, describe, make_platform
 from .units import page_label, parse_count, parse_size
 
-#: heap bytes rte_eal_init itself allocates (2 allocations), measured with the conformance probe on
-#: Debian's 22.11.11, EAL options --no-pci -l 0 (-l 0-1 gives the same).  Devices, ethdev queues and
-#: other libraries an application initialises come on top.
+#: heap bytes rte_eal_init itself allocates: rte_service_init's two rte_calloc()s
+#: (v22.11:lib/eal/common/rte_service.c:94-103), RTE_SERVICE_NUM_MAX 64 x 128-byte
+#: struct rte_service_spec_impl = 8,192 and RTE_MAX_LCORE 128 x 1,152-byte struct core_state = 147,456,
+#: each plus its 128-byte malloc element header.  Measured with the conformance probe on Debian's 22.11.11
+#: (--no-pci -l 0; -l 0-1 gives the same) both with --no-huge and on real 2 MiB hugepages
+#: (tests/conformance/test_plan_hugepages.py): the heap holds 155,904 bytes in 2 elements right after
+#: rte_eal_init, and EAL maps no hugepage outside the heap (with --socket-mem M the hugetlbfs mount holds
+#: exactly M / 2 MiB files and heap_totalsz is M; its fbarrays and memory config live in ordinary memory).
+#: Devices, ethdev queues and other libraries an application initialises come on top.
 EAL_INIT_HEAP = 155_904
 MAX_FILE_BYTES = 1 << 20
 MAX_ITEMS = 10_000
@@ -155,6 +162,13 @@ class PlanReport:
         k8s_unit = page_label(p.page_size).replace("K", "Ki").replace("M", "Mi").replace("G", "Gi")
         total = sum(by_socket.values()) * p.page_size
         return {
+            "assumes": [
+                "EAL starts with the --socket-mem below: it preallocates those pages as one heap region; "
+                "without it the heap grows on demand and needs a few pages more",
+                "IOVA as PA with every page its own physically contiguous run (the worst case, EAL's default "
+                "as root without an IOMMU): each extra chunk of an objects memzone costs a 192-byte heap "
+                "element; IOVA as VA needs at most one page less",
+            ],
             "socket_mem": ",".join(str(m) for m in mb),
             "eal_args": f"--socket-mem {','.join(str(m) for m in mb)}",
             "nr_hugepages": [
@@ -265,6 +279,54 @@ def load(path: str | Path) -> tuple[dict[str, Any], str]:
         raise InputError(f"{p}: not valid TOML: {exc}", param=str(p)) from None
 
 
+def _iova_pa_chunk_headers(results: list[Result], p: Platform) -> int:
+    """Heap bytes of the extra MEMPOOL_MEMHDRs the objects memzones get with IOVA as PA (worst case).
+
+    The page model (proven on real 2 MiB hugepages by tests/conformance/test_plan_hugepages.py) is:
+    pages = ceil((items' heap bytes + EAL's own + this) / page size), for an EAL started with
+    ``--socket-mem`` equal to those pages:
+
+    * --socket-mem preallocates its pages at start-up (v22.11:lib/eal/common/eal_common_dynmem.c:300-332)
+      and the heap takes every VA-contiguous run as one free element (malloc_add_seg through
+      rte_memseg_contig_walk, v22.11:lib/eal/common/malloc_heap.c:90-104, 1440): one run while the
+      socket's pages fit one memseg list (RTE_MAX_MEMSEG_PER_LIST 8192 pages, RTE_MAX_MEM_MB_PER_LIST
+      32768, v22.11:config/rte_config.h:33-34; 16 GiB of 2 MiB pages, 32 GiB of 1 GiB).  One region of N pages
+      holds any elements whose sizes add up to N x page size: elements are cut from the end of the free
+      element (elem_start_pt, v22.11:lib/eal/common/malloc_elem.c:219-245); every size here is a
+      multiple of the cache line and every alignment 64, so no padding is lost; the region's own
+      header is reused by the last element (malloc_elem_alloc pads instead of splitting,
+      v22.11:lib/eal/common/malloc_elem.c:453).  Measured: N works and N - 1 fails for every plan there.
+    * Without --socket-mem the heap grows on demand by whole pages per allocation that does not fit
+      (try_expand_heap_primary, v22.11:lib/eal/common/malloc_heap.c:405-407); the new pages are not
+      joined to the unused bottom of the previous region, so a dynamic-memory EAL needs a few pages
+      more (measured: l3fwd-router.toml 401 pages instead of 392).  The advice is for --socket-mem.
+    * IOVA as PA (what rte_eal_init picks when it can read physical addresses and finds no IOMMU,
+      v22.11:lib/eal/linux/eal.c:1075-1103 and lib/eal/linux/eal_memory.c:1657-1668, e.g. root with
+      igb_uio or vfio no-IOMMU): rte_mempool_populate_virt gives every physically contiguous run of
+      pages of an objects memzone its own chunk and rte_zmalloc'ed MEMPOOL_MEMHDR
+      (v22.11:lib/mempool/rte_mempool.c:334, 414-444).  Hugepages are rarely physically adjacent
+      (measured: every page its own chunk), so this counts one chunk per page the objects use, at most
+      ceil(n / objects per page) + 1 (a partial first page) and at most the pages the memzone touches.
+      IOVA as VA (IOMMU, or no access to /proc/self/pagemap) has one chunk and needs up to these bytes
+      less, never a page more.  Pools with RTE_MEMPOOL_F_NO_IOVA_CONTIG (page size 0 in
+      rte_mempool_get_page_size, v22.11:lib/mempool/rte_mempool.c:467-472) and --no-huge 4 KiB pages
+      (IOVA as VA: no physical addresses without hugepages) have one chunk.
+    """
+    if p.page_size <= 4096:
+        return 0
+    memhdr = heap_cost(p.release.memhdr_size, p)
+    extra = 0
+    for r in results:
+        for mp in r.mempools:
+            objs = [m for m in mp.memzones if m.role == "objects"]
+            if mp.objs_per_page is None or not objs:
+                continue
+            touched = ceil_div(objs[0].len, p.page_size) + 1
+            chunks = min(ceil_div(mp.count, mp.objs_per_page) + 1, touched) if mp.objs_per_page else touched
+            extra += (chunks - 1) * memhdr
+    return extra
+
+
 def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
     """Evaluate every item of a parsed plan file."""
     unknown = sorted(set(doc) - {"platform", *KINDS})
@@ -311,7 +373,8 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
         heap = sum(r.heap_bytes for r in mine)
         # rte_eal_init's own allocations land on the main lcore's socket (assumed 0)
         eal = eal_heap if s == 0 else 0
-        pages = ceil_div(heap + eal, platform.page_size) if platform.page_size else None
+        pages = (ceil_div(heap + eal + _iova_pa_chunk_headers(mine, platform), platform.page_size)
+                 if platform.page_size else None)
         sockets.append(SocketPlan(socket=s, total_bytes=sum(r.total_bytes for r in mine), heap_bytes=heap,
                                   eal_heap=eal, pages=pages))
     return PlanReport(path=path, platform=platform, items=tuple(items), sockets=tuple(sockets))

@@ -107,3 +107,28 @@ def test_a_rejected_item_exits_1_with_the_report(capsys, tmp_path):
     rc, out, _ = run(capsys, "plan", str(path), "--json")
     assert rc == 1
     assert json.loads(out)["items"][0]["result"]["errors"][0]["errno"] == "EINVAL"
+
+
+def test_pages_cover_the_chunk_headers_of_iova_as_pa():
+    """With IOVA as PA every hugepage of an objects memzone is its own chunk with a 192-byte MEMPOOL_MEMHDR
+    (proven on real hugepages by tests/conformance/test_plan_hugepages.py); NO_IOVA_CONTIG pools and
+    --no-huge 4 KiB pages (IOVA as VA) have one chunk."""
+    import tomllib
+
+    from mpcalc.plan import plan
+
+    doc = tomllib.loads((ROOT / "tests" / "conformance" / "plans" / "pa-boundary.toml").read_text())
+    sock = plan(doc).sockets[0]
+    page = 2 << 20
+    assert -(-(sock.heap_bytes + sock.eal_heap) // page) == 134
+    # rx: 96,000 1,856-byte mbufs, 1,129 a page -> at most 87 chunks; nodes: 500,000 x 192 B, 10,922 a page -> 47
+    assert sock.pages == -(-(sock.heap_bytes + sock.eal_heap + (86 + 46) * 192) // page) == 135
+    assert sock.heap_bytes + sock.eal_heap + (86 + 46) * 192 - 134 * page == 25_344 - 15_104
+    doc["platform"]["page_size"] = "4K"
+    sock = plan(doc).sockets[0]
+    assert sock.pages == -(-(sock.heap_bytes + sock.eal_heap) // 4096)
+    doc["pool"] = [dict(doc["pool"][0], flags="no_iova_contig")]  # nodes, one chunk
+    del doc["mbuf"]
+    doc["platform"]["page_size"] = "2M"
+    sock = plan(doc).sockets[0]
+    assert sock.pages == -(-(sock.heap_bytes + sock.eal_heap) // page)

@@ -233,6 +233,8 @@ def render_plan(report, stream: TextIO, fmt: str = "table") -> None:  # type: ig
     settings = doc["settings"]
     if settings:
         console.print(f"EAL: {settings['eal_args']}")
+        for line in settings["assumes"]:
+            console.print(f"  assumes: {line}", style="dim")
         for line in settings["nr_hugepages"]:
             console.print(line)
         res = settings["kubernetes"]["resources"]
