@@ -381,3 +381,56 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
 
 
 __all__ = ["EAL_INIT_HEAP", "KINDS", "PlanReport", "load", "plan"]
+
+
+#: the key --fit grows for each kind of item
+FIT_KEYS = {"pool": ("count",), "mbuf": ("count",), "rib": ("nodes", "routes"), "rib6": ("nodes", "routes"),
+            "fib": ("routes",), "fib6": ("routes",)}
+FIT_LIMITS = {"count": (1 << 30) - 1, "nodes": (1 << 30) - 1, "routes": ((1 << 30) - 1) // 2}
+
+
+def fit_item(doc: Mapping[str, Any], path: str, name: str, budget: int) -> tuple[str, int | None, PlanReport]:
+    """The largest count (or routes, nodes) of item ``name`` with which its socket still fits ``budget``
+    bytes of pages (``heap + EAL`` with no page size).  Exact: one more does not fit.  The other items
+    stay as they are."""
+    import copy
+
+    where = None
+    for kind in KINDS:
+        entries = doc.get(kind, [])
+        for index, table in enumerate(entries if isinstance(entries, list) else [entries]):
+            if isinstance(table, dict) and table.get("name") == name:
+                where = (kind, index)
+    if where is None:
+        raise InputError(f"{path}: no item named {name!r} to --fit", param="--fit-item")
+    kind, index = where
+    table = doc[kind][index] if isinstance(doc[kind], list) else doc[kind]
+    key = next((k for k in FIT_KEYS[kind] if k in table), FIT_KEYS[kind][0])
+
+    def evaluate(value: int) -> PlanReport:
+        trial = copy.deepcopy(dict(doc))
+        target = trial[kind][index] if isinstance(trial[kind], list) else trial[kind]
+        target[key] = value
+        return plan(trial, path)
+
+    def used(rep: PlanReport) -> tuple[bool, int]:
+        item = next(i for i in rep.items if i.name == name)
+        sock = next(s for s in rep.sockets if s.socket == item.socket)
+        size = sock.pages * rep.platform.page_size if sock.pages is not None else sock.heap_bytes + sock.eal_heap
+        return bool(item.result.errors), size
+
+    def fits(value: int) -> bool:
+        rejected, size = used(evaluate(value))
+        return rejected or size <= budget
+
+    lo, hi = 1, FIT_LIMITS[key]
+    if not fits(lo):
+        return key, None, evaluate(lo)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    best = evaluate(lo)
+    return key, (None if used(best)[0] else lo), best

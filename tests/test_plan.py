@@ -132,3 +132,40 @@ def test_pages_cover_the_chunk_headers_of_iova_as_pa():
     doc["platform"]["page_size"] = "2M"
     sock = plan(doc).sockets[0]
     assert sock.pages == -(-(sock.heap_bytes + sock.eal_heap) // page)
+
+
+def test_plan_fit_grows_one_item_exactly(capsys):
+    from mpcalc.plan import fit_item, load
+
+    doc, path = load(ROOT / "examples/plans/l3fwd-router.toml")
+    key, value, report = fit_item(doc, path, "mbuf_pool_p0", 1 << 30)
+    assert key == "count" and value is not None
+    sock = report.sockets[0]
+    assert sock.pages * report.platform.page_size <= 1 << 30
+    import copy
+
+    from mpcalc.plan import plan as evaluate
+    trial = copy.deepcopy(doc)
+    trial["mbuf"][0]["count"] = value + 1
+    over = evaluate(trial, path).sockets[0]
+    assert over.pages * report.platform.page_size > 1 << 30
+    rc, out, err = run(capsys, "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--fit", "1G",
+                       "--fit-item", "mbuf_pool_p0", "--json")
+    assert rc == EXIT_OK and f"count {value:,} is the largest" in err
+    items = {i["name"]: i for i in json.loads(out)["items"]}
+    assert items["mbuf_pool_p0"]["result"]["mempools"][0]["count"] == value
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--fit", "1G"], "--fit and --fit-item go together"),
+    (["--fit", "1G", "--fit-item", "nosuch"], "no item named 'nosuch'"),
+])
+def test_plan_fit_errors(capsys, argv, message):
+    rc, _, err = run(capsys, "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), *argv)
+    assert rc == EXIT_USAGE and message in err
+
+
+def test_plan_fit_nothing_fits(capsys):
+    rc, _, err = run(capsys, "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--fit", "10M",
+                     "--fit-item", "mbuf_pool_p0", "--json")
+    assert rc == 1 and "no valid count" in err

@@ -5,17 +5,32 @@ from __future__ import annotations
 import click
 
 from ..cli import EXIT_OK, EXIT_REJECTED, output, output_options
+from ..params import Size
 
 
 @click.command("plan")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
+@click.option("--fit", type=Size(minimum=1, maximum=1 << 50), default=None, metavar="SIZE",
+              help="Grow one item (--fit-item) to the largest count, nodes or routes with which its socket's "
+                   "pages still fit SIZE.")
+@click.option("--fit-item", default=None, metavar="NAME", help="The item --fit grows.")
 @output_options
-def command(file: str, fmt: str) -> int:
+def command(file: str, fit: int | None, fit_item: str | None, fmt: str) -> int:
     """A whole application from a TOML file: each item, the total per NUMA socket, the hugepages each
     socket needs, and ready-to-paste --socket-mem, nr_hugepages and Kubernetes settings."""
     from .. import plan as planmod
 
+    if (fit is None) != (fit_item is None):
+        raise click.UsageError("--fit and --fit-item go together")
     doc, path = planmod.load(file)
+    if fit is not None and fit_item is not None:
+        key, value, report = planmod.fit_item(doc, path, fit_item, fit)
+        output(report, fmt)
+        if value is None:
+            click.echo(f"mpcalc: no valid {key} of {fit_item!r} fits {fit:,} bytes", err=True)
+            return EXIT_REJECTED
+        click.echo(f"mpcalc: --fit: {fit_item} {key} {value:,} is the largest that fits {fit:,} bytes", err=True)
+        return EXIT_OK if report.ok else EXIT_REJECTED
     report = planmod.plan(doc, path)
     output(report, fmt)
     return EXIT_OK if report.ok else EXIT_REJECTED
