@@ -223,7 +223,32 @@ def emit(command: str, platform: Platform, inputs: dict[str, Any], results: list
     return EXIT_OK if report.ok else EXIT_REJECTED
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Group(click.Group):
+    """The commands of mpcalc/commands/ are imported when named (or listed), not at every start-up."""
+
+    def _load(self, names: tuple[str, ...]) -> None:
+        import importlib
+
+        for name in names:
+            module = importlib.import_module(f"{__package__}.commands.{name}")
+            if module.command.name not in self.commands:
+                self.add_command(module.command)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        from .commands import MODULES
+
+        if cmd_name not in self.commands:
+            self._load(tuple(m for m in MODULES if m == cmd_name) or MODULES)
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from .commands import MODULES
+
+        self._load(MODULES)
+        return super().list_commands(ctx)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="mpcalc")
 def cli() -> None:
     """Exact DPDK memory footprints of mempools and RIBs, offline.
@@ -465,7 +490,4 @@ def run() -> None:
     sys.exit(main())
 
 
-# Commands in their own modules (mpcalc/commands/); they use the bundles above.
-from .commands import register as _register_commands  # noqa: E402
-
-_register_commands(cli)
+# Commands in their own modules (mpcalc/commands/, they use the bundles above) load on demand: _Group.

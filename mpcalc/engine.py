@@ -7,18 +7,22 @@ returns a :class:`~mpcalc.model.Result`; DPDK's rejections are data in
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from . import eal
 from .errors import InputError, Rejection
 from .intmath import U32_MAX, u32
 from .mempool import CACHE_SLOT_BYTES, PoolSpec, create_pool
 from .rib import _RIB, rib_max_nodes, rib_parts
-from .routes import Route, RoutePlan
 from .fib import FibSpec, fib_parts, provided_tbl8
 from .mbuf import MbufSpec, cache_report, mbuf_pool
 from .model import Allocation, Mempool, Result
 from .platform import Platform
+
+if TYPE_CHECKING:  # annotations only: mpcalc.routes (ipaddress, the RIB replay) loads when a route file is read
+    from .routes import Route, RoutePlan
 
 __all__ = ["FibSpec", "MbufSpec", "PoolSpec", "assemble", "fib", "mbuf", "pool", "rib", "rib_max_nodes"]
 
@@ -38,7 +42,7 @@ def assemble(
     sizes += [a.size for mp in mempools for a in mp.allocations]
     sizes += [a.size for a in allocations]
     total = sum(mp.total_bytes for mp in mempools) + sum(a.size for a in allocations)
-    heap = eal.heap_bytes(sizes, p)
+    heap = sum(_heap_cost(s, p) for s in sizes)  # eal.heap_bytes, memoized per allocation size
     return Result(
         kind=kind,
         flags=flags,
@@ -50,6 +54,9 @@ def assemble(
         errors=tuple(all_errors),
         details=details or {},
     )
+
+
+_heap_cost = functools.lru_cache(maxsize=4096)(eal.heap_cost)
 
 
 def _check_u32(value: int, what: str) -> None:

@@ -7,6 +7,7 @@ v22.11 to v26.07).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from . import eal
@@ -191,9 +192,9 @@ def _checks(spec: PoolSpec, objsz: ObjSize, eff: int, p: Platform) -> list[Rejec
 def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
     """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops."""
     r = p.release
-    eff = effective_flags(spec.flags)
-    objsz = calc_obj_size(spec.elt_size, eff, p)
-    header = header_layout(spec.cache_size, spec.private_size, p, spec.cache_layout)
+    eff = _effective_flags(spec.flags)
+    objsz = _calc_obj_size(spec.elt_size, eff, p)
+    header = _header_layout(spec.cache_size, spec.private_size, p, spec.cache_layout)
     base = dict(
         name=spec.name,
         count=spec.count,
@@ -202,14 +203,14 @@ def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
         private_data_size=spec.private_size,
         flags=spec.flags,
         effective_flags=eff,
-        ops_name=ops_name(spec.flags),
+        ops_name=_ops_name(spec.flags),
     )
     errors = _checks(spec, objsz, eff, p)
     if errors:
         return Mempool(**base, mp_flags=None, objsz=objsz if objsz.total_size else None, header=None,
                        ring_size=None, objs_per_page=None, memzones=(), allocations=(), errors=tuple(errors))
 
-    hdr_mz = Memzone(name="MP_" + spec.name, len=eal.memzone_len(header_size(header, p), p), role="header")
+    hdr_mz = Memzone(name="MP_" + spec.name, len=_header_mz_len(header, p), role="header")
     if len(spec.name.encode()) >= r.mempool_namesize:
         # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
         # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
@@ -234,26 +235,22 @@ def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
         errors.append(_reject(None, f"rte_align32pow2(n + 1) wraps to 0 for n {spec.count}: DPDK creates a "
                               "ring with no slots (rte_ring_init's error is ignored)", "rte_ring_create",
                               "v22.11:lib/ring/rte_ring.c:289-290"))
-    if unwrapped_obj_size(spec.elt_size, eff, p) > U32_MAX:
+    if _unwrapped_obj_size(spec.elt_size, eff, p) > U32_MAX:
         errors.append(_reject(None, f"elt_size {spec.elt_size} makes the object size wrap uint32: DPDK would lay "
                               f"out {objsz.total_size}-byte objects", "rte_mempool_calc_obj_size",
                               "v22.11:lib/mempool/rte_mempool.c:216-262"))
-    ring_mz = Memzone(name="RG_MP_" + spec.name, len=eal.memzone_len(ring_memsize(slots, p), p), role="ring")
-    mem = calc_mem_size(objsz.total_size, spec.count, 0 if eff & MempoolFlag.NO_IOVA_CONTIG else p.pg_shift)
+    ring_mz = Memzone(name="RG_MP_" + spec.name, len=_ring_mz_len(slots, p), role="ring")
+    pg_shift = 0 if eff & _NO_IOVA_CONTIG else p.pg_shift
+    mem = calc_mem_size(objsz.total_size, spec.count, pg_shift)
     objs_mz = Memzone(name=f"MP_{spec.name}_0", len=eal.memzone_len(mem, p), role="objects")
     if objs_mz.len > SSIZE_MAX:
         errors.append(_reject(None, f"the objects memzone needs {objs_mz.len} bytes, beyond ssize_t",
                               "rte_mempool_op_calc_mem_size_helper",
                               "v22.11:lib/mempool/rte_mempool_ops_default.c:9-66"))
-    allocations = (
-        Allocation(name="MEMPOOL_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
-        Allocation(name="RING_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
-        Allocation(name="MEMPOOL_MEMHDR", size=r.memhdr_size, role="memory chunk header"),
-    )
-    mp_flags = eff | MempoolFlag.POOL_CREATED.value
-    if not eff & MempoolFlag.NO_IOVA_CONTIG:
-        mp_flags &= ~MempoolFlag.NON_IO.value  # v22.11:lib/mempool/rte_mempool.c:369-371
-    pg_shift = 0 if eff & MempoolFlag.NO_IOVA_CONTIG else p.pg_shift
+    allocations = _pool_allocations(r.tailq_entry_size, r.memhdr_size)
+    mp_flags = eff | _POOL_CREATED
+    if not eff & _NO_IOVA_CONTIG:
+        mp_flags &= ~_NON_IO  # v22.11:lib/mempool/rte_mempool.c:369-371
     return Mempool(
         **base,
         mp_flags=int(mp_flags),
@@ -264,4 +261,38 @@ def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
         memzones=(hdr_mz, ring_mz, objs_mz),
         allocations=allocations,
         errors=tuple(errors),
+    )
+
+
+# --- memoized pure helpers of create_pool --------------------------------------------------------
+# Every argument is an int, a str or a frozen Platform/HeaderLayout, and every result is immutable,
+# so batch and sweep (millions of pools on a handful of platforms) compute each once.
+
+_memo = functools.lru_cache(maxsize=4096)
+_effective_flags = _memo(effective_flags)
+_calc_obj_size = _memo(calc_obj_size)
+_unwrapped_obj_size = _memo(unwrapped_obj_size)
+_header_layout = _memo(header_layout)
+_ops_name = _memo(ops_name)
+_NO_IOVA_CONTIG = int(MempoolFlag.NO_IOVA_CONTIG)
+_POOL_CREATED = int(MempoolFlag.POOL_CREATED)
+_NON_IO = int(MempoolFlag.NON_IO)
+
+
+@_memo
+def _header_mz_len(header: HeaderLayout, p: Platform) -> int:
+    return eal.memzone_len(header_size(header, p), p)
+
+
+@_memo
+def _ring_mz_len(slots: int, p: Platform) -> int:
+    return eal.memzone_len(ring_memsize(slots, p), p)
+
+
+@_memo
+def _pool_allocations(tailq_entry_size: int, memhdr_size: int) -> tuple[Allocation, ...]:
+    return (
+        Allocation(name="MEMPOOL_TAILQ_ENTRY", size=tailq_entry_size, role="tailq entry"),
+        Allocation(name="RING_TAILQ_ENTRY", size=tailq_entry_size, role="tailq entry"),
+        Allocation(name="MEMPOOL_MEMHDR", size=memhdr_size, role="memory chunk header"),
     )

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from .errors import Rejection
-from .flags import VALID_USER_FLAGS, effective_flags, flag_names
+from .flags import VALID_USER_FLAGS, effective_flags
+from .flags import flag_names as _flag_names
+
+
+@functools.lru_cache(maxsize=1024)
+def _names(mask: int) -> tuple[str, ...]:
+    return tuple(_flag_names(mask))
+
+
+def flag_names(mask: int) -> list[str]:
+    """:func:`mpcalc.flags.flag_names`, memoized (to_dict asks for the same few masks over and over)."""
+    return list(_names(mask))
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -838,6 +838,75 @@ cmd_malloc(char **t, int nt)
 }
 
 /* ------------------------------------------------------------------ */
+/* dumps for `mpcalc inspect` (issue 8): DPDK's own text, as a JSON string */
+
+/* Run fn(f, arg) on a memory stream and reply {"cmd": cmd, "ok": true, "text": "..."}. */
+static void
+reply_text(const char *cmd, void (*fn)(FILE *, void *), void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (f == NULL) {
+		fprintf(out, "{\"cmd\": \"%s\", \"ok\": false, ", cmd);
+		jerrno(errno);
+		jend();
+		return;
+	}
+	fn(f, arg);
+	fclose(f);
+	fprintf(out, "{\"cmd\": \"%s\", \"ok\": true, \"text\": ", cmd);
+	jstr(buf ? buf : "");
+	jend();
+	free(buf);
+}
+
+static void
+dump_one_pool(FILE *f, void *arg)
+{
+	rte_mempool_dump(f, arg);
+}
+
+static void
+dump_all_pools(FILE *f, void *arg __rte_unused)
+{
+	rte_mempool_list_dump(f);
+}
+
+static void
+dump_memzones(FILE *f, void *arg __rte_unused)
+{
+	rte_memzone_dump(f);
+}
+
+/* dump NAME: rte_mempool_dump of one pool; dump (no name): rte_mempool_list_dump */
+static void
+cmd_dump(char **t, int nt)
+{
+	struct rte_mempool *mp;
+
+	if (nt == 1) {
+		reply_text("dump", dump_all_pools, NULL);
+		return;
+	}
+	mp = nt == 2 ? rte_mempool_lookup(t[1]) : NULL;
+	if (mp == NULL) {
+		fputs("{\"cmd\": \"dump\", \"ok\": false, \"error\": \"usage: dump [NAME] (NAME: an existing mempool)\"", out);
+		jend();
+		return;
+	}
+	reply_text("dump", dump_one_pool, mp);
+}
+
+/* mzdump: rte_memzone_dump */
+static void
+cmd_mzdump(char **t __rte_unused, int nt __rte_unused)
+{
+	reply_text("mzdump", dump_memzones, NULL);
+}
+
+/* ------------------------------------------------------------------ */
 
 static int
 msl_cb(const struct rte_memseg_list *msl, void *arg)
@@ -961,6 +1030,10 @@ main(int argc, char **argv)
 			cmd_heap();
 		else if (strcmp(t[0], "malloc") == 0)
 			cmd_malloc(t, nt);
+		else if (strcmp(t[0], "dump") == 0)
+			cmd_dump(t, nt);
+		else if (strcmp(t[0], "mzdump") == 0)
+			cmd_mzdump(t, nt);
 		else {
 			fputs("{\"cmd\": ", out);
 			jstr(t[0]);

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Measure mpcalc's speed in one run, as ratios: start-up, batch throughput, and the real DPDK probe.
+
+    python bench/bench.py                 # everything (the probe part needs libdpdk-dev; root not needed)
+    python bench/bench.py --runs 50 --configs 50000 --no-probe
+
+1. Start-up (hyperfine-like: interleaved runs after warm-up, medians): ``mpcalc rib --routes 1M --json``
+   against ``python -c "import click"``, and the table view against ``python -c "import click,
+   rich.console, rich.table"``.  Goal: at most 1.25x each.
+2. Batch: ``mpcalc batch`` (full documents and ``--compact``) over distinct configurations, and over a
+   stream that repeats a few hundred of them (CI jobs and sweeps repeat), wall time including start-up.
+   Goal: 100,000 configurations a second.
+3. The real library: the same distinct configurations asked of the conformance probe
+   (tests/conformance/oracle.py: a C program that creates each pool/RIB in a running DPDK and reports
+   what it reserved), EAL start-up excluded; and a check that both agree.
+
+Every command runs with one fresh bytecode cache (PYTHONPYCACHEPREFIX, written during the warm-up), so
+mpcalc and click are both measured from compiled bytecode, as after ``pip install``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def mpcalc_argv() -> list[str]:
+    script = Path(sys.executable).with_name("mpcalc")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from mpcalc.cli import run; run()"]
+
+
+def environment(pycache: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPROFILEIMPORTTIME")}
+    env["PYTHONPYCACHEPREFIX"] = pycache
+    return env
+
+
+def time_commands(commands: dict[str, list[str]], runs: int, warmup: int, env: dict[str, str]) -> dict[str, list[float]]:
+    """Wall time of each command, ``runs`` times, interleaved (so load drifts hit all alike)."""
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    for i in range(warmup + runs):
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+            if i >= warmup:
+                times[name].append(time.perf_counter() - start)
+    return times
+
+
+def startup(runs: int, env: dict[str, str]) -> list[tuple[str, str]]:
+    py = sys.executable
+    mp = mpcalc_argv()
+    commands = {
+        "floor": [py, "-c", "import click"],
+        "floor_rich": [py, "-c", "import click, rich.console, rich.table"],
+        "json": [*mp, "rib", "--routes", "1M", "--json"],
+        "table": [*mp, "rib", "--routes", "1M"],
+        "csv": [*mp, "rib", "--routes", "1M", "--format", "csv"],
+        "bare": [py, "-c", "pass"],
+    }
+    t = {k: statistics.median(v) * 1000 for k, v in time_commands(commands, runs, 3, env).items()}
+    return [
+        ("python -c pass (interpreter)", f"{t['bare']:.1f} ms"),
+        ("python -c 'import click' (floor)", f"{t['floor']:.1f} ms"),
+        ("python -c 'import click, rich.console, rich.table'", f"{t['floor_rich']:.1f} ms"),
+        ("mpcalc rib --routes 1M --json", f"{t['json']:.1f} ms = {t['json'] / t['floor']:.2f} x floor (goal 1.25)"),
+        ("mpcalc rib --routes 1M --format csv", f"{t['csv']:.1f} ms = {t['csv'] / t['floor']:.2f} x floor"),
+        ("mpcalc rib --routes 1M (table)", f"{t['table']:.1f} ms = {t['table'] / t['floor_rich']:.2f} x floor+rich "
+                                           "(goal 1.25)"),
+        ("  ours above the floor (json, table)", f"{t['json'] - t['floor']:.1f} ms, {t['table'] - t['floor_rich']:.1f} ms"),
+    ]
+
+
+def cases(n: int):
+    """Distinct pool/RIB configurations the probe can create: the conformance grid, on 4 channels x 1 rank."""
+    from tests.conformance import grid
+
+    out = []
+    seed = grid.SEED + 11
+    while len(out) < n:
+        out += [dataclasses.replace(c, channels=4, ranks=1) for c in grid.cases(max(n, 1000), seed=seed)]
+        seed += 1
+    seen, unique = set(), []
+    for i, c in enumerate(out):
+        c = dataclasses.replace(c, name=f"b{i}")  # unique names: the probe keeps (leaked) memzones
+        key = dataclasses.replace(c, name="")
+        if key not in seen:
+            seen.add(key)
+            unique.append(c)
+    return unique[:n]
+
+
+def record(c, page_size: int) -> dict:
+    base = {"page_size": page_size, "channels": c.channels, "ranks": c.ranks}
+    if c.kind == "pool":
+        return {"command": "pool", "name": c.name, "count": c.count, "elt_size": c.elt_size,
+                "cache_size": c.cache_size, "private_size": c.private_size, "flags": f"{c.flags:#x}", **base}
+    return {"command": c.kind, "name": c.name, "nodes": c.count, "ext_size": c.elt_size, **base}
+
+
+def run_batch(path: Path, args: list[str], env: dict[str, str]) -> tuple[float, int, int]:
+    start = time.perf_counter()
+    proc = subprocess.run([*mpcalc_argv(), "batch", *args, str(path)], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, env=env, check=False)
+    return time.perf_counter() - start, proc.stdout.count(b"\n"), proc.returncode
+
+
+def batch(n: int, repeats: int, env: dict[str, str], tmp: Path, page_size: int) -> tuple[list[tuple[str, str]], list]:
+    cs = cases(n)
+    distinct = tmp / "distinct.jsonl"
+    distinct.write_text("".join(json.dumps(record(c, page_size)) + "\n" for c in cs))
+    few = distinct.read_text().splitlines(keepends=True)[:300]
+    repeated = tmp / "repeated.jsonl"
+    repeated.write_text("".join(few[i % len(few)] for i in range(repeats)))
+    rows = []
+    for label, path, count in (("distinct", distinct, len(cs)), ("300 repeated", repeated, repeats)):
+        for args in ([], ["--compact"]):
+            best = min(run_batch(path, args, env)[0] for _ in range(3))
+            rows.append((f"batch {' '.join(args) or '(full documents)'}, {count:,} {label}",
+                         f"{count / best:,.0f} configs/s ({best:.2f} s, start-up included)"))
+    return rows, cs
+
+
+def probe(cs, env: dict[str, str], tmp: Path) -> list[tuple[str, str]]:
+    from tests.conformance import grid
+    from tests.conformance.oracle import Probe, build_probe
+
+    binary = build_probe()
+    start = time.perf_counter()
+    with Probe(binary, nchannel=4, nrank=1) as pr:
+        eal = time.perf_counter() - start
+        page = pr.platform["page_size"]
+        start = time.perf_counter()
+        replies = pr.run_many([c.command() for c in cs])
+        asked = time.perf_counter() - start
+    p = grid.platform_for({**pr.platform}, 4, 1, page)
+    disagree = sum(1 for c, r in zip(cs, replies) if grid.mismatches(c, c.compute(p), r))
+    path = tmp / "probe.jsonl"
+    path.write_text("".join(json.dumps(record(c, page)) + "\n" for c in cs))
+    ours = min(run_batch(path, ["--compact"], env)[0] for _ in range(3))
+    return [
+        ("real DPDK (probe): EAL start-up", f"{eal * 1000:.0f} ms"),
+        (f"real DPDK (probe): {len(cs):,} configurations", f"{len(cs) / asked:,.0f} configs/s ({asked:.2f} s)"),
+        (f"mpcalc batch --compact, the same {len(cs):,}", f"{len(cs) / ours:,.0f} configs/s ({ours:.2f} s, start-up "
+                                                          f"included) = {asked / ours:.1f} x the probe"),
+        ("answers that differ (engine vs probe)", f"{disagree}"),
+    ]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--runs", type=int, default=30, help="start-up runs per command (after 3 warm-ups)")
+    ap.add_argument("--configs", type=int, default=20_000, help="distinct configurations for the batch")
+    ap.add_argument("--repeats", type=int, default=200_000, help="lines of the repeating batch stream")
+    ap.add_argument("--probe-configs", type=int, default=2_000, help="configurations asked of the real DPDK")
+    ap.add_argument("--no-probe", action="store_true", help="skip the real-DPDK comparison")
+    args = ap.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="mpcalc-bench-"))
+    env = environment(str(tmp / "pycache"))
+    try:
+        rows = [("machine", f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}")]
+        rows += startup(args.runs, env)
+        batch_rows, _ = batch(args.configs, args.repeats, env, tmp, 4096)
+        rows += batch_rows
+        if not args.no_probe:
+            try:
+                rows += probe(cases(args.probe_configs), env, tmp)
+            except Exception as exc:  # noqa: BLE001 - no libdpdk-dev here: say so, keep the rest
+                rows.append(("real DPDK (probe)", f"not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}"))
+        width = max(len(k) for k, _ in rows)
+        for key, value in rows:
+            print(f"{key:<{width}}  {value}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
