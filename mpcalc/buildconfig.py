@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,6 +93,9 @@ def read(path: str | os.PathLike[str]) -> BuildConfig:
 
 def find_installed(pkg_config: str = "pkg-config") -> Path:
     """The rte_build_config.h of the DPDK that ``pkg-config libdpdk`` finds."""
+    import shlex
+    import subprocess
+
     try:
         out = subprocess.run([pkg_config, "--cflags-only-I", "libdpdk"], capture_output=True, text=True,
                              check=True, timeout=30).stdout

@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import engine, explain
+from . import engine
 from .errors import Rejection
 from .flags import SIZING_FLAGS, flag_names
 from .intmath import INT_MAX
@@ -110,7 +110,9 @@ class Job:
             out["no per-lcore cache"] = lambda: self.result(flags, cache_size=0)
         key = self.fit_key
         if key in ("count", "max_nodes") and self.args.get(key):
-            under = explain.under_pow2(self.args[key])
+            from .explain import under_pow2
+
+            under = under_pow2(self.args[key])
             if under is not None:
                 out[f"{key} {under:,} (the ring holds a power of two minus one)"] = lambda: self.result(
                     flags, **{key: under})

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import facts as _facts
 from .errors import InputError
-from .buildconfig import BuildConfig
 from .intmath import ceil_a, log2_exact
+
+if TYPE_CHECKING:  # only a type: reading build files is imported when used
+    from .buildconfig import BuildConfig
 
 
 @dataclass(frozen=True, kw_only=True)
