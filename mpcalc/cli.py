@@ -374,7 +374,7 @@ def _route_plan(path: str | None, family: int, dp_type: str) -> tuple[list, Any]
     from . import routes as routemod
 
     if path == "-":
-        table = routemod.parse_routes(click.get_text_stream("stdin"), family, source="<stdin>")
+        table = routemod.parse_routes(sys.stdin, family, source="<stdin>")
     else:
         table = routemod.read_routes(path, family)
     if dp_type == "dummy":

@@ -394,7 +394,7 @@ def command(ctx: click.Context, input_file: str, compact: bool) -> int:
     """
     out = sys.stdout
     if input_file == "-":
-        source = click.get_binary_stream("stdin")
+        source = sys.stdin.buffer
         return run_batch(ctx, source, out, compact)
     try:
         source = open(input_file, "rb")  # noqa: SIM115 - closed below

@@ -47,7 +47,7 @@ def command(file: str, dpdk: str | None, arch: str | None, cache_line: str | Non
     the dump cannot tell; everything else is inferred.
     """
     if file == "-":
-        text, source = click.get_text_stream("stdin").read(), "<stdin>"
+        text, source = sys.stdin.read(), "<stdin>"
     else:
         try:
             with open(file, encoding="utf-8", errors="replace") as fh:
