@@ -119,6 +119,15 @@ def output(report: object, fmt: str) -> None:
             raise InputError(f"cannot write {svg!r}: {exc.strerror}", param="--svg") from None
 
 
+def cache_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--cache-size and --cache-layout, for the commands whose pool has per-lcore caches."""
+    func = click.option("--cache-layout", type=click.Choice(["pointer", "index"]), default="pointer",
+                        show_default=True, help="Per-lcore cache slots: pointers (DPDK) or 32-bit indices "
+                        "(the index-based cache RFC).")(func)
+    return click.option("--cache-size", type=Count(), default=0, show_default=True,
+                        help="Per-lcore cache size.")(func)
+
+
 def flags_option(func: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--flags", "flag_masks", type=Flags(), default="none", show_default=True,
                         help="Mempool flags: a list (no_cache_align,no_spread), DPDK macro names, a mask "
@@ -262,11 +271,9 @@ def cli() -> None:
 @click.option("--count", "-n", type=Count(minimum=0), default=None, help="Number of objects (n); required "
               "unless --fit.")
 @click.option("--elt-size", type=Size(), required=True, help="Element size in bytes.")
-@click.option("--cache-size", type=Count(), default=0, show_default=True, help="Per-lcore cache size.")
 @click.option("--private-size", type=Size(), default=0, show_default=True, help="Private data size.")
 @click.option("--name", default="mp", show_default=True, help="Pool name (memzones MP_<name>...).")
-@click.option("--cache-layout", type=click.Choice(["pointer", "index"]), default="pointer", show_default=True,
-              help="Per-lcore cache slots: pointers (DPDK) or 32-bit indices (the index-based cache RFC).")
+@cache_options
 @flags_option
 @platform_options
 @analysis_options
@@ -396,7 +403,6 @@ cli.command("fib6")(fib_command(6))
 
 @cli.command()
 @click.option("--count", "-n", type=Count(minimum=0), default=None, help="Number of mbufs; required unless --fit.")
-@click.option("--cache-size", type=Count(), default=0, show_default=True, help="Per-lcore cache size.")
 @click.option("--priv-size", type=Size(maximum=0xFFFF), default=0, show_default=True,
               help="Application private area per mbuf (multiple of 8).")
 @click.option("--data-room", type=Size(maximum=0xFFFF), default=None,
@@ -406,8 +412,7 @@ cli.command("fib6")(fib_command(6))
 @click.option("--lcores", type=Count(minimum=1, maximum=65535), default=None,
               help="Lcores using the pool: how many mbufs can sit idle in their caches.")
 @click.option("--name", default="mbuf_pool", show_default=True, help="Pool name.")
-@click.option("--cache-layout", type=click.Choice(["pointer", "index"]), default="pointer", show_default=True,
-              help="Per-lcore cache slots: pointers (DPDK) or 32-bit indices (the index-based cache RFC).")
+@cache_options
 @platform_options
 @analysis_options
 @output_options

@@ -35,22 +35,19 @@ MAX_FILE_BYTES = 1 << 20
 MAX_ITEMS = 10_000
 
 
-def _count(lo: int = 0, hi: int = U32_MAX) -> Callable[[Any], int]:
-    def parse(value: Any) -> int:
-        n = parse_count(value) if not isinstance(value, bool) else None
-        if n is None or not lo <= n <= hi:
-            raise InputError(f"{value!r} is not a whole number from {lo:,} to {hi:,}")
-        return n
-    return parse
+def _ranged(parser: Callable[[Any], int], what: str) -> Callable[[int, int], Callable[[Any], int]]:
+    def bounded(lo: int = 0, hi: int = U32_MAX) -> Callable[[Any], int]:
+        def parse(value: Any) -> int:
+            n = parser(value) if not isinstance(value, bool) else None
+            if n is None or not lo <= n <= hi:
+                raise InputError(f"{value!r} is not {what} from {lo:,} to {hi:,}")
+            return n
+        return parse
+    return bounded
 
 
-def _size(lo: int = 0, hi: int = U32_MAX) -> Callable[[Any], int]:
-    def parse(value: Any) -> int:
-        n = parse_size(value) if not isinstance(value, bool) else None
-        if n is None or not lo <= n <= hi:
-            raise InputError(f"{value!r} is not a size from {lo:,} to {hi:,} bytes")
-        return n
-    return parse
+_count = _ranged(parse_count, "a whole number")
+_size = _ranged(parse_size, "a size in bytes")
 
 
 def _flags(value: Any) -> list[int]:
