@@ -24,7 +24,7 @@ from mpcalc.platform import make_platform
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "inspect"
-SCHEMA = json.loads((ROOT / "mpcalc" / "schema_inspect.json").read_text())
+SCHEMA = json.loads((ROOT / "mpcalc" / "schema.json").read_text())
 
 
 def run(*args: str) -> tuple[int, str]:

@@ -31,7 +31,7 @@ import oracle  # noqa: E402
 from mpcalc import inspect as ins  # noqa: E402
 
 EXAMPLES = ROOT / "examples" / "inspect"
-SCHEMA = ROOT / "mpcalc" / "schema_inspect.json"
+SCHEMA = ROOT / "mpcalc" / "schema.json"
 
 #: (probe command, name, count, elt_size, cache_size, private, flags)
 POOLS = [
