@@ -219,3 +219,29 @@ def mbuf_cases(n: int, seed: int = SEED + 4) -> list[MbufCase]:
         count = min(_log_uniform(rng, 1, 300_000), max(1, MAX_POOL_BYTES // (room + priv + 384)))
         out.append(MbufCase(_name(rng, i, (20, 30)), count, _cache(rng, count), priv, room))
     return out
+
+
+def run_grid(cases: list[Case], probe_for, platform_for_probe) -> tuple[list[str], int]:  # type: ignore[no-untyped-def]
+    """Run pool/RIB cases grouped by their EAL -n/-r, one probe per group, and compare each with mpcalc.
+
+    ``probe_for(channels, ranks)`` returns a context manager giving a running probe;
+    ``platform_for_probe(probe_platform, channels, ranks, page_size)`` the matching mpcalc Platform.
+    Returns the mismatch lines and how many cases DPDK rejected.
+    """
+    from collections import defaultdict
+
+    groups: dict[tuple[int, int], list[Case]] = defaultdict(list)
+    for case in cases:
+        groups[(case.channels, case.ranks)].append(case)
+    failures: list[str] = []
+    rejected = 0
+    for (channels, ranks), group in sorted(groups.items()):
+        with probe_for(channels, ranks) as probe:
+            p = platform_for_probe(probe.platform, channels, ranks, probe.platform["page_size"])
+            replies = probe.run_many([c.command() for c in group])
+        for case, reply in zip(group, replies):
+            rejected += not reply["ok"]
+            diffs = mismatches(case, case.compute(p), reply)
+            if diffs:
+                failures.append(f"{case}: " + "; ".join(diffs))
+    return failures, rejected

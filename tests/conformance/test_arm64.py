@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections import defaultdict
 from collections.abc import Iterator
 
 import pytest
@@ -116,21 +115,8 @@ def test_channels_and_ranks_have_no_effect(arm64):
 def test_arm64_randomized_grid(arm64):
     """The x86 suite's pool/RIB grid (its first cases, channels 1-8 and ranks 1-4) on arm64, 4 KiB pages."""
     cases = grid.cases(GRID_SIZE)
-    by_platform: dict[tuple[int, int], list[grid.Case]] = defaultdict(list)
-    for case in cases:
-        by_platform[(case.channels, case.ranks)].append(case)
-    failures = []
-    rejected = 0
-    for (channels, ranks), group in sorted(by_platform.items()):
-        # one EAL per (-n, -r), closed after its group: memory stays low under emulation
-        with arm64(nchannel=channels, nrank=ranks) as probe:
-            p = arm64_platform(probe.platform, channels, ranks, probe.platform["page_size"])
-            replies = probe.run_many([c.command() for c in group])
-        for case, reply in zip(group, replies):
-            rejected += not reply["ok"]
-            diffs = grid.mismatches(case, case.compute(p), reply)
-            if diffs:
-                failures.append(f"{case}: " + "; ".join(diffs))
+    # one EAL per (-n, -r), closed after its group: memory stays low under emulation
+    failures, rejected = grid.run_grid(cases, lambda c, r: arm64(nchannel=c, nrank=r), arm64_platform)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
     assert 10 < rejected < len(cases) // 2
 
