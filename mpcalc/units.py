@@ -10,7 +10,6 @@ the value is a whole number (``1.5M`` is 1,500,000; ``0.5`` is an error).
 from __future__ import annotations
 
 import re
-from fractions import Fraction
 
 from .errors import InputError
 
@@ -41,10 +40,12 @@ def _parse(text: str, units: dict[str, int], what: str) -> int:
     if unit not in units:
         raise InputError(f"{text!r} has an unknown unit {match['unit']!r}")
     if num[:2].lower() == "0x":
-        value = Fraction(int(num, 16))
-    else:
-        value = Fraction(num.replace("_", ""))
-    value *= units[unit]
+        return int(num, 16) * units[unit]
+    if "." not in num:
+        return int(num.replace("_", "")) * units[unit]
+    from fractions import Fraction  # exact decimals, imported only when a number has a point
+
+    value = Fraction(num.replace("_", "")) * units[unit]
     if value.denominator != 1:
         raise InputError(f"{text!r} is not a whole number of {'bytes' if what == 'size' else 'items'}")
     return int(value)
