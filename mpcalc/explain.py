@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .flags import MempoolFlag, flag_names
-from .intmath import align32pow2, ceil_a, gcd, u32
-from .mempool import calc_mem_size, header_size, objects_per_page, ring_memsize
+from .intmath import align32pow2, ceil_a, u32
+from .mempool import arch_mem_object_align, calc_mem_size, header_size, objects_per_page
 from .model import Mempool, Result
 from .platform import Platform
 from .units import iec, page_label
@@ -42,11 +42,8 @@ def object_steps(mp: Mempool, p: Platform) -> list[str]:
         steps.append(f"  trailer: {o.header_size} + {o.elt_size:,}" + (f" + cookie {tlr}" if tlr else "")
                      + f" = {base:,} B, padded to a multiple of {ma}: {padded:,} B")
     if not f & MempoolFlag.NO_SPREAD and p.spreads:
-        lines = u32(padded + ma - 1) // ma
-        factor = p.channels * p.ranks
-        start = lines
-        while gcd(lines, factor) != 1:
-            lines += 1
+        start = u32(padded + ma - 1) // ma
+        lines = arch_mem_object_align(padded, p) // ma
         if lines == start:
             steps.append(f"arch_mem_object_align: {_lines(start)} share no factor with {p.channels} channels x "
                          f"{p.ranks} ranks: {o.total_size:,} B")
@@ -128,14 +125,15 @@ def savings(result: Result, variants: dict[str, Callable[[], Result]]) -> list[d
     return sorted(rows, key=lambda r: -int(r["saves"]))  # type: ignore[call-overload]
 
 
-def under_pow2(count: int) -> int | None:
-    """A count just under the ring's power of two, when that halves the ring.
+def under_pow2(count: int, max_loss: int = 64) -> int | None:
+    """A count just under the ring's power of two, when that halves the ring and loses at most
+    ``count // max_loss`` objects (at least one).
 
-    >>> under_pow2(8192), under_pow2(8191), under_pow2(5000)
-    (8191, None, None)
+    >>> under_pow2(8192), under_pow2(8191), under_pow2(5000), under_pow2(8600, 16)
+    (8191, None, None, 8191)
     """
     slots = align32pow2(count + 1)
     smaller = slots // 2 - 1
-    if smaller >= 1 and count > smaller and count - smaller <= max(1, count // 64):
+    if smaller >= 1 and count > smaller and count - smaller <= max(1, count // max_loss):
         return smaller
     return None

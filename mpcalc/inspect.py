@@ -42,8 +42,8 @@ from typing import Any, Iterable
 from . import engine
 from .errors import InputError
 from .facts import ARCHES, DEFAULT_RELEASE, RELEASES, version_key
-from .flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
-from .intmath import align32pow2
+from .explain import under_pow2
+from .flags import SIZING_FLAGS, VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
 from .mempool import PoolSpec, calc_obj_size
 from .model import SCHEMA_VERSION
 from .platform import Platform, describe, make_platform
@@ -58,7 +58,6 @@ BUILDS = (("x86_64", 64), ("arm64", 128), ("arm64", 64))
 #: channels x ranks products tried (DPDK's fallback 4 first).
 SPREADS = (4, 1, 2, 3, 6, 8, 5, 7, 12, 16, 9, 10, 11, 13, 14, 15)
 PAGE_SIZES = (2 << 20, 4 << 10, 1 << 30, 0)
-SIZING_FLAGS = (MempoolFlag.NO_CACHE_ALIGN, MempoolFlag.NO_SPREAD, MempoolFlag.NO_IOVA_CONTIG)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1069,9 +1068,8 @@ def advise(p: PoolDump, plat: Platform, base: engine.Result) -> list[dict[str, A
         add("cache:half", f"cache_size {cache} -> {cache // 2}", _model(p, plat, cache_size=cache // 2),
             _CAVEATS["cache_half"], keep_zero=True)
         add("cache:0", f"cache_size {cache} -> 0", _model(p, plat, cache_size=0), _CAVEATS["cache_0"])
-    slots = align32pow2(count + 1)
-    smaller = slots // 2 - 1
-    if 0 < smaller < count and count - smaller <= max(1, count // 16):
+    smaller = under_pow2(count, max_loss=16)
+    if smaller is not None:
         add("count:pow2", f"count {count} -> {smaller} ({count - smaller} fewer objects)",
             _model(p, plat, count=smaller), _CAVEATS["count"])
     if not eff & MempoolFlag.NO_IOVA_CONTIG:

@@ -6,6 +6,8 @@ semantics (including the uint32 wrap-around) of the macros DPDK uses.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 U32 = 1 << 32
 U32_MAX = U32 - 1
 INT_MAX = (1 << 31) - 1
@@ -80,3 +82,21 @@ def log2_exact(value: int) -> int:
     if value <= 0 or value & (value - 1):
         raise ValueError(f"not a power of two: {value!r}")
     return value.bit_length() - 1
+
+
+def largest(fits: Callable[[int], bool], lo: int, hi: int) -> int | None:
+    """The largest n in [lo, hi] with ``fits(n)``, for a predicate true up to some point and false
+    after it (binary search); None when ``fits(lo)`` is false.
+
+    >>> largest(lambda n: n * n <= 50, 1, 100), largest(lambda n: False, 1, 9), largest(lambda n: True, 1, 9)
+    (7, None, 9)
+    """
+    if not fits(lo):
+        return None
+    while lo < hi:  # invariant: fits(lo); the answer is in [lo, hi]
+        mid = (lo + hi + 1) // 2
+        if fits(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo

@@ -13,9 +13,10 @@ from typing import Any
 from . import engine
 from .errors import Rejection
 from .flags import SIZING_FLAGS, flag_names
-from .intmath import INT_MAX
+from .intmath import INT_MAX, largest
 from .model import Result
 from .platform import Platform
+from .units import page_label
 
 RING_LIMIT = (1 << 30) - 1  # the largest n a ring-backed pool takes (rte_ring_get_memsize_elem)
 PAGE_SIZES = (4096, 2 << 20, 1 << 30, 0)
@@ -81,17 +82,11 @@ class Job:
             r = self.result(flags, **{key: n})
             return bool(r.errors) or r.heap_bytes <= budget
 
-        if not fits(1):
+        value = largest(fits, 1, hi)
+        if value is None:
             return None, None
-        lo = 1
-        while lo < hi:  # invariant: fits(lo); the answer is in [lo, hi]
-            mid = (lo + hi + 1) // 2
-            if fits(mid):
-                lo = mid
-            else:
-                hi = mid - 1
-        best = self.result(flags, **{key: lo})
-        return (None, best) if best.errors else (lo, best)
+        best = self.result(flags, **{key: value})
+        return (None, best) if best.errors else (value, best)
 
     def variants(self, flags: int) -> dict[str, Any]:
         """Alternatives whose savings --explain ranks."""
@@ -118,8 +113,7 @@ class Job:
                     flags, **{key: under})
         for size in PAGE_SIZES:
             if size != self.platform.page_size:
-                label = {4096: "4K", 2 << 20: "2M", 1 << 30: "1G", 0: "none"}[size]
-                out[f"page size {label}"] = lambda s=size: self.result(flags, page_size=s)
+                out[f"page size {page_label(size)}"] = lambda s=size: self.result(flags, page_size=s)
         return out
 
 

@@ -16,7 +16,7 @@ from .buildconfig import read as read_build_config
 from .eal import heap_cost
 from .errors import InputError
 from .flags import parse_flags
-from .intmath import INT_MAX, U32_MAX, ceil_div
+from .intmath import INT_MAX, U32_MAX, ceil_div, largest
 from .model import SCHEMA_VERSION, Result
 from .platform import Platform, describe, make_platform
 from .units import page_label, parse_count, parse_size
@@ -420,14 +420,8 @@ def fit_item(doc: Mapping[str, Any], path: str, name: str, budget: int) -> tuple
         rejected, size = used(evaluate(value))
         return rejected or size <= budget
 
-    lo, hi = 1, FIT_LIMITS[key]
-    if not fits(lo):
-        return key, None, evaluate(lo)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if fits(mid):
-            lo = mid
-        else:
-            hi = mid - 1
-    best = evaluate(lo)
-    return key, (None if used(best)[0] else lo), best
+    value = largest(fits, 1, FIT_LIMITS[key])
+    if value is None:
+        return key, None, evaluate(1)
+    best = evaluate(value)
+    return key, (None if used(best)[0] else value), best
