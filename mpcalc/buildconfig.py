@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 from .errors import InputError
@@ -17,8 +17,7 @@ _DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)(?:\s+(.*?))?\s*$")
 MAX_BYTES = 4 * 2**20
 
 
-@dataclass(frozen=True, kw_only=True)
-class BuildConfig:
+class BuildConfig(NamedTuple):
     """The values of a build that change footprints; ``None`` where the file is silent."""
 
     path: str

@@ -6,12 +6,10 @@ errors into exit codes (0 ok, 1 DPDK would reject, 2 usage, 3 over budget).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 
@@ -135,8 +133,7 @@ def flags_option(func: Callable[..., Any]) -> Callable[..., Any]:
                              "no_iova_contig).")(func)
 
 
-@dataclass(frozen=True, kw_only=True)
-class Analysis:
+class Analysis(NamedTuple):
     explain: bool = False
     fit: int | None = None
     max_total: int | None = None
@@ -186,7 +183,7 @@ def finish(job: Job, masks: list[int], fmt: str, analysis: Analysis, inputs: dic
             extra["explain"] = {"steps": explainer.steps(result, job.platform),
                                 "savings": explainer.savings(result, job.variants(mask))}
         if extra:
-            result = dataclasses.replace(result, details={**result.details, **extra})
+            result = result._replace(details={**result.details, **extra})
         results.append(result)
     rc = emit(job.command, job.platform, inputs, results, fmt)
     return max(rc, gates(analysis, results))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class MpcalcError(ValueError):
@@ -20,8 +20,7 @@ class InputError(MpcalcError):
         self.param = param
 
 
-@dataclass(frozen=True, kw_only=True)
-class Rejection:
+class Rejection(NamedTuple):
     """A configuration that DPDK would refuse (or mishandle), with its errno.
 
     ``errno`` is the symbolic ``rte_errno`` DPDK sets, or ``None`` for a

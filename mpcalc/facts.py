@@ -8,16 +8,14 @@ computed from the layout facts here by :mod:`mpcalc.platform`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from .errors import InputError
 
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True, kw_only=True)
-class ReleaseFacts:
+class ReleaseFacts(NamedTuple):
     """What one DPDK release builds, as far as memory footprints go."""
 
     version: str
@@ -81,18 +79,17 @@ class ReleaseFacts:
     mbuf_priv_align: int
     pktmbuf_headroom: int
     mbuf_default_dataroom: int
-    citations: Mapping[str, str] = field(repr=False)
+    citations: Mapping[str, str]
 
     def derive(self, *, citations: Mapping[str, str], **changes: object) -> ReleaseFacts:
         """Another release: the fields that change, each with the citation at its own tag."""
         missing = sorted(set(changes) - {"version", "stable_tag"} - set(citations))
         if missing:
             raise ValueError(f"changed facts without a citation: {missing!r}")
-        return replace(self, citations={**self.citations, **citations}, **changes)  # type: ignore[arg-type]
+        return self._replace(citations={**self.citations, **citations}, **changes)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True, kw_only=True)
-class ArchFacts:
+class ArchFacts(NamedTuple):
     """Defaults of one DPDK build platform (config/<arch>/meson.build)."""
 
     name: str
@@ -100,16 +97,15 @@ class ArchFacts:
     max_lcore: int
     #: arch_mem_object_align spreads objects over channels and ranks (x86 only).
     spreads: bool
+    citations: Mapping[str, str]
     #: RTE_MEMPOOL_ALIGN when a SoC sets it apart from the cache line.
     mempool_align: int | None = None
     description: str = ""
     #: the first release with a build config for this architecture.
     since: str = "21.11"
-    citations: Mapping[str, str] = field(repr=False)
 
 
-@dataclass(frozen=True, kw_only=True)
-class PresetStep:
+class PresetStep(NamedTuple):
     """A build preset's values from one release on."""
 
     since: str
@@ -119,8 +115,7 @@ class PresetStep:
     source: str
 
 
-@dataclass(frozen=True, kw_only=True)
-class Preset:
+class Preset(NamedTuple):
     """A named build (``-Dplatform=<soc>`` on arm64; a native Zen build on x86), as DPDK's
     config/<arch>/meson.build resolves it: ``flags_common + implementer + part_number + soc``,
     later entries winning (v22.11:config/arm/meson.build:609)."""
@@ -431,4 +426,4 @@ def arch(name: str) -> ArchFacts:
 def uncited(facts: ReleaseFacts | ArchFacts) -> list[str]:
     """Fields of a facts record that have no citation (a test keeps this empty)."""
     skip = {"version", "stable_tag", "name", "citations", "description", "mempool_align", "since"}
-    return [f.name for f in fields(facts) if f.name not in skip and f.name not in facts.citations]
+    return [f for f in facts._fields if f not in skip and f not in facts.citations]

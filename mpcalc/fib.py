@@ -7,7 +7,7 @@ trie_create (v22.11.11:lib/fib/trie.c:621-681).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import Rejection
 from .intmath import ceil_a, u32
@@ -23,8 +23,7 @@ TBL8_GROUP_ENTRIES = 256  # DIR24_8_TBL8_GRP_NUM_ENT / TRIE_TBL8_GRP_NUM_ENT
 BITMAP_SLAB_BITS = 64  # BITMAP_SLAB_BIT_SIZE (v22.11:lib/fib/dir24_8.h:22-23)
 
 
-@dataclass(frozen=True, kw_only=True)
-class FibSpec:
+class FibSpec(NamedTuple):
     """The arguments of ``rte_fib_create`` / ``rte_fib6_create``."""
 
     family: int

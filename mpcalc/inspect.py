@@ -688,7 +688,7 @@ def _model(p: PoolDump, plat: Platform, **changes: Any) -> engine.Result:
     spec = PoolSpec(name=p.name, count=p.get("size"), elt_size=p.get("elt_size"),
                     cache_size=p.get("cache_size") or 0, private_size=p.get("private_data_size") or 0,
                     flags=(p.get("flags") or 0) & VALID_USER_FLAGS)
-    return engine.pool(replace(spec, **changes), plat)
+    return engine.pool(spec._replace(**changes), plat)
 
 
 def _zones_by_role(res: engine.Result) -> dict[str, int]:
@@ -979,7 +979,7 @@ def _recovered(p: PoolDump, ev: Evidence, c: Choice, plat: Platform, pins: Pins,
     spread_why = None
     if plat.spreads and not effective_flags(flags & VALID_USER_FLAGS) & MempoolFlag.NO_SPREAD:
         ok = [n for n in range(1, 17)
-              if ev.layout_ok(replace(plat, channels=n, ranks=1))]
+              if ev.layout_ok(plat._replace(channels=n, ranks=1))]
         spread_why = (f"object layout (header_size {ev.header_size}, trailer_size {ev.trailer_size}) allows "
                       f"channels x ranks in {ok}")
     elif plat.spreads:
@@ -1076,7 +1076,7 @@ def advise(p: PoolDump, plat: Platform, base: engine.Result) -> list[dict[str, A
         for pg in (4 << 10, 2 << 20, 1 << 30):
             if pg != plat.page_size:
                 add(f"page:{page_label(pg)}", f"page size {page_label(plat.page_size)} -> {page_label(pg)}",
-                    _model(p, replace(plat, page_size=pg)), _CAVEATS["page"])
+                    _model(p, plat._replace(page_size=pg)), _CAVEATS["page"])
     out.sort(key=lambda a: (-a["saves_bytes"], a["key"]))
     for rank, a in enumerate(out, 1):
         a["rank"] = rank
@@ -1206,7 +1206,7 @@ def _file_spread(parsed: Parsed, pins: Pins) -> int | None:
             plats = {n: make_platform(arch="x86_64", cache_line=ev.header_size, channels=n) for n in SPREADS}
         except InputError:
             continue
-        ok = {n for n, pl in plats.items() if ev.layout_ok(pl) or ev.layout_ok(replace(pl, debug=True))}
+        ok = {n for n, pl in plats.items() if ev.layout_ok(pl) or ev.layout_ok(pl._replace(debug=True))}
         if ok:
             allowed &= ok
             seen = True

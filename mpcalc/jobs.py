@@ -6,9 +6,9 @@ size, a count) to rank the savings.  Pure: no click, no rich.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from . import engine
 from .errors import Rejection
@@ -51,14 +51,13 @@ FIT = {"pool": ("count", RING_LIMIT), "mbuf": ("count", RING_LIMIT), "rib": ("ma
        "rib6": ("max_nodes", RING_LIMIT), "fib": ("routes", RING_LIMIT // 2), "fib6": ("routes", RING_LIMIT // 2)}
 
 
-@dataclass(frozen=True, kw_only=True)
-class Job:
+class Job(NamedTuple):
     command: str
     platform: Platform
-    args: dict[str, Any] = field(default_factory=dict)
+    args: Mapping[str, Any] = MappingProxyType({})
 
     def result(self, flags: int, *, page_size: int | None = None, **changes: Any) -> Result:
-        p = self.platform if page_size is None else dataclasses.replace(self.platform, page_size=page_size)
+        p = self.platform if page_size is None else self.platform._replace(page_size=page_size)
         args = {**self.args, **changes}
         if "max_nodes" in changes:
             args["routes"] = None

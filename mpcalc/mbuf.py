@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import InputError, Rejection
 from .intmath import ceil_div
@@ -18,8 +18,7 @@ U16_MAX = 0xFFFF
 INDEX_REACH = {"bytes": 1 << 32, "8-byte units": 1 << 35}
 
 
-@dataclass(frozen=True, kw_only=True)
-class MbufSpec:
+class MbufSpec(NamedTuple):
     name: str
     count: int
     cache_size: int = 0

@@ -8,7 +8,7 @@ v22.11 to v26.07).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import eal
 from .errors import Rejection
@@ -23,8 +23,7 @@ SSIZE_MAX = (1 << 63) - 1
 CACHE_SLOT_BYTES = {"pointer": 8, "index": 4}
 
 
-@dataclass(frozen=True, kw_only=True)
-class PoolSpec:
+class PoolSpec(NamedTuple):
     """The arguments of ``rte_mempool_create``."""
 
     name: str

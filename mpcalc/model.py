@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import NamedTuple
 
 from .errors import Rejection
 from .flags import VALID_USER_FLAGS, effective_flags
 from .flags import flag_names as _flag_names
+
+
+#: the shared, read-only default of Result.details
+_NO_DETAILS: Mapping[str, object] = MappingProxyType({})
 
 
 @functools.lru_cache(maxsize=1024)
@@ -20,8 +26,7 @@ def flag_names(mask: int) -> list[str]:
     return list(_names(mask))
 
 
-@dataclass(frozen=True, kw_only=True)
-class ObjSize:
+class ObjSize(NamedTuple):
     """``struct rte_mempool_objsz``: one object as the pool lays it out."""
 
     header_size: int
@@ -38,8 +43,7 @@ class ObjSize:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
-class Memzone:
+class Memzone(NamedTuple):
     """A memzone as ``rte_memzone_dump`` shows it: its name and ``len``."""
 
     name: str
@@ -54,8 +58,7 @@ class Memzone:
         return out
 
 
-@dataclass(frozen=True, kw_only=True)
-class Allocation:
+class Allocation(NamedTuple):
     """An ``rte_malloc`` allocation that is not a memzone: its type string and requested bytes."""
 
     name: str
@@ -66,8 +69,7 @@ class Allocation:
         return {"name": self.name, "size": self.size, "role": self.role}
 
 
-@dataclass(frozen=True, kw_only=True)
-class HeaderLayout:
+class HeaderLayout(NamedTuple):
     """What the header memzone ``MP_<name>`` holds."""
 
     mempool_struct: int
@@ -84,8 +86,7 @@ class HeaderLayout:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
-class Mempool:
+class Mempool(NamedTuple):
     """One ``rte_mempool`` as ``rte_mempool_create`` builds it."""
 
     name: str
@@ -132,8 +133,7 @@ class Mempool:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
-class Result:
+class Result(NamedTuple):
     """Everything one configuration reserves, under one flag combination."""
 
     kind: str
@@ -144,7 +144,7 @@ class Result:
     heap_bytes: int
     hugepages: int | None
     errors: tuple[Rejection, ...]
-    details: dict[str, object] = field(default_factory=dict)
+    details: Mapping[str, object] = _NO_DETAILS
 
     @property
     def effective_flags(self) -> int:
@@ -176,8 +176,7 @@ class Result:
 SCHEMA_VERSION = "1.0"
 
 
-@dataclass(frozen=True, kw_only=True)
-class Report:
+class Report(NamedTuple):
     """What one command computed: the platform, the inputs and one result per flag combination."""
 
     command: str
@@ -204,8 +203,7 @@ class Report:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
-class DiffRow:
+class DiffRow(NamedTuple):
     """One memzone, allocation or total on both sides."""
 
     result: str
@@ -223,8 +221,7 @@ class DiffRow:
                 "right": self.right, "delta": self.delta}
 
 
-@dataclass(frozen=True, kw_only=True)
-class DiffReport:
+class DiffReport(NamedTuple):
     """The same configuration under two platforms or releases (``mpcalc diff``)."""
 
     left: Report

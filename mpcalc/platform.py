@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 from typing import TYPE_CHECKING
 
 from . import facts as _facts
@@ -13,8 +13,7 @@ if TYPE_CHECKING:  # only a type: reading build files is imported when used
     from .buildconfig import BuildConfig
 
 
-@dataclass(frozen=True, kw_only=True)
-class Platform:
+class Platform(NamedTuple):
     """Everything outside the pool's own parameters that changes its footprint.
 
     ``channels`` and ``ranks`` are what ``rte_memory_get_nchannel()/nrank()``

@@ -131,7 +131,7 @@ def test_more_objects_never_take_less(p, spec, extra):
     small = engine.pool(spec, p)
     assert small.ok, small.errors
     big_count = min(spec.count + extra, 2**30 - 1)
-    big = engine.pool(PoolSpec(**{**spec.__dict__, "count": big_count}), p)
+    big = engine.pool(spec._replace(count=big_count), p)
     assert big.ok, big.errors
     assert big.total_bytes >= small.total_bytes
     assert big.heap_bytes >= small.heap_bytes
