@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from . import eal
 from .errors import InputError, Rejection
-from .intmath import U32_MAX, u32
+from .intmath import U32_MAX
 from .mempool import CACHE_SLOT_BYTES, PoolSpec, create_pool
 from .rib import _RIB, rib_max_nodes, rib_parts
 from .fib import FibSpec, fib_parts, provided_tbl8

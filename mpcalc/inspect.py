@@ -859,7 +859,6 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
         ev.releases = list(RELEASE_PREFERENCE)
 
     chosen: Choice | None = None
-    chosen_dev = 0
     fallback: Choice | None = None
     tried = 0
     for dev, c in _candidates(pins, ev, free=False, prefer=prefer):
@@ -877,12 +876,12 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
         tried += 1
         res = _model(p, plat)
         if _matches(meas, res):
-            chosen, chosen_dev = c, dev
+            chosen = c
             break
         if pins.max_lcore is None and ev.max_lcore is None:
             inv = _invert_max_lcore(p, c, pins, meas)
             if inv is not None:
-                chosen, chosen_dev = inv, dev + 1
+                chosen = inv
                 break
         if tried > 400:
             break

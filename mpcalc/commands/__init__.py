@@ -1,11 +1,26 @@
-"""Commands that live in their own modules; each module defines ``command``, a click command.
+"""mpcalc's commands, each built when it is named.
 
-cli.py's group imports a module here only when its command is named (or the commands are listed),
-so a module may import cli's shared option bundles (``platform_options``, ``output_options``,
-``flags_option``, ``emit``, ``output``) and costs nothing at start-up otherwise.
+cli.py's group imports a command's module, and builds the command, only when the command is named
+(or the commands are listed): click constructs every option object of a command it builds, and
+``mpcalc rib ...`` should pay for neither ``fib``'s options nor ``inspect``'s parsers.  A module
+may import cli's shared option bundles (``platform_options``, ``output_options``, ``flags_option``,
+``finish``, ``emit``, ``output``).
 """
 
 from __future__ import annotations
 
-#: module names under mpcalc.commands; each module's ``command`` is named like its module
-MODULES: tuple[str, ...] = ("plan", "batch", "sweep", "inspect")
+#: command name -> (module under mpcalc.commands, attribute): a click command, or a function that builds one
+COMMANDS: dict[str, tuple[str, str]] = {
+    "pool": ("sizing", "pool"),
+    "rib": ("sizing", "rib"),
+    "rib6": ("sizing", "rib6"),
+    "fib": ("sizing", "fib"),
+    "fib6": ("sizing", "fib6"),
+    "mbuf": ("sizing", "mbuf"),
+    "diff": ("diff", "command"),
+    "schema": ("schema", "command"),
+    "plan": ("plan", "command"),
+    "batch": ("batch", "command"),
+    "sweep": ("sweep", "command"),
+    "inspect": ("inspect", "command"),
+}

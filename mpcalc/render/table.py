@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..model import DiffReport, Report
-from ..units import iec, page_label, size_label
+from ..units import iec, page_label
 
 
 def save_svg(report: object, path: str) -> None:
