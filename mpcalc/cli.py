@@ -163,8 +163,6 @@ def analysis_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def finish(job: Job, masks: list[int], fmt: str, analysis: Analysis, inputs: dict[str, Any]) -> int:
     """Evaluate a job under each flag mask (fitted with --fit, explained with --explain), render, gate."""
-    from . import explain as explainer
-
     results = []
     for mask in masks:
         extra: dict[str, object] = {}
@@ -179,6 +177,8 @@ def finish(job: Job, masks: list[int], fmt: str, analysis: Analysis, inputs: dic
         else:
             result = job.result(mask)
         if analysis.explain and result.mempools:
+            from . import explain as explainer
+
             extra["explain"] = {"steps": explainer.steps(result, job.platform),
                                 "savings": explainer.savings(result, job.variants(mask))}
         if extra:
@@ -190,8 +190,6 @@ def finish(job: Job, masks: list[int], fmt: str, analysis: Analysis, inputs: dic
 
 def gates(analysis: Analysis, results: list[Result]) -> int:
     """CI gates: print what is over budget or grew, and say whether to exit 3."""
-    from .gates import check_baseline
-
     problems = []
     if analysis.max_total is not None:
         for r in results:
@@ -199,6 +197,8 @@ def gates(analysis: Analysis, results: list[Result]) -> int:
                 problems.append(f"total_bytes {r.total_bytes:,} ({','.join(flag_names(r.flags)) or 'none'}) is over "
                                 f"--max-total {analysis.max_total:,}")
     if analysis.baseline is not None:
+        from .gates import check_baseline  # reads JSON: imported only with --baseline
+
         problems += check_baseline(analysis.baseline, results, analysis.tolerance)
     for line in problems:
         click.echo(f"mpcalc: {line}", err=True)

@@ -86,24 +86,23 @@ def _delta(value: Any) -> str:
 
 
 def _table(doc: dict[str, Any], stream: TextIO) -> None:
-    import os
-
-    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    tty = stream.isatty()
-    console = Console(file=stream, no_color="NO_COLOR" in os.environ, highlight=False, width=None if tty else 120,
-                      force_terminal=tty, color_system="auto" if tty else None)
+    from ..render.table import console_for
+
+    console = console_for(stream)
     inp = doc["input"]
     console.print(f"{inp['file']}: {inp['lines']} lines ({', '.join(inp['formats']) or 'nothing known'}); "
                   f"{inp['skipped_lines']} unknown lines skipped")
     for p in doc["pools"]:
         r = p["recovered"]
         console.print()
-        console.print(f"[bold]pool {p['name']}[/bold] ({', '.join(p['sources'])}): {r['count']:,} x elt_size "
-                      f"{r['elt_size']} ({r['elt_size_range'][0]}..{r['elt_size_range'][1]} requested), "
-                      f"cache_size {r['cache_size']}, private {r['private_data_size']}, flags "
-                      f"{', '.join(r['flags']) or 'none'}, ops {r['ops_name'] or '?'}")
+        console.print(Text.assemble(
+            (f"pool {p['name']}", "bold"),
+            f" ({', '.join(p['sources'])}): {r['count']:,} x elt_size {r['elt_size']} ({r['elt_size_range'][0]}.."
+            f"{r['elt_size_range'][1]} requested), cache_size {r['cache_size']}, private {r['private_data_size']}, "
+            f"flags {', '.join(r['flags']) or 'none'}, ops {r['ops_name'] or '?'}"))
         console.print(f"DPDK {r['dpdk']} {r['arch']}: cache line {r['cache_line']} B, RTE_MAX_LCORE {r['max_lcore']}, "
                       f"{r['channels']} channels x {r['ranks']} ranks, page size {page_label(r['page_size'])}"
                       f"{', debug' if r['debug'] else ''}{', stats' if r['stats'] else ''}")

@@ -23,7 +23,8 @@ def save_svg(report: object, path: str) -> None:
     from . import render
 
     buf = io.StringIO()
-    console = Console(file=buf, record=True, width=120, force_terminal=True, color_system="truecolor")
+    console = Console(file=buf, record=True, width=120, force_terminal=True, color_system="truecolor", markup=False,
+                      emoji=False)
     global _RECORDING
     _RECORDING = console
     try:
@@ -36,8 +37,12 @@ def save_svg(report: object, path: str) -> None:
 _RECORDING: Console | None = None
 
 
-def _console(stream: TextIO) -> Console:
-    """A terminal gets its own width and colour; a pipe or file gets 120 columns and no escape codes."""
+def console_for(stream: TextIO) -> Console:
+    """A terminal gets its own width and colour; a pipe or file gets 120 columns and no escape codes.
+
+    Text is printed as it is: no console markup (a pool name may hold ``[``) and no emoji codes
+    (which would also load rich's 3,600-entry emoji table).
+    """
     if _RECORDING is not None:
         return _RECORDING
     tty = stream.isatty()
@@ -45,6 +50,8 @@ def _console(stream: TextIO) -> Console:
         file=stream,
         no_color="NO_COLOR" in os.environ,
         highlight=False,
+        markup=False,
+        emoji=False,
         width=None if tty else 120,
         force_terminal=tty,
         color_system="auto" if tty else None,
@@ -122,7 +129,8 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
     if result["hugepages"] is not None:
         console.print(f"pages of {page_label(report.platform['page_size'])}: {result['hugepages']:,}")  # type: ignore[arg-type]
     for e in result["errors"]:
-        console.print(f"[bold red]{e['errno'] or 'hazard'}[/]: {e['reason']} ({e['function']}, {e['source']})")
+        console.print(Text.assemble((e["errno"] or "hazard", "bold red"),
+                                    f": {e['reason']} ({e['function']}, {e['source']})"))
 
 
 def _flatten(prefix: str, value: object) -> list[tuple[str, object]]:
@@ -178,7 +186,7 @@ def _summary(console: Console, results: list[dict]) -> None:
 
 
 def render(report: Report, stream: TextIO, fmt: str = "table") -> None:
-    console = _console(stream)
+    console = console_for(stream)
     console.print(_platform_line(report))
     for note in report.notes:
         console.print(f"note: {note}")
@@ -191,7 +199,7 @@ def render(report: Report, stream: TextIO, fmt: str = "table") -> None:
 
 
 def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "table") -> None:
-    console = _console(stream)
+    console = console_for(stream)
     console.print("left:  " + _platform_line(diff.left))
     console.print("right: " + _platform_line(diff.right))
     t = Table(title="right minus left", title_justify="left")
@@ -209,7 +217,7 @@ def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "table") -> None:
 
 
 def render_plan(report, stream: TextIO, fmt: str = "table") -> None:  # type: ignore[no-untyped-def]
-    console = _console(stream)
+    console = console_for(stream)
     doc = report.to_dict()
     console.print(f"plan {doc['file']}")
     console.print(_platform_line(type("R", (), {"platform": doc["platform"]})()))  # type: ignore[arg-type]
