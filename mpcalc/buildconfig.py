@@ -1,7 +1,5 @@
 """Read a DPDK build's ``rte_build_config.h`` (the user's own build)."""
 
-from __future__ import annotations
-
 import os
 import re
 from typing import NamedTuple

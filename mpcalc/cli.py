@@ -4,8 +4,6 @@ Shared option bundles are decorators; :func:`main` is the one place that turns
 errors into exit codes (0 ok, 1 DPDK would reject, 2 usage, 3 over budget).
 """
 
-from __future__ import annotations
-
 import functools
 import sys
 from collections.abc import Callable

@@ -1,7 +1,5 @@
 """Exceptions raised for bad input, and the DPDK rejection record."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

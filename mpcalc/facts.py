@@ -5,8 +5,6 @@ Sizes that depend on the cache line are not stored per architecture: they are
 computed from the layout facts here by :mod:`mpcalc.platform`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from typing import NamedTuple, TypeVar
 
@@ -81,7 +79,7 @@ class ReleaseFacts(NamedTuple):
     mbuf_default_dataroom: int
     citations: Mapping[str, str]
 
-    def derive(self, *, citations: Mapping[str, str], **changes: object) -> ReleaseFacts:
+    def derive(self, *, citations: Mapping[str, str], **changes: object) -> "ReleaseFacts":
         """Another release: the fields that change, each with the citation at its own tag."""
         missing = sorted(set(changes) - {"version", "stable_tag"} - set(citations))
         if missing:

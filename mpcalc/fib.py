@@ -5,8 +5,6 @@ rte_fib_create (v22.11:lib/fib/rte_fib.c:148-239), dir24_8_create
 trie_create (v22.11.11:lib/fib/trie.c:621-681).
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from .errors import Rejection

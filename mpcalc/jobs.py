@@ -4,8 +4,6 @@
 size, a count) to rank the savings.  Pure: no click, no rich.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple

@@ -1,7 +1,5 @@
 """rte_pktmbuf_pool_create (v22.11:lib/mbuf/rte_mbuf.c:219-277) and per-lcore cache facts."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from .errors import InputError, Rejection

@@ -5,8 +5,6 @@ unless a release fact says otherwise (the populate path is identical from
 v22.11 to v26.07).
 """
 
-from __future__ import annotations
-
 import functools
 from typing import NamedTuple
 

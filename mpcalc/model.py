@@ -1,7 +1,5 @@
 """The records the engine returns.  JSON is a projection of them (``to_dict``)."""
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Mapping
 from types import MappingProxyType

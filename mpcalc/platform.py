@@ -1,7 +1,5 @@
 """The platform a footprint is computed for, and the struct sizes it implies."""
 
-from __future__ import annotations
-
 from typing import NamedTuple
 from typing import TYPE_CHECKING
 
@@ -122,7 +120,7 @@ def make_platform(
     max_lcore: int | None = None,
     debug: bool | None = None,
     stats: bool | None = None,
-    build_config: BuildConfig | None = None,
+    build_config: "BuildConfig | None" = None,
 ) -> Platform:
     """Resolve a platform.  Precedence: an explicit option, then the build file, then the
     named platform (``--platform``), then the architecture's default build."""
