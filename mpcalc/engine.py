@@ -16,15 +16,29 @@ from .errors import InputError, Rejection
 from .intmath import U32_MAX
 from .mempool import CACHE_SLOT_BYTES, PoolSpec, create_pool
 from .rib import _RIB, rib_max_nodes, rib_parts
-from .fib import FibSpec, fib_parts, provided_tbl8
-from .mbuf import MbufSpec, cache_report, mbuf_pool
 from .model import Allocation, Mempool, Result
 from .platform import Platform
 
 if TYPE_CHECKING:  # annotations only: mpcalc.routes (ipaddress, the RIB replay) loads when a route file is read
+    from .fib import FibSpec
+    from .mbuf import MbufSpec
     from .routes import Route, RoutePlan
 
 __all__ = ["FibSpec", "MbufSpec", "PoolSpec", "assemble", "fib", "mbuf", "pool", "rib", "rib_max_nodes"]
+
+
+def __getattr__(name: str) -> object:
+    """``engine.FibSpec`` and ``engine.MbufSpec``: mpcalc.fib and mpcalc.mbuf load with the first FIB or
+    mbuf pool, so that ``mpcalc pool`` and ``mpcalc rib`` start without them (PEP 562)."""
+    if name == "FibSpec":
+        from .fib import FibSpec
+
+        return FibSpec
+    if name == "MbufSpec":
+        from .mbuf import MbufSpec
+
+        return MbufSpec
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def assemble(
@@ -72,7 +86,11 @@ def pool(spec: PoolSpec, p: Platform) -> Result:
     if spec.cache_layout not in CACHE_SLOT_BYTES:
         raise InputError(f"unknown cache layout {spec.cache_layout!r} (known: pointer, index)", param="cache_layout")
     mp = create_pool(spec, p)
-    details = {"cache": cache_report(mp, p, spec.cache_layout)} if spec.cache_size and mp.header else {}
+    details = {}
+    if spec.cache_size and mp.header:
+        from .mbuf import cache_report
+
+        details["cache"] = cache_report(mp, p, spec.cache_layout)
     return assemble("pool", spec.flags, p, [mp], details=details)
 
 
@@ -89,6 +107,8 @@ def fib(spec: FibSpec, flags: int, p: Platform, plan: RoutePlan | None = None,
     With a route ``plan`` (mpcalc.routes), also whether adding those routes in
     order fits: the first rte_fib_add that would fail is reported as DPDK's error.
     """
+    from .fib import fib_parts, provided_tbl8
+
     _check_u32(spec.num_tbl8, "num_tbl8")
     _check_u32(spec.ext_size, "ext_size")
     mempools, allocs, errors = fib_parts(spec, flags, p)
@@ -107,6 +127,8 @@ def fib(spec: FibSpec, flags: int, p: Platform, plan: RoutePlan | None = None,
 
 def _route_failure(spec: FibSpec, plan: RoutePlan, routes: Sequence[Route]) -> list[Rejection]:
     """The first route whose rte_fib_add fails in a FIB of this size (mpcalc.routes replays DPDK's adds)."""
+    from .fib import provided_tbl8
+
     failure = plan.first_failure(tbl8s=provided_tbl8(spec) if spec.dp_type != "dummy" else None,
                                  rib_nodes=max(rib_max_nodes(spec.max_routes), 0))
     if failure is None:
@@ -127,6 +149,8 @@ def _route_failure(spec: FibSpec, plan: RoutePlan, routes: Sequence[Route]) -> l
 
 def mbuf(spec: MbufSpec, p: Platform, lcores: int | None = None) -> Result:
     """``rte_pktmbuf_pool_create`` with the default mempool ops."""
+    from .mbuf import cache_report, mbuf_pool
+
     _check_u32(spec.count, "count")
     _check_u32(spec.cache_size, "cache_size")
     mp, errors, details = mbuf_pool(spec, p)

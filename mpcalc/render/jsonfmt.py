@@ -8,14 +8,8 @@ from typing import TextIO
 from ..model import DiffReport, Report
 
 
-def render(report: Report, stream: TextIO, fmt: str = "json") -> None:
-    json.dump(report.to_dict(), stream, indent=2)
-    stream.write("\n")
+def render(report: Report | DiffReport, stream: TextIO, fmt: str = "json") -> None:
+    stream.write(json.dumps(report.to_dict(), indent=2) + "\n")  # one write, not one per token
 
 
-def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "json") -> None:
-    json.dump(diff.to_dict(), stream, indent=2)
-    stream.write("\n")
-
-
-render_plan = render_diff  # any document with to_dict()
+render_diff = render_plan = render  # any document with to_dict()
