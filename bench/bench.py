@@ -41,7 +41,7 @@ def mpcalc_argv() -> list[str]:
     script = Path(sys.executable).with_name("mpcalc")
     if script.exists():
         return [str(script)]
-    return [sys.executable, "-c", "from mpcalc.cli import run; run()"]
+    return [sys.executable, "-m", "mpcalc"]
 
 
 def environment(pycache: str) -> dict[str, str]:

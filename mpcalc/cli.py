@@ -284,7 +284,3 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_REJECTED
     return rc if isinstance(rc, int) else EXIT_OK
 
-
-def run() -> None:
-    sys.exit(main())
-

@@ -157,7 +157,7 @@ def test_a_file_argument_and_a_missing_file(tmp_path, capsys):
 
 def test_streams_answers_before_the_input_ends_and_is_quiet_when_stderr_is_no_terminal():
     # a real pipe: the first answer arrives while batch still waits for the second line
-    proc = subprocess.Popen([sys.executable, "-c", "from mpcalc.cli import run; run()", "batch", "--compact"],
+    proc = subprocess.Popen([sys.executable, "-m", "mpcalc", "batch", "--compact"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, "PYTHONUNBUFFERED": ""})
     assert proc.stdin and proc.stdout and proc.stderr
