@@ -66,14 +66,14 @@ def platform_options(func: Callable[..., Any]) -> Callable[..., Any]:
                                      page_size=page_size, cache_line=int(cache_line) if cache_line else None,
                                      max_lcore=max_lcore, debug=debug, stats=stats, build_config=bc)
         else:
-            platform = _platform(dpdk, arch, preset, cache_line, max_lcore, debug, stats, channels, ranks, page_size)
+            platform = platform_of(dpdk, arch, preset, cache_line, max_lcore, debug, stats, channels, ranks, page_size)
         return func(*args, platform=platform, **kwargs)
 
     return wrapper
 
 
 @functools.lru_cache(maxsize=1024)
-def _platform(dpdk: str | None, arch: str | None, preset: str | None, cache_line: str | None, max_lcore: int | None,
+def platform_of(dpdk: str | None, arch: str | None, preset: str | None, cache_line: str | None, max_lcore: int | None,
               debug: bool | None, stats: bool | None, channels: int, ranks: int, page_size: int) -> Platform:
     """make_platform memoized on the options (no build file): batch and sweep ask for one platform many times."""
     return make_platform(dpdk=dpdk, arch=arch, platform=preset, channels=channels, ranks=ranks, page_size=page_size,

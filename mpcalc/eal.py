@@ -29,7 +29,16 @@ def heap_cost(size: int, p: Platform) -> int:
     >>> heap_cost(24, Platform()), heap_cost(1057024, Platform())
     (192, 1057152)
     """
-    return p.malloc_elem_header + ceil_a(max(size, 1), p.cache_line)
+    return element_cost(size, p.malloc_elem_header, p.cache_line)
+
+
+def element_cost(size: int, header_len: int, cache_line: int) -> int:
+    """:func:`heap_cost` with the platform's MALLOC_ELEM_HEADER_LEN and cache line resolved.
+
+    >>> element_cost(24, 128, 64)
+    192
+    """
+    return header_len + ceil_a(size or 1, cache_line)  # malloc_heap_alloc: a size of 0 counts as 1
 
 
 def heap_bytes(sizes: Iterable[int], p: Platform) -> int:

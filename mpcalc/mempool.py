@@ -16,6 +16,12 @@ from .model import Allocation, HeaderLayout, Memzone, Mempool, ObjSize
 from .platform import Platform
 
 SSIZE_MAX = (1 << 63) - 1
+# the flags as plain ints: ``int & IntFlag`` runs enum code (IntFlag.__rand__), ``int & int`` does not
+_NO_SPREAD = int(MempoolFlag.NO_SPREAD)
+_NO_CACHE_ALIGN = int(MempoolFlag.NO_CACHE_ALIGN)
+_NO_IOVA_CONTIG = int(MempoolFlag.NO_IOVA_CONTIG)
+_POOL_CREATED = int(MempoolFlag.POOL_CREATED)
+_NON_IO = int(MempoolFlag.NON_IO)
 
 #: pointer-based per-lcore cache slot, and the index-based proposal (seed 003).
 CACHE_SLOT_BYTES = {"pointer": 8, "index": 4}
@@ -61,14 +67,14 @@ def calc_obj_size(elt_size: int, flags: int, p: Platform) -> ObjSize:
     """
     ma = p.mempool_align
     header = p.objhdr_size
-    if not flags & MempoolFlag.NO_CACHE_ALIGN:
+    if not flags & _NO_CACHE_ALIGN:
         header = ceil_a(header, ma)
     trailer = p.objtlr_size
     elt = u32(ceil_a(elt_size, 8))
-    if not flags & MempoolFlag.NO_CACHE_ALIGN:
+    if not flags & _NO_CACHE_ALIGN:
         total = u32(header + elt + trailer)
         trailer += (ma - (total & (ma - 1))) & (ma - 1)
-    if not flags & MempoolFlag.NO_SPREAD:
+    if not flags & _NO_SPREAD:
         trailer = u32(arch_mem_object_align(u32(header + elt + trailer), p) - header - elt)
     return ObjSize(header_size=header, elt_size=elt, trailer_size=trailer, total_size=u32(header + elt + trailer))
 
@@ -80,11 +86,11 @@ def unwrapped_obj_size(elt_size: int, flags: int, p: Platform) -> int:
     True
     """
     ma = p.mempool_align
-    header = p.objhdr_size if flags & MempoolFlag.NO_CACHE_ALIGN else ceil_a(p.objhdr_size, ma)
+    header = p.objhdr_size if flags & _NO_CACHE_ALIGN else ceil_a(p.objhdr_size, ma)
     size = header + ceil_a(elt_size, 8) + p.objtlr_size
-    if not flags & MempoolFlag.NO_CACHE_ALIGN:
+    if not flags & _NO_CACHE_ALIGN:
         size = ceil_a(size, ma)
-    if not flags & MempoolFlag.NO_SPREAD and p.spreads:
+    if not flags & _NO_SPREAD and p.spreads:
         lines = ceil_a(size, ma) // ma
         while gcd(lines, p.ranks * p.channels) != 1:
             lines += 1
@@ -157,139 +163,247 @@ def _reject(errno: str | None, reason: str, function: str, source: str) -> Rejec
     return Rejection(errno=errno, reason=reason, function=function, source=source)
 
 
-def _checks(spec: PoolSpec, objsz: ObjSize, eff: int, p: Platform) -> list[Rejection]:
-    """Every check of rte_mempool_create_empty that fails before a memzone is reserved."""
-    r = p.release
-    fn, src = "rte_mempool_create_empty", "v22.11:lib/mempool/rte_mempool.c"
-    if spec.count == 0:
-        return [_reject("EINVAL", "n is 0: a pool needs at least one object", fn, f"{src}:832")]
-    if spec.cache_size > r.cache_max_size:
-        return [_reject("EINVAL", f"cache_size {spec.cache_size} exceeds RTE_MEMPOOL_CACHE_MAX_SIZE {r.cache_max_size}",
-                        fn, f"{src}:838")]
-    if r.cache_size_rule == "flushthresh":
-        thresh = spec.cache_size * 3 // 2  # CALC_CACHE_FLUSHTHRESH: (unsigned)(c * 1.5)
-        if thresh > spec.count:
-            return [_reject("EINVAL", f"cache flush threshold {thresh} (1.5 x cache_size {spec.cache_size}) "
-                            f"exceeds n {spec.count}", fn, f"{src}:839")]
-    elif spec.cache_size > spec.count:
-        return [_reject("EINVAL", f"cache_size {spec.cache_size} exceeds n {spec.count}", fn, f"{src}:843")]
-    if spec.flags & ~VALID_USER_FLAGS:
-        bad = flag_names(spec.flags & ~VALID_USER_FLAGS)
-        return [_reject("EINVAL", f"flags {', '.join(bad)} are not user flags (RTE_MEMPOOL_VALID_USER_FLAGS "
-                        f"{int(VALID_USER_FLAGS):#x})", fn, f"{src}:845-848")]
-    if objsz.total_size == 0:
-        return [_reject("EINVAL", f"object size of elt_size {spec.elt_size} wraps to 0 in uint32", fn, f"{src}:861")]
-    mz_name = "MP_" + spec.name
-    if len(mz_name.encode()) >= r.memzone_namesize:
-        return [_reject("ENAMETOOLONG", f"memzone name {mz_name!r} is {len(mz_name.encode())} bytes; "
-                        f"the limit is {r.memzone_namesize - 1}", fn, f"{src}:887-891")]
-    return []
+RING_SZ_MASK = 0x7FFFFFFF  # RTE_RING_SZ_MASK (v22.11:lib/ring/rte_ring_core.h:41)
+_SRC = "v22.11:lib/mempool/rte_mempool.c"
+
+
+class PoolSizes(NamedTuple):
+    """What ``rte_mempool_create`` reserves, as sizes: what :func:`create_pool` turns into records,
+    and what a compact batch answer shows (:attr:`total_bytes`, :attr:`heap_bytes`) without them.
+
+    ``header_len`` is None when a check fails before ``MP_<name>`` is reserved; ``ring_len`` and
+    ``objs_len`` are None when creation stops before the ring.  ``errors`` holds DPDK's rejection,
+    or the hazards of a pool DPDK creates anyway.
+    """
+
+    eff: int
+    objsz: ObjSize
+    header: HeaderLayout | None
+    header_len: int | None
+    slots: int | None
+    ring_len: int | None
+    objs_len: int | None
+    pg_shift: int
+    errors: tuple[Rejection, ...]
+    leaked: bool
+    #: the memzones of :meth:`zones` and, once the pool exists, its rte_mallocs: bytes and heap growth
+    total_bytes: int
+    heap_bytes: int
+
+    def zones(self) -> tuple[tuple[str, int], ...]:
+        """(role, len) of each memzone left reserved: all three, the leaked header, or none (a failed
+        creation frees what it reserved)."""
+        if self.objs_len is not None:
+            return ("header", self.header_len), ("ring", self.ring_len), ("objects", self.objs_len)  # type: ignore[return-value]
+        if self.leaked:
+            return (("header", self.header_len),)  # type: ignore[return-value]
+        return ()
+
+    @property
+    def created(self) -> bool:
+        """The pool exists: its creation did not stop at a check."""
+        return self.objs_len is not None
+
+    @property
+    def layout(self) -> ObjSize | None:
+        """The object layout a report shows: none when the size wrapped to 0 and nothing was reserved."""
+        return self.objsz if self.objsz.total_size or self.header is not None else None
+
+    @property
+    def object_size(self) -> int | None:
+        layout = self.layout
+        return None if layout is None else layout.total_size
+
+
+class PoolCalc:
+    """``rte_mempool_create``'s arithmetic on one platform (:func:`pool_calc`).
+
+    The platform's constants are resolved once and every per-size step is memoized on plain
+    integers, so millions of pools (batch, sweep, --fit) cost a few dictionary lookups each.
+    :meth:`sizes` is the one place that composes a pool; :func:`create_pool` builds records from it.
+    """
+
+    def __init__(self, p: Platform) -> None:
+        r = p.release
+        self.p = p
+        self.release = r
+        self.pg_shift = p.pg_shift
+        self.elem_header = p.malloc_elem_header
+        self.cache_line = p.cache_line
+        self.allocations = (
+            Allocation(name="MEMPOOL_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
+            Allocation(name="RING_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
+            Allocation(name="MEMPOOL_MEMHDR", size=r.memhdr_size, role="memory chunk header"),
+        )
+        self.allocations_bytes = sum(a.size for a in self.allocations)
+        self.allocations_heap = sum(self.heap_cost(a.size) for a in self.allocations)
+        self._objsz: dict[tuple[int, int], tuple[ObjSize, bool]] = {}
+        self._headers: dict[tuple[bool, int, str], tuple[HeaderLayout, int, int]] = {}
+        self._rings: dict[int, tuple[int, int]] = {}
+
+    def heap_cost(self, size: int) -> int:
+        """:func:`mpcalc.eal.heap_cost` with this platform's constants."""
+        return eal.element_cost(size, self.elem_header, self.cache_line)
+
+    def obj_size(self, elt_size: int, eff: int) -> tuple[ObjSize, bool]:
+        """The object layout, and whether its size wrapped uint32."""
+        key = ((elt_size + 7) >> 3, eff)  # both depend on elt_size only as rounded up to 8
+        found = self._objsz.get(key)
+        if found is None:
+            if len(self._objsz) >= _MEMO_LIMIT:
+                self._objsz.clear()
+            objsz = calc_obj_size(elt_size, eff, self.p)
+            found = self._objsz[key] = (objsz, unwrapped_obj_size(elt_size, eff, self.p) > U32_MAX)
+        return found
+
+    def header(self, cache_size: int, private_size: int, cache_layout: str) -> tuple[HeaderLayout, int, int]:
+        """The header layout, the ``MP_<name>`` memzone's length and its heap cost (caches count only
+        as cache_size > 0)."""
+        key = (cache_size > 0, private_size, cache_layout)
+        found = self._headers.get(key)
+        if found is None:
+            if len(self._headers) >= _MEMO_LIMIT:
+                self._headers.clear()
+            h = header_layout(cache_size, private_size, self.p, cache_layout)
+            size = eal.memzone_len(header_size(h, self.p), self.p)
+            found = self._headers[key] = (h, size, self.heap_cost(size))
+        return found
+
+    def ring(self, slots: int) -> tuple[int, int]:
+        """The ``RG_MP_<name>`` memzone's length for a ring of ``slots`` pointers, and its heap cost."""
+        found = self._rings.get(slots)
+        if found is None:
+            size = eal.memzone_len(ring_memsize(slots, self.p), self.p)
+            found = self._rings[slots] = (size, self.heap_cost(size))
+        return found
+
+    def checks(self, name: str, name_bytes: int, count: int, elt_size: int, cache_size: int, flags: int,
+               total_size: int) -> tuple[Rejection, ...]:
+        """Every check of rte_mempool_create_empty that fails before a memzone is reserved
+        (``name_bytes``: the pool name's length in UTF-8)."""
+        r = self.release
+        fn = "rte_mempool_create_empty"
+        if count == 0:
+            return (_reject("EINVAL", "n is 0: a pool needs at least one object", fn, f"{_SRC}:832"),)
+        if cache_size > r.cache_max_size:
+            return (_reject("EINVAL", f"cache_size {cache_size} exceeds RTE_MEMPOOL_CACHE_MAX_SIZE "
+                            f"{r.cache_max_size}", fn, f"{_SRC}:838"),)
+        if r.cache_size_rule == "flushthresh":
+            thresh = cache_size * 3 // 2  # CALC_CACHE_FLUSHTHRESH: (unsigned)(c * 1.5)
+            if thresh > count:
+                return (_reject("EINVAL", f"cache flush threshold {thresh} (1.5 x cache_size {cache_size}) "
+                                f"exceeds n {count}", fn, f"{_SRC}:839"),)
+        elif cache_size > count:
+            return (_reject("EINVAL", f"cache_size {cache_size} exceeds n {count}", fn, f"{_SRC}:843"),)
+        if flags & ~VALID_USER_FLAGS:
+            bad = flag_names(flags & ~VALID_USER_FLAGS)
+            return (_reject("EINVAL", f"flags {', '.join(bad)} are not user flags (RTE_MEMPOOL_VALID_USER_FLAGS "
+                            f"{int(VALID_USER_FLAGS):#x})", fn, f"{_SRC}:845-848"),)
+        if total_size == 0:
+            return (_reject("EINVAL", f"object size of elt_size {elt_size} wraps to 0 in uint32", fn, f"{_SRC}:861"),)
+        if name_bytes + 3 >= r.memzone_namesize:
+            return (_reject("ENAMETOOLONG", f"memzone name {'MP_' + name!r} is {name_bytes + 3} bytes; the limit is "
+                            f"{r.memzone_namesize - 1}", fn, f"{_SRC}:887-891"),)
+        return ()
+
+    def sizes(self, name: str, count: int, elt_size: int, cache_size: int = 0, private_size: int = 0,
+              flags: int = 0, cache_layout: str = "pointer") -> PoolSizes:
+        """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops."""
+        r = self.release
+        eff = _effective_flags(flags)
+        objsz, wraps = self.obj_size(elt_size, eff)
+        header, header_len, header_heap = self.header(cache_size, private_size, cache_layout)
+        name_bytes = len(name) if name.isascii() else len(name.encode())
+        errors = self.checks(name, name_bytes, count, elt_size, cache_size, flags, objsz.total_size)
+        if errors:
+            return PoolSizes(eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0)
+        if name_bytes >= r.mempool_namesize:
+            # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
+            # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
+            err = _reject("ENAMETOOLONG", f"pool name {name!r} is {len(name.encode())} bytes; the limit is "
+                          f"{r.mempool_namesize - 1}, and DPDK leaks the MP_{name} memzone it already reserved",
+                          "rte_mempool_create_empty", f"{_SRC}:898-903")
+            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), True, header_len,
+                             header_heap)
+        # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
+        slots = align32pow2(count + 1)
+        if not is_pow2(slots) or slots > RING_SZ_MASK:
+            err = _reject("EINVAL", f"the ring needs {slots} slots for n {count}; the ring limit is "
+                          f"{RING_SZ_MASK} (n must be below 2^30)", "rte_ring_get_memsize_elem",
+                          "v22.11:lib/ring/rte_ring.c:59-64")
+            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0)
+        pg_shift = 0 if eff & _NO_IOVA_CONTIG else self.pg_shift
+        objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), self.p)
+        hazards: tuple[Rejection, ...] = ()
+        if slots == 0 or wraps or objs_len > SSIZE_MAX:
+            hazards = self._hazards(count, elt_size, objsz, slots, wraps, objs_len)
+        ring_len, ring_heap = self.ring(slots)
+        # every memzone of zones() and the pool's rte_mallocs
+        return PoolSizes(eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
+                         header_len + ring_len + objs_len + self.allocations_bytes,
+                         header_heap + ring_heap + self.heap_cost(objs_len) + self.allocations_heap)
+
+    @staticmethod
+    def _hazards(count: int, elt_size: int, objsz: ObjSize, slots: int, wraps: bool, objs_len: int,
+                 ) -> tuple[Rejection, ...]:
+        """Inputs DPDK accepts although the pool it builds is broken."""
+        out = []
+        if slots == 0:
+            out.append(_reject(None, f"rte_align32pow2(n + 1) wraps to 0 for n {count}: DPDK creates a "
+                               "ring with no slots (rte_ring_init's error is ignored)", "rte_ring_create",
+                               "v22.11:lib/ring/rte_ring.c:289-290"))
+        if wraps:
+            out.append(_reject(None, f"elt_size {elt_size} makes the object size wrap uint32: DPDK would lay "
+                               f"out {objsz.total_size}-byte objects", "rte_mempool_calc_obj_size",
+                               "v22.11:lib/mempool/rte_mempool.c:216-262"))
+        if objs_len > SSIZE_MAX:
+            out.append(_reject(None, f"the objects memzone needs {objs_len} bytes, beyond ssize_t",
+                               "rte_mempool_op_calc_mem_size_helper",
+                               "v22.11:lib/mempool/rte_mempool_ops_default.c:9-66"))
+        return tuple(out)
+
+
+#: per-platform memo tables are cleared when they grow past this (bounded memory)
+_MEMO_LIMIT = 1 << 16
+
+
+@functools.lru_cache(maxsize=256)
+def pool_calc(p: Platform) -> PoolCalc:
+    """The :class:`PoolCalc` of a platform (one per platform: its memo tables are shared)."""
+    return PoolCalc(p)
 
 
 def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
-    """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops."""
-    r = p.release
-    eff = _effective_flags(spec.flags)
-    objsz = _calc_obj_size(spec.elt_size, eff, p)
-    header = _header_layout(spec.cache_size, spec.private_size, p, spec.cache_layout)
-    base = dict(
+    """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops, as records."""
+    calc = pool_calc(p)
+    s = calc.sizes(spec.name, spec.count, spec.elt_size, spec.cache_size, spec.private_size, spec.flags,
+                   spec.cache_layout)
+    zone_names = {"header": "MP_" + spec.name, "ring": "RG_MP_" + spec.name, "objects": f"MP_{spec.name}_0"}
+    memzones = tuple(Memzone(name=zone_names[role], len=size, role=role, leaked=s.leaked) for role, size in s.zones())
+    mp_flags = None
+    if s.created:
+        mp_flags = s.eff | _POOL_CREATED
+        if not s.eff & _NO_IOVA_CONTIG:
+            mp_flags &= ~_NON_IO  # v22.11:lib/mempool/rte_mempool.c:369-371
+    return Mempool(
         name=spec.name,
         count=spec.count,
         elt_size=spec.elt_size,
         cache_size=spec.cache_size,
         private_data_size=spec.private_size,
         flags=spec.flags,
-        effective_flags=eff,
+        effective_flags=s.eff,
+        mp_flags=mp_flags,
         ops_name=_ops_name(spec.flags),
-    )
-    errors = _checks(spec, objsz, eff, p)
-    if errors:
-        return Mempool(**base, mp_flags=None, objsz=objsz if objsz.total_size else None, header=None,
-                       ring_size=None, objs_per_page=None, memzones=(), allocations=(), errors=tuple(errors))
-
-    hdr_mz = Memzone(name="MP_" + spec.name, len=_header_mz_len(header, p), role="header")
-    if len(spec.name.encode()) >= r.mempool_namesize:
-        # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
-        # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
-        leaked = Memzone(name=hdr_mz.name, len=hdr_mz.len, role="header", leaked=True)
-        err = _reject("ENAMETOOLONG", f"pool name {spec.name!r} is {len(spec.name.encode())} bytes; the limit is "
-                      f"{r.mempool_namesize - 1}, and DPDK leaks the {hdr_mz.name} memzone it already reserved",
-                      "rte_mempool_create_empty", "v22.11:lib/mempool/rte_mempool.c:898-903")
-        return Mempool(**base, mp_flags=None, objsz=objsz, header=header, ring_size=None, objs_per_page=None,
-                       memzones=(leaked,), allocations=(), errors=(err,))
-
-    errors = []
-    # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
-    slots = align32pow2(spec.count + 1)
-    ring_mask = 0x7FFFFFFF  # RTE_RING_SZ_MASK (v22.11:lib/ring/rte_ring_core.h:41)
-    if not is_pow2(slots) or slots > ring_mask:
-        err = _reject("EINVAL", f"the ring needs {slots} slots for n {spec.count}; the ring limit is "
-                      f"{ring_mask} (n must be below 2^30)", "rte_ring_get_memsize_elem",
-                      "v22.11:lib/ring/rte_ring.c:59-64")
-        return Mempool(**base, mp_flags=None, objsz=objsz, header=header, ring_size=None, objs_per_page=None,
-                       memzones=(), allocations=(), errors=(err,))
-    if slots == 0:
-        errors.append(_reject(None, f"rte_align32pow2(n + 1) wraps to 0 for n {spec.count}: DPDK creates a "
-                              "ring with no slots (rte_ring_init's error is ignored)", "rte_ring_create",
-                              "v22.11:lib/ring/rte_ring.c:289-290"))
-    if _unwrapped_obj_size(spec.elt_size, eff, p) > U32_MAX:
-        errors.append(_reject(None, f"elt_size {spec.elt_size} makes the object size wrap uint32: DPDK would lay "
-                              f"out {objsz.total_size}-byte objects", "rte_mempool_calc_obj_size",
-                              "v22.11:lib/mempool/rte_mempool.c:216-262"))
-    ring_mz = Memzone(name="RG_MP_" + spec.name, len=_ring_mz_len(slots, p), role="ring")
-    pg_shift = 0 if eff & _NO_IOVA_CONTIG else p.pg_shift
-    mem = calc_mem_size(objsz.total_size, spec.count, pg_shift)
-    objs_mz = Memzone(name=f"MP_{spec.name}_0", len=eal.memzone_len(mem, p), role="objects")
-    if objs_mz.len > SSIZE_MAX:
-        errors.append(_reject(None, f"the objects memzone needs {objs_mz.len} bytes, beyond ssize_t",
-                              "rte_mempool_op_calc_mem_size_helper",
-                              "v22.11:lib/mempool/rte_mempool_ops_default.c:9-66"))
-    allocations = _pool_allocations(r.tailq_entry_size, r.memhdr_size)
-    mp_flags = eff | _POOL_CREATED
-    if not eff & _NO_IOVA_CONTIG:
-        mp_flags &= ~_NON_IO  # v22.11:lib/mempool/rte_mempool.c:369-371
-    return Mempool(
-        **base,
-        mp_flags=int(mp_flags),
-        objsz=objsz,
-        header=header,
-        ring_size=slots,
-        objs_per_page=objects_per_page(objsz.total_size, pg_shift),
-        memzones=(hdr_mz, ring_mz, objs_mz),
-        allocations=allocations,
-        errors=tuple(errors),
+        objsz=s.layout,
+        header=s.header,
+        ring_size=s.slots,
+        objs_per_page=objects_per_page(s.objsz.total_size, s.pg_shift) if s.created else None,
+        memzones=memzones,
+        allocations=calc.allocations if s.created else (),
+        errors=s.errors,
     )
 
 
-# --- memoized pure helpers of create_pool --------------------------------------------------------
-# Every argument is an int, a str or a frozen Platform/HeaderLayout, and every result is immutable,
-# so batch and sweep (millions of pools on a handful of platforms) compute each once.
-
-_memo = functools.lru_cache(maxsize=4096)
-_effective_flags = _memo(effective_flags)
-_calc_obj_size = _memo(calc_obj_size)
-_unwrapped_obj_size = _memo(unwrapped_obj_size)
-_header_layout = _memo(header_layout)
-_ops_name = _memo(ops_name)
-_NO_IOVA_CONTIG = int(MempoolFlag.NO_IOVA_CONTIG)
-_POOL_CREATED = int(MempoolFlag.POOL_CREATED)
-_NON_IO = int(MempoolFlag.NON_IO)
-
-
-@_memo
-def _header_mz_len(header: HeaderLayout, p: Platform) -> int:
-    return eal.memzone_len(header_size(header, p), p)
-
-
-@_memo
-def _ring_mz_len(slots: int, p: Platform) -> int:
-    return eal.memzone_len(ring_memsize(slots, p), p)
-
-
-@_memo
-def _pool_allocations(tailq_entry_size: int, memhdr_size: int) -> tuple[Allocation, ...]:
-    return (
-        Allocation(name="MEMPOOL_TAILQ_ENTRY", size=tailq_entry_size, role="tailq entry"),
-        Allocation(name="RING_TAILQ_ENTRY", size=tailq_entry_size, role="tailq entry"),
-        Allocation(name="MEMPOOL_MEMHDR", size=memhdr_size, role="memory chunk header"),
-    )
+_effective_flags = functools.lru_cache(maxsize=4096)(effective_flags)
+_ops_name = functools.lru_cache(maxsize=64)(ops_name)

@@ -1,10 +1,11 @@
 """rte_rib / rte_rib6: the node mempool and the RIB struct."""
 
-from __future__ import annotations
+from typing import NamedTuple
 
 from .errors import InputError, Rejection
+from .facts import ReleaseFacts
 from .intmath import u32
-from .mempool import PoolSpec, create_pool
+from .mempool import PoolCalc, PoolSpec, create_pool
 from .model import Allocation, Mempool
 from .platform import Platform
 
@@ -38,21 +39,62 @@ def rib_parts(name: str, max_nodes: int, ext_size: int, flags: int, family: int,
     d = _RIB[family]
     r = p.release
     if max_nodes <= 0:
-        why = f"max_nodes is {max_nodes}"
-        if max_nodes < 0 or max_nodes == -(1 << 31):
-            why += " (max_routes * 2 overflowed the C int that holds it)"
-        return [], [], [Rejection(errno="EINVAL", reason=f"{why}: it must be positive", function=d["fn"],
-                                  source=f"{d['src']}:404" if family == 4 else f"{d['src']}:473")]
+        return [], [], [_max_nodes_rejection(max_nodes, family)]
+    pool_name, elt = _node_pool(name, ext_size, family, r)
+    mp = create_pool(PoolSpec(name=pool_name, count=max_nodes, elt_size=elt, flags=flags), p)
+    if mp.errors and mp.ring_size is None:
+        return [mp], [], []
+    tailq, struct = _allocation_sizes(family, r)
+    allocs = [
+        Allocation(name=d["tailq"], size=tailq, role="tailq entry"),
+        Allocation(name=d["prefix"] + name, size=struct, role=f"struct rte_{d['kind']}"),
+    ]
+    return [mp], allocs, []
+
+
+def _max_nodes_rejection(max_nodes: int, family: int) -> Rejection:
+    d = _RIB[family]
+    why = f"max_nodes is {max_nodes}"
+    if max_nodes < 0 or max_nodes == -(1 << 31):
+        why += " (max_routes * 2 overflowed the C int that holds it)"
+    return Rejection(errno="EINVAL", reason=f"{why}: it must be positive", function=d["fn"],
+                     source=f"{d['src']}:404" if family == 4 else f"{d['src']}:473")
+
+
+def _node_pool(name: str, ext_size: int, family: int, r: ReleaseFacts) -> tuple[str, int]:
+    """The node pool's name and elt_size."""
     if not 0 <= ext_size < 1 << 64:
         raise InputError(f"ext_size {ext_size!r} does not fit size_t", param="ext_size")
     # snprintf(mem_name, RTE_RIB_NAMESIZE, "MP_%s", name) truncates to 63 bytes.
     pool_name = ("MP_" + name).encode()[: r.rib_namesize - 1].decode(errors="ignore")
-    elt = u32(getattr(r, d["node"]) + ext_size)  # size_t sum passed as unsigned elt_size
-    mp = create_pool(PoolSpec(name=pool_name, count=max_nodes, elt_size=elt, flags=flags), p)
-    if mp.errors and mp.ring_size is None:
-        return [mp], [], []
-    allocs = [
-        Allocation(name=d["tailq"], size=r.tailq_entry_size, role="tailq entry"),
-        Allocation(name=d["prefix"] + name, size=getattr(r, d["struct"]), role=f"struct rte_{d['kind']}"),
-    ]
-    return [mp], allocs, []
+    return pool_name, u32(getattr(r, _RIB[family]["node"]) + ext_size)  # size_t sum passed as unsigned elt_size
+
+
+def _allocation_sizes(family: int, r: ReleaseFacts) -> tuple[int, int]:
+    """The RIB's rte_mallocs besides its pool: the tailq entry and struct rte_rib(6)."""
+    return r.tailq_entry_size, getattr(r, _RIB[family]["struct"])
+
+
+class RibFootprint(NamedTuple):
+    """A RIB's totals without its records: what a compact batch answer shows."""
+
+    object_size: int | None
+    total_bytes: int
+    heap_bytes: int
+    errors: tuple[Rejection, ...]
+
+
+def rib_footprint(name: str, max_nodes: int, ext_size: int, flags: int, family: int, calc: PoolCalc,
+                  ) -> RibFootprint:
+    """The totals of :func:`rib_parts` + :func:`mpcalc.engine.assemble`, without their records;
+    ``calc`` is the platform's :func:`~mpcalc.mempool.pool_calc`."""
+    if max_nodes <= 0:
+        return RibFootprint(None, 0, 0, (_max_nodes_rejection(max_nodes, family),))
+    pool_name, elt = _node_pool(name, ext_size, family, calc.release)
+    s = calc.sizes(pool_name, max_nodes, elt, 0, 0, flags)
+    total, heap = s.total_bytes, s.heap_bytes
+    if s.created:
+        tailq, struct = _allocation_sizes(family, calc.release)
+        total += tailq + struct
+        heap += calc.heap_cost(tailq) + calc.heap_cost(struct)
+    return RibFootprint(s.object_size, total, heap, s.errors)

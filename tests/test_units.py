@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mpcalc.errors import InputError, MpcalcError
+from mpcalc.intmath import align32pow2
 from mpcalc.units import iec, page_label, parse_count, parse_size, size_label
 
 
@@ -192,3 +195,16 @@ def test_page_label(size, expected):
 @pytest.mark.parametrize("label", ["4K", "64K", "2M", "1G"])
 def test_page_label_round_trips_through_parse_size(label):
     assert page_label(parse_size(label)) == label
+
+
+def _align32pow2_as_dpdk(v: int) -> int:
+    """rte_align32pow2 line by line (lib/eal/include/rte_common.h): the reference for the fast form."""
+    x = (v - 1) & 0xFFFFFFFF
+    for shift in (1, 2, 4, 8, 16):
+        x |= x >> shift
+    return (x + 1) & 0xFFFFFFFF
+
+
+@given(st.one_of(st.integers(0, 2**32 - 1), st.sampled_from([0, 1, 2, 3, 2**31 - 1, 2**31, 2**31 + 1, 2**32 - 1])))
+def test_align32pow2_is_dpdks(v):
+    assert align32pow2(v) == _align32pow2_as_dpdk(v)
