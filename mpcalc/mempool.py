@@ -246,7 +246,7 @@ class PoolCalc:
         return eal.element_cost(size, self.elem_header, self.cache_line)
 
     def obj_size(self, elt_size: int, eff: int) -> tuple[ObjSize, bool]:
-        """The object layout, and whether its size wrapped uint32."""
+        """The object layout, and whether its size wrapped uint32 (memoized: :meth:`sizes` reads the table)."""
         key = ((elt_size + 7) >> 3, eff)  # both depend on elt_size only as rounded up to 8
         found = self._objsz.get(key)
         if found is None:
@@ -311,12 +311,16 @@ class PoolCalc:
         """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops."""
         r = self.release
         eff = _effective_flags(flags)
-        objsz, wraps = self.obj_size(elt_size, eff)
-        header, header_len, header_heap = self.header(cache_size, private_size, cache_layout)
+        # the memo tables read in line (this runs millions of times); a miss computes and stores
+        found = self._objsz.get(((elt_size + 7) >> 3, eff))
+        objsz, wraps = found if found is not None else self.obj_size(elt_size, eff)
+        found = self._headers.get((cache_size > 0, private_size, cache_layout))
+        header, header_len, header_heap = found if found is not None else self.header(cache_size, private_size,
+                                                                                      cache_layout)
         name_bytes = len(name) if name.isascii() else len(name.encode())
         errors = self.checks(name, name_bytes, count, elt_size, cache_size, flags, objsz.total_size)
         if errors:
-            return PoolSizes(eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0)
+            return _new_sizes((eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0))
         if name_bytes >= r.mempool_namesize:
             # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
             # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
@@ -337,11 +341,13 @@ class PoolCalc:
         hazards: tuple[Rejection, ...] = ()
         if slots == 0 or wraps or objs_len > SSIZE_MAX:
             hazards = self._hazards(count, elt_size, objsz, slots, wraps, objs_len)
-        ring_len, ring_heap = self.ring(slots)
+        found = self._rings.get(slots)
+        ring_len, ring_heap = found if found is not None else self.ring(slots)
         # every memzone of zones() and the pool's rte_mallocs
-        return PoolSizes(eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
-                         header_len + ring_len + objs_len + self.allocations_bytes,
-                         header_heap + ring_heap + self.heap_cost(objs_len) + self.allocations_heap)
+        return _new_sizes((eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
+                           header_len + ring_len + objs_len + self.allocations_bytes,
+                           header_heap + ring_heap + eal.element_cost(objs_len, self.elem_header, self.cache_line)
+                           + self.allocations_heap))
 
     @staticmethod
     def _hazards(count: int, elt_size: int, objsz: ObjSize, slots: int, wraps: bool, objs_len: int,
@@ -362,6 +368,9 @@ class PoolCalc:
                                "v22.11:lib/mempool/rte_mempool_ops_default.c:9-66"))
         return tuple(out)
 
+
+#: ``PoolSizes(*values)`` without the generated ``__new__``'s Python frame (sizes runs millions of times)
+_new_sizes = functools.partial(tuple.__new__, PoolSizes)
 
 #: per-platform memo tables are cleared when they grow past this (bounded memory)
 _MEMO_LIMIT = 1 << 16

@@ -37,7 +37,8 @@ class Platform(NamedTuple):
 
     @property
     def release(self) -> _facts.ReleaseFacts:
-        return _facts.release(self.dpdk)
+        found = _facts.RELEASES.get(self.dpdk)  # the plain lookup first: struct sizes ask for it often
+        return found if found is not None else _facts.release(self.dpdk)
 
     @property
     def pg_shift(self) -> int:
