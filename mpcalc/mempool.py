@@ -6,6 +6,7 @@ v22.11 to v26.07).
 """
 
 import functools
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from . import eal
@@ -309,45 +310,66 @@ class PoolCalc:
     def sizes(self, name: str, count: int, elt_size: int, cache_size: int = 0, private_size: int = 0,
               flags: int = 0, cache_layout: str = "pointer") -> PoolSizes:
         """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops."""
+        return self.sizes_many([name], [count], [elt_size], [cache_size], [private_size], [flags], [cache_layout])[0]
+
+    def sizes_many(self, names: Sequence[str], counts: Sequence[int], elt_sizes: Sequence[int],
+                   cache_sizes: Sequence[int], private_sizes: Sequence[int], flags: Sequence[int],
+                   cache_layouts: Sequence[str]) -> list[PoolSizes]:
+        """:meth:`sizes` of many pools, one per position of the columns (batch evaluates thousands at
+        a time: the lookups of this platform's constants and tables are made once)."""
         r = self.release
-        eff = _effective_flags(flags)
-        # the memo tables read in line (this runs millions of times); a miss computes and stores
-        found = self._objsz.get(((elt_size + 7) >> 3, eff))
-        objsz, wraps = found if found is not None else self.obj_size(elt_size, eff)
-        found = self._headers.get((cache_size > 0, private_size, cache_layout))
-        header, header_len, header_heap = found if found is not None else self.header(cache_size, private_size,
-                                                                                      cache_layout)
-        name_bytes = len(name) if name.isascii() else len(name.encode())
-        errors = self.checks(name, name_bytes, count, elt_size, cache_size, flags, objsz.total_size)
-        if errors:
-            return _new_sizes((eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0))
-        if name_bytes >= r.mempool_namesize:
-            # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
-            # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
-            err = _reject("ENAMETOOLONG", f"pool name {name!r} is {len(name.encode())} bytes; the limit is "
-                          f"{r.mempool_namesize - 1}, and DPDK leaks the MP_{name} memzone it already reserved",
-                          "rte_mempool_create_empty", f"{_SRC}:898-903")
-            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), True, header_len,
-                             header_heap)
-        # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
-        slots = align32pow2(count + 1)
-        if not is_pow2(slots) or slots > RING_SZ_MASK:
-            err = _reject("EINVAL", f"the ring needs {slots} slots for n {count}; the ring limit is "
-                          f"{RING_SZ_MASK} (n must be below 2^30)", "rte_ring_get_memsize_elem",
-                          "v22.11:lib/ring/rte_ring.c:59-64")
-            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0)
-        pg_shift = 0 if eff & _NO_IOVA_CONTIG else self.pg_shift
-        objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), self.p)
-        hazards: tuple[Rejection, ...] = ()
-        if slots == 0 or wraps or objs_len > SSIZE_MAX:
-            hazards = self._hazards(count, elt_size, objsz, slots, wraps, objs_len)
-        found = self._rings.get(slots)
-        ring_len, ring_heap = found if found is not None else self.ring(slots)
-        # every memzone of zones() and the pool's rte_mallocs
-        return _new_sizes((eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
-                           header_len + ring_len + objs_len + self.allocations_bytes,
-                           header_heap + ring_heap + eal.element_cost(objs_len, self.elem_header, self.cache_line)
-                           + self.allocations_heap))
+        mempool_namesize = r.mempool_namesize
+        objsz_memo, header_memo, ring_memo = self._objsz, self._headers, self._rings
+        checks, pg_shift_of_pool = self.checks, self.pg_shift
+        p, elem_header, cache_line = self.p, self.elem_header, self.cache_line
+        allocations_bytes, allocations_heap = self.allocations_bytes, self.allocations_heap
+        memzone_len, element_cost = eal.memzone_len, eal.element_cost
+        out: list[PoolSizes] = []
+        append = out.append
+        for name, count, elt_size, cache_size, private_size, fl, layout in zip(
+                names, counts, elt_sizes, cache_sizes, private_sizes, flags, cache_layouts):
+            eff = _effective_flags(fl)
+            # the memo tables read in line; a miss computes and stores
+            found = objsz_memo.get(((elt_size + 7) >> 3, eff))
+            objsz, wraps = found if found is not None else self.obj_size(elt_size, eff)
+            found = header_memo.get((cache_size > 0, private_size, layout))
+            header, header_len, header_heap = found if found is not None else self.header(cache_size, private_size,
+                                                                                          layout)
+            name_bytes = len(name) if name.isascii() else len(name.encode())
+            errors = checks(name, name_bytes, count, elt_size, cache_size, fl, objsz.total_size)
+            if errors:
+                append(_new_sizes((eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0)))
+                continue
+            if name_bytes >= mempool_namesize:
+                # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
+                # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
+                err = _reject("ENAMETOOLONG", f"pool name {name!r} is {len(name.encode())} bytes; the limit is "
+                              f"{mempool_namesize - 1}, and DPDK leaks the MP_{name} memzone it already reserved",
+                              "rte_mempool_create_empty", f"{_SRC}:898-903")
+                append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), True, header_len,
+                                 header_heap))
+                continue
+            # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
+            slots = align32pow2(count + 1)
+            if not is_pow2(slots) or slots > RING_SZ_MASK:
+                err = _reject("EINVAL", f"the ring needs {slots} slots for n {count}; the ring limit is "
+                              f"{RING_SZ_MASK} (n must be below 2^30)", "rte_ring_get_memsize_elem",
+                              "v22.11:lib/ring/rte_ring.c:59-64")
+                append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0))
+                continue
+            pg_shift = 0 if eff & _NO_IOVA_CONTIG else pg_shift_of_pool
+            objs_len = memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
+            hazards: tuple[Rejection, ...] = ()
+            if slots == 0 or wraps or objs_len > SSIZE_MAX:
+                hazards = self._hazards(count, elt_size, objsz, slots, wraps, objs_len)
+            found = ring_memo.get(slots)
+            ring_len, ring_heap = found if found is not None else self.ring(slots)
+            # every memzone of zones() and the pool's rte_mallocs
+            append(_new_sizes((eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
+                               header_len + ring_len + objs_len + allocations_bytes,
+                               header_heap + ring_heap + element_cost(objs_len, elem_header, cache_line)
+                               + allocations_heap)))
+        return out
 
     @staticmethod
     def _hazards(count: int, elt_size: int, objsz: ObjSize, slots: int, wraps: bool, objs_len: int,

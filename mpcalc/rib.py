@@ -1,5 +1,6 @@
 """rte_rib / rte_rib6: the node mempool and the RIB struct."""
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .errors import InputError, Rejection
@@ -66,7 +67,10 @@ def _node_pool(name: str, ext_size: int, family: int, r: ReleaseFacts) -> tuple[
     if not 0 <= ext_size < 1 << 64:
         raise InputError(f"ext_size {ext_size!r} does not fit size_t", param="ext_size")
     # snprintf(mem_name, RTE_RIB_NAMESIZE, "MP_%s", name) truncates to 63 bytes.
-    pool_name = ("MP_" + name).encode()[: r.rib_namesize - 1].decode(errors="ignore")
+    if name.isascii() and len(name) + 3 < r.rib_namesize:
+        pool_name = "MP_" + name
+    else:
+        pool_name = ("MP_" + name).encode()[: r.rib_namesize - 1].decode(errors="ignore")
     return pool_name, u32(getattr(r, _RIB[family]["node"]) + ext_size)  # size_t sum passed as unsigned elt_size
 
 
@@ -88,13 +92,31 @@ def rib_footprint(name: str, max_nodes: int, ext_size: int, flags: int, family: 
                   ) -> RibFootprint:
     """The totals of :func:`rib_parts` + :func:`mpcalc.engine.assemble`, without their records;
     ``calc`` is the platform's :func:`~mpcalc.mempool.pool_calc`."""
-    if max_nodes <= 0:
-        return RibFootprint(None, 0, 0, (_max_nodes_rejection(max_nodes, family),))
-    pool_name, elt = _node_pool(name, ext_size, family, calc.release)
-    s = calc.sizes(pool_name, max_nodes, elt, 0, 0, flags)
-    total, heap = s.total_bytes, s.heap_bytes
-    if s.created:
-        tailq, struct = _allocation_sizes(family, calc.release)
-        total += tailq + struct
-        heap += calc.heap_cost(tailq) + calc.heap_cost(struct)
-    return RibFootprint(s.object_size, total, heap, s.errors)
+    return rib_footprints([name], [max_nodes], [ext_size], [flags], family, calc)[0]
+
+
+def rib_footprints(names: Sequence[str], max_nodes: Sequence[int], ext_sizes: Sequence[int], flags: Sequence[int],
+                   family: int, calc: PoolCalc) -> list[RibFootprint]:
+    """:func:`rib_footprint` of many RIBs of one family, one per position of the columns."""
+    r = calc.release
+    tailq, struct = _allocation_sizes(family, r)
+    extra_bytes, extra_heap = tailq + struct, calc.heap_cost(tailq) + calc.heap_cost(struct)
+    out: list[RibFootprint | None] = [None] * len(names)
+    pools: list[int] = []  # the positions whose node pool is created
+    pool_names, elts = [], []
+    for i, (name, nodes, ext_size) in enumerate(zip(names, max_nodes, ext_sizes)):
+        if nodes <= 0:
+            out[i] = RibFootprint(None, 0, 0, (_max_nodes_rejection(nodes, family),))
+        else:
+            pool_name, elt = _node_pool(name, ext_size, family, r)
+            pools.append(i)
+            pool_names.append(pool_name)
+            elts.append(elt)
+    sizes = calc.sizes_many(pool_names, [max_nodes[i] for i in pools], elts, [0] * len(pools), [0] * len(pools),
+                            [flags[i] for i in pools], ["pointer"] * len(pools))
+    for i, s in zip(pools, sizes):
+        if s.created:
+            out[i] = RibFootprint(s.object_size, s.total_bytes + extra_bytes, s.heap_bytes + extra_heap, s.errors)
+        else:
+            out[i] = RibFootprint(s.object_size, s.total_bytes, s.heap_bytes, s.errors)
+    return out  # type: ignore[return-value]

@@ -21,6 +21,7 @@ next read waits, so a producer may feed configurations one at a time.  A line lo
 
 from __future__ import annotations
 
+import operator
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -31,7 +32,7 @@ import click
 from ..cli import platform_of
 from ..mempool import pool_calc
 from ..params import _Ranged
-from ..rib import rib_footprint, rib_max_nodes
+from ..rib import rib_footprints, rib_max_nodes
 
 #: the commands a batch line may name
 SIZING_COMMANDS = ("pool", "rib", "rib6", "fib", "fib6", "mbuf")
@@ -256,10 +257,12 @@ class Evaluator:
         _, ints, texts, params, defaults = self._fast_plan(name)  # type: ignore[misc]
         good = [True] * n
         cols: dict[str, list[Any]] = {}
+        every_key = set(map(len, rows)) == {len(keys)}  # each row has every key (the usual batch)
         for key in keys:
             if key == "command":
                 continue
-            col = [r.get(key) for r in rows]  # an absent key reads as null: the command's default
+            # an absent key reads as null: the command's default
+            col = list(map(operator.itemgetter(key), rows)) if every_key else [r.get(key) for r in rows]
             spec = ints.get(key)
             if spec is not None:
                 pname, lo, hi = spec
@@ -294,8 +297,20 @@ class Evaluator:
         else:
             sizes = self._rib_sizes(calcs, good, 4 if name == "rib" else 6, column("name"), column("routes"),
                                     column("nodes"), column("ext_size"), masks)
-        return [None if fps is None else _compact(name, ms, fps, calc.p.page_size, labels)
-                for fps, ms, calc in zip(sizes, masks, calcs)]
+        answers: list[tuple[str, int] | None] = []
+        for fps, ms, calc in zip(sizes, masks, calcs):
+            if fps is None:
+                answers.append(None)
+            elif len(fps) == 1 and not fps[0].errors:  # the usual line: one flag combination that DPDK takes
+                fp = fps[0]
+                heap = fp.heap_bytes
+                page = calc.p.page_size
+                answers.append((_TAIL % (name, "true", _RESULT % (
+                    flags_label(ms[0], labels), fp.object_size, fp.total_bytes, heap,
+                    -(-heap // page) if page else "null", "")), EXIT_OK))
+            else:
+                answers.append(_compact(name, ms, fps, calc.p.page_size, labels))
+        return answers
 
     def _column(self, name: str, key: str, col: list[Any], good: list[bool], default: Any) -> list[Any]:
         """A column converted a value at a time (the CLI's own conversion, memoized); a value it
@@ -356,39 +371,58 @@ class Evaluator:
         return calc
 
     @staticmethod
-    def _pool_sizes(calcs: list[Any], good: list[bool], *columns: list[Any]) -> list[list[Any] | None]:
-        out: list[list[Any] | None] = []
-        for ok, calc, name, count, elt_size, cache_size, private_size, masks, layout in zip(good, calcs, *columns):
-            if not ok or count is None or elt_size is None:
-                out.append(None)  # the full path: a rejected value, or a missing --count / elt_size
-            else:
-                out.append([calc.sizes(name, count, elt_size, cache_size, private_size, m, layout) for m in masks])
-        return out
+    def _pool_sizes(calcs: list[Any], good: list[bool], names: list[Any], counts: list[Any], elt_sizes: list[Any],
+                    cache_sizes: list[Any], private_sizes: list[Any], masks: list[Any], layouts: list[Any],
+                    ) -> list[list[Any] | None]:
+        """Each row's PoolSizes, one per flag combination; None for a row the full path answers
+        (a rejected value, or a missing --count / elt_size)."""
+        rows = [j for j, ok in enumerate(good) if ok and counts[j] is not None and elt_sizes[j] is not None]
+
+        def sizes(calc: Any, at: list[int], mask: list[int]) -> list[Any]:
+            return calc.sizes_many([names[j] for j in at], [counts[j] for j in at], [elt_sizes[j] for j in at],
+                                   [cache_sizes[j] for j in at], [private_sizes[j] for j in at], mask,
+                                   [layouts[j] for j in at])
+
+        return _by_platform(len(good), rows, calcs, masks, sizes)
 
     @staticmethod
-    def _rib_sizes(calcs: list[Any], good: list[bool], family: int, *columns: list[Any]) -> list[list[Any] | None]:
-        out: list[list[Any] | None] = []
-        for ok, calc, name, routes, nodes, ext_size, masks in zip(good, calcs, *columns):
-            if not ok or (routes is None) == (nodes is None):
-                out.append(None)  # the full path: a rejected value, or not exactly one of routes and nodes
-                continue
-            max_nodes = rib_max_nodes(routes) if routes is not None else nodes
-            try:
-                out.append([rib_footprint(name, max_nodes, ext_size, m, family, calc) for m in masks])
-            except ValueError:  # a value beyond what DPDK stores (InputError): the full path words it
-                out.append(None)
-        return out
+    def _rib_sizes(calcs: list[Any], good: list[bool], family: int, names: list[Any], routes: list[Any],
+                   nodes: list[Any], ext_sizes: list[Any], masks: list[Any]) -> list[list[Any] | None]:
+        """Each row's RibFootprint, one per flag combination; None for a row the full path answers
+        (a rejected value, or not exactly one of routes and nodes)."""
+        rows = [j for j, ok in enumerate(good) if ok and (routes[j] is None) != (nodes[j] is None)]
+
+        def sizes(calc: Any, at: list[int], mask: list[int]) -> list[Any]:
+            max_nodes = [nodes[j] if routes[j] is None else rib_max_nodes(routes[j]) for j in at]
+            return rib_footprints([names[j] for j in at], max_nodes, [ext_sizes[j] for j in at], mask, family, calc)
+
+        return _by_platform(len(good), rows, calcs, masks, sizes)
+
+
+def _by_platform(n: int, rows: list[int], calcs: list[Any], masks: list[list[int]],
+                 sizes: Callable[[Any, list[int], list[int]], list[Any]]) -> list[list[Any] | None]:
+    """Run ``sizes(calc, positions, masks)`` once per platform over the rows (a row with several flag
+    combinations once per combination); each row's results in flag order, None for the other rows."""
+    out: list[list[Any] | None] = [None] * n
+    groups: dict[int, list[int]] = {}
+    for j in rows:
+        groups.setdefault(id(calcs[j]), []).append(j)
+    for at in groups.values():
+        calc = calcs[at[0]]
+        if all(len(masks[j]) == 1 for j in at):  # the usual: one flag combination a row
+            for j, s in zip(at, sizes(calc, at, [masks[j][0] for j in at])):
+                out[j] = [s]
+        else:
+            pos = [j for j in at for _ in masks[j]]
+            for j in at:
+                out[j] = []
+            for j, s in zip(pos, sizes(calc, pos, [m for j in at for m in masks[j]])):
+                out[j].append(s)  # type: ignore[union-attr]
+    return out
 
 
 def _compact(name: str, masks: list[int], fps: list[Any], page: int, labels: dict[int, str]) -> tuple[str, int]:
     """The compact answer of one configuration from its footprints (one per flag combination)."""
-    if len(fps) == 1 and not fps[0].errors:  # the usual line: one flag combination that DPDK takes
-        fp = fps[0]
-        heap = fp.heap_bytes
-        obj = fp.object_size
-        return (_TAIL % (name, "true", _RESULT % (flags_label(masks[0], labels), "null" if obj is None else obj,
-                                                  fp.total_bytes, heap, -(-heap // page) if page else "null", "")),
-                EXIT_OK)
     parts = []
     ok = True
     for mask, fp in zip(masks, fps):
