@@ -190,6 +190,8 @@ class PoolSizes(NamedTuple):
     #: the memzones of :meth:`zones` and, once the pool exists, its rte_mallocs: bytes and heap growth
     total_bytes: int
     heap_bytes: int
+    #: the size of the object layout a report shows (:attr:`layout`)
+    object_size: int | None
 
     def zones(self) -> tuple[tuple[str, int], ...]:
         """(role, len) of each memzone left reserved: all three, the leaked header, or none (a failed
@@ -209,11 +211,6 @@ class PoolSizes(NamedTuple):
     def layout(self) -> ObjSize | None:
         """The object layout a report shows: none when the size wrapped to 0 and nothing was reserved."""
         return self.objsz if self.objsz.total_size or self.header is not None else None
-
-    @property
-    def object_size(self) -> int | None:
-        layout = self.layout
-        return None if layout is None else layout.total_size
 
 
 class PoolCalc:
@@ -338,7 +335,8 @@ class PoolCalc:
             name_bytes = len(name) if name.isascii() else len(name.encode())
             errors = checks(name, name_bytes, count, elt_size, cache_size, fl, objsz.total_size)
             if errors:
-                append(_new_sizes((eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0)))
+                append(_new_sizes((eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0,
+                                   objsz.total_size or None)))
                 continue
             if name_bytes >= mempool_namesize:
                 # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
@@ -347,7 +345,7 @@ class PoolCalc:
                               f"{mempool_namesize - 1}, and DPDK leaks the MP_{name} memzone it already reserved",
                               "rte_mempool_create_empty", f"{_SRC}:898-903")
                 append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), True, header_len,
-                                 header_heap))
+                                 header_heap, objsz.total_size))
                 continue
             # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
             slots = align32pow2(count + 1)
@@ -355,7 +353,8 @@ class PoolCalc:
                 err = _reject("EINVAL", f"the ring needs {slots} slots for n {count}; the ring limit is "
                               f"{RING_SZ_MASK} (n must be below 2^30)", "rte_ring_get_memsize_elem",
                               "v22.11:lib/ring/rte_ring.c:59-64")
-                append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0))
+                append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0,
+                                 objsz.total_size))
                 continue
             pg_shift = 0 if eff & _NO_IOVA_CONTIG else pg_shift_of_pool
             objs_len = memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
@@ -368,7 +367,7 @@ class PoolCalc:
             append(_new_sizes((eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
                                header_len + ring_len + objs_len + allocations_bytes,
                                header_heap + ring_heap + element_cost(objs_len, elem_header, cache_line)
-                               + allocations_heap)))
+                               + allocations_heap, objsz.total_size)))
         return out
 
     @staticmethod

@@ -274,7 +274,7 @@ class Evaluator:
                     col = self._column(name, key, col, good, defaults.get(pname))
             else:
                 pname = params[key].name
-                if set(map(type, col)) == _STR:  # flags, page sizes as text: convert each distinct value once
+                if set(map(type, col)) <= _INT_STR:  # flags, page sizes: convert each distinct value once
                     try:
                         conv = {v: self.convert(name, key, params[key], v) for v in set(col)}
                     except LineError:
@@ -437,7 +437,7 @@ def _compact(name: str, masks: list[int], fps: list[Any], page: int, labels: dic
 
 
 _BAD = object()  # a value the CLI rejects (its row goes down the full path)
-_INT, _STR = {int}, {str}  # a column's set of value types (a bool is not an int here)
+_INT, _STR, _INT_STR = {int}, {str}, {int, str}  # a column's set of value types (a bool is not an int here)
 _SCALARS = {str, int, bool, type(None)}
 
 
