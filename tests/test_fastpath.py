@@ -108,6 +108,16 @@ def test_the_fast_path_answers_exactly_as_the_command_does(lines):
     assert run(lines, fast=True) == run(lines, fast=False)
 
 
+def test_rows_with_every_flag_combination_among_rejected_rows():
+    """A row answered once per flag combination shares its platform with rows the full path answers."""
+    lines = [json.dumps({"command": "pool", "count": 1000, "elt_size": 40, "flags": "all"})]
+    lines += [json.dumps({"command": "pool", "count": "1X", "elt_size": 40 + i}) for i in range(7)]
+    lines += [json.dumps({"command": "rib", "routes": 1000, "flags": "all"})]
+    lines += [json.dumps({"command": "rib", "routes": 0, "ext_size": i}) for i in range(7)]
+    assert run(lines, fast=True) == run(lines, fast=False)
+    assert run(lines[::-1], fast=True) == run(lines[::-1], fast=False)
+
+
 def test_the_fast_path_takes_the_usual_lines():
     """The equality above would hold trivially if nothing took the fast path."""
     ctx = click.Context(cli)

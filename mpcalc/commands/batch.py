@@ -377,11 +377,11 @@ class Evaluator:
         """Each row's PoolSizes, one per flag combination; None for a row the full path answers
         (a rejected value, or a missing --count / elt_size)."""
         rows = [j for j, ok in enumerate(good) if ok and counts[j] is not None and elt_sizes[j] is not None]
+        columns = (names, counts, elt_sizes, cache_sizes, private_sizes, layouts)
 
-        def sizes(calc: Any, at: list[int], mask: list[int]) -> list[Any]:
-            return calc.sizes_many([names[j] for j in at], [counts[j] for j in at], [elt_sizes[j] for j in at],
-                                   [cache_sizes[j] for j in at], [private_sizes[j] for j in at], mask,
-                                   [layouts[j] for j in at])
+        def sizes(calc: Any, at: list[int], mask: list[int], whole: bool) -> list[Any]:
+            name, count, elt, cache, private, layout = columns if whole else _take(columns, at)
+            return calc.sizes_many(name, count, elt, cache, private, mask, layout)
 
         return _by_platform(len(good), rows, calcs, masks, sizes)
 
@@ -392,17 +392,24 @@ class Evaluator:
         (a rejected value, or not exactly one of routes and nodes)."""
         rows = [j for j, ok in enumerate(good) if ok and (routes[j] is None) != (nodes[j] is None)]
 
-        def sizes(calc: Any, at: list[int], mask: list[int]) -> list[Any]:
+        def sizes(calc: Any, at: list[int], mask: list[int], whole: bool) -> list[Any]:
             max_nodes = [nodes[j] if routes[j] is None else rib_max_nodes(routes[j]) for j in at]
-            return rib_footprints([names[j] for j in at], max_nodes, [ext_sizes[j] for j in at], mask, family, calc)
+            name, ext = (names, ext_sizes) if whole else _take((names, ext_sizes), at)
+            return rib_footprints(name, max_nodes, ext, mask, family, calc)
 
         return _by_platform(len(good), rows, calcs, masks, sizes)
 
 
+def _take(columns: tuple[list[Any], ...], at: list[int]) -> tuple[list[Any], ...]:
+    """The columns at positions ``at``."""
+    return tuple([col[j] for j in at] for col in columns)
+
+
 def _by_platform(n: int, rows: list[int], calcs: list[Any], masks: list[list[int]],
-                 sizes: Callable[[Any, list[int], list[int]], list[Any]]) -> list[list[Any] | None]:
-    """Run ``sizes(calc, positions, masks)`` once per platform over the rows (a row with several flag
-    combinations once per combination); each row's results in flag order, None for the other rows."""
+                 sizes: Callable[[Any, list[int], list[int], bool], list[Any]]) -> list[list[Any] | None]:
+    """Run ``sizes(calc, positions, masks, whole)`` once per platform over the rows (a row with several
+    flag combinations once per combination; ``whole``: the positions are every row, in order); each
+    row's results in flag order, None for the other rows."""
     out: list[list[Any] | None] = [None] * n
     groups: dict[int, list[int]] = {}
     for j in rows:
@@ -410,13 +417,13 @@ def _by_platform(n: int, rows: list[int], calcs: list[Any], masks: list[list[int
     for at in groups.values():
         calc = calcs[at[0]]
         if all(len(masks[j]) == 1 for j in at):  # the usual: one flag combination a row
-            for j, s in zip(at, sizes(calc, at, [masks[j][0] for j in at])):
+            for j, s in zip(at, sizes(calc, at, [masks[j][0] for j in at], len(at) == n)):
                 out[j] = [s]
         else:
             pos = [j for j in at for _ in masks[j]]
             for j in at:
                 out[j] = []
-            for j, s in zip(pos, sizes(calc, pos, [m for j in at for m in masks[j]])):
+            for j, s in zip(pos, sizes(calc, pos, [m for j in at for m in masks[j]], False)):
                 out[j].append(s)  # type: ignore[union-attr]
     return out
 
