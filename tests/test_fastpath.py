@@ -12,6 +12,7 @@ import io
 import json
 
 import click
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -116,6 +117,28 @@ def test_rows_with_every_flag_combination_among_rejected_rows():
     lines += [json.dumps({"command": "rib", "routes": 0, "ext_size": i}) for i in range(7)]
     assert run(lines, fast=True) == run(lines, fast=False)
     assert run(lines[::-1], fast=True) == run(lines[::-1], fast=False)
+
+
+@pytest.mark.parametrize("compact", [True, False])
+def test_a_batch_leaves_no_cyclic_garbage(compact):
+    """What `mpcalc batch` freezes out of the collector's sight is freed by reference counting alone."""
+    import gc
+
+    lines = [json.dumps({"command": "pool", "count": 100 + i, "elt_size": i, "flags": "all" if i % 7 else "0x5"})
+             for i in range(300)]
+    lines += [json.dumps({"command": c, "routes": 10 + i}) for c in ("rib", "fib", "fib6") for i in range(40)]
+    lines += [json.dumps({"command": "mbuf", "count": 500 + i, "cache_size": 256}) for i in range(40)]
+    lines += ["not json", '{"command": "pool", "count": "1X", "elt_size": 8}', '{"command": "pool", "colour": 1}',
+              '{"command": "pool", "count": 0, "elt_size": 8}'] * 10
+    gc.collect()
+    gc.disable()  # what the batch leaves for the collector stays until the collect below
+    try:
+        ctx = click.Context(cli)
+        with ctx:
+            B.run_batch(ctx, io.BytesIO("".join(line + "\n" for line in lines).encode()), io.StringIO(), compact)
+    finally:
+        gc.enable()
+    assert gc.collect() == 0
 
 
 def test_the_fast_path_takes_the_usual_lines():
