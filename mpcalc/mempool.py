@@ -226,6 +226,7 @@ class PoolCalc:
         self.p = p
         self.release = r
         self.pg_shift = p.pg_shift
+        self.align = p.mempool_align
         self.elem_header = p.malloc_elem_header
         self.cache_line = p.cache_line
         self.allocations = (
@@ -255,9 +256,10 @@ class PoolCalc:
         return found
 
     def header(self, cache_size: int, private_size: int, cache_layout: str) -> tuple[HeaderLayout, int, int]:
-        """The header layout, the ``MP_<name>`` memzone's length and its heap cost (caches count only
-        as cache_size > 0)."""
-        key = (cache_size > 0, private_size, cache_layout)
+        """The header layout, the ``MP_<name>`` memzone's length and its heap cost (memoized:
+        :meth:`sizes_many` reads the table).  They depend on the cache only as cache_size > 0, and on
+        the private size only as rounded up to RTE_MEMPOOL_ALIGN."""
+        key = (cache_size > 0, (private_size + self.align - 1) // self.align, cache_layout)
         found = self._headers.get(key)
         if found is None:
             if len(self._headers) >= _MEMO_LIMIT:
@@ -317,7 +319,7 @@ class PoolCalc:
         r = self.release
         mempool_namesize = r.mempool_namesize
         objsz_memo, header_memo, ring_memo = self._objsz, self._headers, self._rings
-        checks, pg_shift_of_pool = self.checks, self.pg_shift
+        checks, pg_shift_of_pool, align = self.checks, self.pg_shift, self.align
         p, elem_header, cache_line = self.p, self.elem_header, self.cache_line
         allocations_bytes, allocations_heap = self.allocations_bytes, self.allocations_heap
         memzone_len, element_cost = eal.memzone_len, eal.element_cost
@@ -329,7 +331,7 @@ class PoolCalc:
             # the memo tables read in line; a miss computes and stores
             found = objsz_memo.get(((elt_size + 7) >> 3, eff))
             objsz, wraps = found if found is not None else self.obj_size(elt_size, eff)
-            found = header_memo.get((cache_size > 0, private_size, layout))
+            found = header_memo.get((cache_size > 0, (private_size + align - 1) // align, layout))
             header, header_len, header_heap = found if found is not None else self.header(cache_size, private_size,
                                                                                           layout)
             name_bytes = len(name) if name.isascii() else len(name.encode())

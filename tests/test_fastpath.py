@@ -162,7 +162,8 @@ PLATFORMS = st.builds(
 
 
 @given(PLATFORMS, st.integers(0, 2**32 - 1), st.one_of(st.integers(0, 70_000), st.integers(0, 2**32 - 1)),
-       st.integers(0, 600), st.integers(0, 300), st.integers(0, 0x7F), st.sampled_from(["pointer", "index"]),
+       st.integers(0, 600), st.one_of(st.integers(0, 300), st.integers(2**32 - 300, 2**32 - 1)), st.integers(0, 0x7F),
+       st.sampled_from(["pointer", "index"]),
        st.sampled_from(["mp", "x" * 22, "x" * 23, "x" * 26]))
 def test_pool_sizes_sum_what_the_records_hold(p, count, elt_size, cache_size, private_size, flags, layout, name):
     s = pool_calc(p).sizes(name, count, elt_size, cache_size, private_size, flags, layout)

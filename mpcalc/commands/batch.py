@@ -299,16 +299,17 @@ class Evaluator:
             sizes = self._rib_sizes(calcs, good, 4 if name == "rib" else 6, column("name"), column("routes"),
                                     column("nodes"), column("ext_size"), masks)
         answers: list[tuple[str, int] | None] = []
+        one = ',"command":"%s","ok":true,"results":[' % name + _RESULT + "]}"  # one flag combination, no error
         for fps, ms, calc in zip(sizes, masks, calcs):
             if fps is None:
                 answers.append(None)
-            elif len(fps) == 1 and not fps[0].errors:  # the usual line: one flag combination that DPDK takes
+            elif len(fps) == 1 and not fps[0].errors:  # the usual line
                 fp = fps[0]
                 heap = fp.heap_bytes
                 page = calc.p.page_size
-                answers.append((_TAIL % (name, "true", _RESULT % (
-                    flags_label(ms[0], labels), fp.object_size, fp.total_bytes, heap,
-                    -(-heap // page) if page else "null", "")), EXIT_OK))
+                label = labels.get(ms[0]) or flags_label(ms[0], labels)
+                answers.append((one % (label, fp.object_size, fp.total_bytes, heap,
+                                       -(-heap // page) if page else "null", ""), EXIT_OK))
             else:
                 answers.append(_compact(name, ms, fps, calc.p.page_size, labels))
         return answers
@@ -618,7 +619,7 @@ def run_batch(ctx: click.Context, source: IO[bytes], out: IO[str], compact: bool
 
     for first, lines in split_chunks(source, before_read=flush):
         texts = [None if line is None else line.strip() for line in lines]
-        new = list(dict.fromkeys(t for t in texts if t and t not in seen))
+        new = list(dict.fromkeys([t for t in texts if t and t not in seen]))
         if new:
             if len(seen) + len(new) > _MEMO_LIMIT:
                 seen.clear()
