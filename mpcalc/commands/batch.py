@@ -300,18 +300,17 @@ class Evaluator:
                                     column("nodes"), column("ext_size"), masks)
         answers: list[tuple[str, int] | None] = []
         one = ',"command":"%s","ok":true,"results":[' % name + _RESULT + "]}"  # one flag combination, no error
-        for fps, ms, calc in zip(sizes, masks, calcs):
-            if fps is None:
+        for fp, ms, calc in zip(sizes, masks, calcs):
+            if fp is None:
                 answers.append(None)
-            elif len(fps) == 1 and not fps[0].errors:  # the usual line
-                fp = fps[0]
+            elif type(fp) is not list and not fp.errors:  # the usual line: one flag combination, no error
                 heap = fp.heap_bytes
                 page = calc.p.page_size
                 label = labels.get(ms[0]) or flags_label(ms[0], labels)
                 answers.append((one % (label, fp.object_size, fp.total_bytes, heap,
                                        -(-heap // page) if page else "null", ""), EXIT_OK))
             else:
-                answers.append(_compact(name, ms, fps, calc.p.page_size, labels))
+                answers.append(_compact(name, ms, fp if type(fp) is list else [fp], calc.p.page_size, labels))
         return answers
 
     def _column(self, name: str, key: str, col: list[Any], good: list[bool], default: Any) -> list[Any]:
@@ -375,9 +374,9 @@ class Evaluator:
     @staticmethod
     def _pool_sizes(calcs: list[Any], good: list[bool], names: list[Any], counts: list[Any], elt_sizes: list[Any],
                     cache_sizes: list[Any], private_sizes: list[Any], masks: list[Any], layouts: list[Any],
-                    ) -> list[list[Any] | None]:
-        """Each row's PoolSizes, one per flag combination; None for a row the full path answers
-        (a rejected value, or a missing --count / elt_size)."""
+                    ) -> list[Any]:
+        """Each row's PoolSizes (:func:`_by_platform`); None for a row the full path answers (a
+        rejected value, or a missing --count / elt_size)."""
         rows = [j for j, ok in enumerate(good) if ok and counts[j] is not None and elt_sizes[j] is not None]
         columns = (names, counts, elt_sizes, cache_sizes, private_sizes, layouts)
 
@@ -389,9 +388,9 @@ class Evaluator:
 
     @staticmethod
     def _rib_sizes(calcs: list[Any], good: list[bool], family: int, names: list[Any], routes: list[Any],
-                   nodes: list[Any], ext_sizes: list[Any], masks: list[Any]) -> list[list[Any] | None]:
-        """Each row's RibFootprint, one per flag combination; None for a row the full path answers
-        (a rejected value, or not exactly one of routes and nodes)."""
+                   nodes: list[Any], ext_sizes: list[Any], masks: list[Any]) -> list[Any]:
+        """Each row's RibFootprint (:func:`_by_platform`); None for a row the full path answers (a
+        rejected value, or not exactly one of routes and nodes)."""
         rows = [j for j, ok in enumerate(good) if ok and (routes[j] is None) != (nodes[j] is None)]
 
         def sizes(calc: Any, at: list[int], mask: list[int], whole: bool) -> list[Any]:
@@ -408,25 +407,28 @@ def _take(columns: tuple[list[Any], ...], at: list[int]) -> tuple[list[Any], ...
 
 
 def _by_platform(n: int, rows: list[int], calcs: list[Any], masks: list[list[int]],
-                 sizes: Callable[[Any, list[int], list[int], bool], list[Any]]) -> list[list[Any] | None]:
+                 sizes: Callable[[Any, list[int], list[int], bool], list[Any]]) -> list[Any]:
     """Run ``sizes(calc, positions, masks, whole)`` once per platform over the rows (a row with several
-    flag combinations once per combination; ``whole``: the positions are every row, in order); each
-    row's results in flag order, None for the other rows."""
-    out: list[list[Any] | None] = [None] * n
+    flag combinations once per combination; ``whole``: the positions are every row, in order).  Each
+    row's result: one footprint for one flag combination, a list of them (in flag order) for several,
+    None for a row not in ``rows``."""
+    if len(rows) == n and len(set(map(id, calcs))) == 1 and set(map(len, masks)) == {1}:  # the usual batch
+        return sizes(calcs[0], rows, [m[0] for m in masks], True)
+    out: list[Any] = [None] * n
     groups: dict[int, list[int]] = {}
     for j in rows:
         groups.setdefault(id(calcs[j]), []).append(j)
     for at in groups.values():
         calc = calcs[at[0]]
-        if all(len(masks[j]) == 1 for j in at):  # the usual: one flag combination a row
+        if all(len(masks[j]) == 1 for j in at):
             for j, s in zip(at, sizes(calc, at, [masks[j][0] for j in at], len(at) == n)):
-                out[j] = [s]
+                out[j] = s
         else:
             pos = [j for j in at for _ in masks[j]]
             for j in at:
                 out[j] = []
             for j, s in zip(pos, sizes(calc, pos, [m for j in at for m in masks[j]], False)):
-                out[j].append(s)  # type: ignore[union-attr]
+                out[j].append(s)
     return out
 
 
