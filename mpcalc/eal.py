@@ -16,7 +16,9 @@ def memzone_len(requested: int, p: Platform) -> int:
     >>> memzone_len(1056960 + 64, Platform()), memzone_len(24, Platform())
     (1057024, 64)
     """
-    return max(p.cache_line, ceil_a(requested, p.cache_line))
+    line = p.cache_line
+    size = ceil_a(requested, line)
+    return size if size > line else line
 
 
 def heap_cost(size: int, p: Platform) -> int:

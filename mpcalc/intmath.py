@@ -37,8 +37,8 @@ def align32pow2(value: int) -> int:
     >>> align32pow2(1000001), align32pow2(8192), align32pow2(0), align32pow2(2**31 + 1)
     (1048576, 8192, 0, 0)
     """
-    x = u32(value)  # DPDK: x--, then x |= x >> 1 ... >> 16, then x + 1; 0 wraps to 0xffffffff + 1 == 0
-    return u32(1 << (x - 1).bit_length()) if x else 0
+    x = value & U32_MAX  # DPDK: x--, then x |= x >> 1 ... >> 16, then x + 1; 0 wraps to 0xffffffff + 1 == 0
+    return (1 << (x - 1).bit_length()) & U32_MAX if x else 0
 
 
 def is_pow2(value: int) -> bool:
