@@ -209,3 +209,49 @@ def test_the_line_parser_is_json_loads(text):
     assert got == expected or (got != got and expected != expected)  # NaN
     assert json.dumps(got) == json.dumps(expected)  # the same types: 1 stays an int, 1.0 a float
 
+
+
+# --- sweeps: sizes alone against the command's own code -----------------------------------------------------------
+
+SWEEPS = [
+    ["pool", "--vary", "count=0..3M", "--steps", "40", "--elt-size", "40", "--cache-size", "256"],
+    ["pool", "--vary", "elt-size=0..64K", "--steps", "60", "--count", "8191", "--cache-layout", "index"],
+    ["pool", "--vary", "elt-size=4294967000..4294967295", "--steps", "30", "--count", "10", "--flags", "0x3"],
+    ["pool", "--vary", "cache-size=0..600", "--steps", "30", "--count", "300", "--elt-size", "64", "--dpdk", "26.07"],
+    ["pool", "--vary", "private-size=0..4294967295", "--steps", "25", "--count", "100", "--elt-size", "8",
+     "--name", "x" * 24, "--page-size", "none", "--format", "jsonl"],
+    ["pool", "--vary", "count=1..2G", "--steps", "30", "--log", "--elt-size", "2K", "--arch", "arm64"],
+    ["rib", "--vary", "routes=1..2G", "--steps", "40", "--log", "--page-size", "4K"],
+    ["rib6", "--vary", "nodes=1..1M", "--steps", "20", "--ext-size", "24", "--flags", "no_cache_align"],
+    ["rib", "--vary", "ext-size=0..4294967295", "--steps", "20", "--routes", "1000", "--name", "n" * 62],
+    ["rib", "--vary", "nodes=1..100", "--routes", "5"],  # both routes and nodes: the command's usage error
+    ["pool", "--vary", "count=1..100", "--elt-size", "8", "--max-total", "1K"],  # a CI gate: the command's code
+    ["mbuf", "--vary", "count=1..100K", "--steps", "10"],
+]
+
+
+@pytest.mark.parametrize("argv", SWEEPS, ids=[" ".join(a[:3]) for a in SWEEPS])
+def test_a_sweep_from_sizes_alone_is_the_commands_sweep(argv, capsys, monkeypatch):
+    from mpcalc.cli import main
+    from mpcalc.commands import sweep
+
+    rc = main(["sweep", *argv])
+    fast = rc, *capsys.readouterr()
+    monkeypatch.setattr(sweep, "footprints", lambda *args: None)
+    rc = main(["sweep", *argv])
+    assert fast == (rc, *capsys.readouterr())
+    assert fast[1] or fast[0] == 2
+
+
+def test_pool_and_rib_sweeps_are_summed_from_sizes(capsys, monkeypatch):
+    from mpcalc.cli import main
+    from mpcalc.commands import sweep
+
+    taken = []
+    real = sweep.footprints
+    monkeypatch.setattr(sweep, "footprints", lambda *args: taken.append(real(*args)) or taken[-1])
+    assert main(["sweep", "pool", "--vary", "count=1..10", "--elt-size", "8"]) == 0
+    assert main(["sweep", "rib6", "--vary", "routes=1..10"]) == 0
+    assert main(["sweep", "mbuf", "--vary", "count=1..10"]) == 0
+    capsys.readouterr()
+    assert [t is not None for t in taken] == [True, True, False]

@@ -134,29 +134,36 @@ def _run(ev: Evaluator, name: str, key: str, pname: str, values: list[int], para
     worst = 0
     progress = Progress("sweep", total=len(values))
     buf: list[str] = []
+    fast = footprints(name, pname, values, params)
+    platform = fast[0] if fast is not None else None
     for i, value in enumerate(values):
-        params[pname] = value
-        try:
-            report = ev.report(name, params)
-        except LineError as exc:
-            where = f" at {key}={value}" if i else ""
-            raise click.UsageError(f"{name}{where}: {exc}") from None
-        for r in report.results:
-            label = labels.get(r.flags)
+        if fast is not None:
+            results = fast[1][i]
+        else:
+            params[pname] = value
+            try:
+                report = ev.report(name, params)
+            except LineError as exc:
+                where = f" at {key}={value}" if i else ""
+                raise click.UsageError(f"{name}{where}: {exc}") from None
+            platform = report.platform
+            results = [(r.flags, r.errors, r.mempools[0].objsz.total_size if r.mempools and r.mempools[0].objsz
+                        else None, r.total_bytes, r.heap_bytes, r.hugepages) for r in report.results]
+        for flags, errs, obj, total, heap, pages in results:
+            label = labels.get(flags)
             if label is None:
-                label = labels[r.flags] = "|".join(flag_names(r.flags)) or "none"
-            obj = r.mempools[0].objsz.total_size if r.mempools and r.mempools[0].objsz else None
-            errors = "|".join(e.errno or "hazard" for e in r.errors)
-            row = (label, not r.errors, obj, r.total_bytes, r.heap_bytes, r.hugepages, errors)
+                label = labels[flags] = "|".join(flag_names(flags)) or "none"
+            errors = "|".join(e.errno or "hazard" for e in errs)
+            row = (label, not errs, obj, total, heap, pages, errors)
             if fmt == "csv":
                 buf.append(f"{value},{label},{'true' if row[1] else 'false'},{'' if obj is None else obj},"
-                           f"{r.total_bytes},{r.heap_bytes},{'' if r.hugepages is None else r.hugepages},{errors}\n")
+                           f"{total},{heap},{'' if pages is None else pages},{errors}\n")
             else:
                 buf.append(dumps({key: value, **dict(zip(COLUMNS, row))}) + "\n")
             if plot_file is not None:
                 y = dict(zip(COLUMNS, row))[metric]
-                curves.setdefault(label, []).append((value, None if r.errors else y))
-            if r.errors:
+                curves.setdefault(label, []).append((value, None if errs else y))
+            if errs:
                 worst = 1
         if len(buf) >= 4096:
             out.write("".join(buf))
@@ -167,8 +174,58 @@ def _run(ev: Evaluator, name: str, key: str, pname: str, values: list[int], para
     out.flush()
     progress.close()
     if plot_file is not None:
-        plot(plot_file, curves, name=name, key=key, metric=metric, log=_is_log(values), platform=report.platform)
+        plot(plot_file, curves, name=name, key=key, metric=metric, log=_is_log(values), platform=platform)  # type: ignore[arg-type]
     return worst
+
+
+#: (flag mask, errors, object size, total bytes, heap bytes, hugepages) of one flag combination
+Row = tuple[int, tuple[Any, ...], "int | None", int, int, "int | None"]
+
+
+def footprints(name: str, pname: str, values: list[int], params: dict[str, Any],
+               ) -> tuple[dict[str, object], list[list[Row]]] | None:
+    """A pool or RIB sweep from sizes alone (:meth:`mpcalc.mempool.PoolCalc.sizes_many`,
+    :func:`mpcalc.rib.rib_footprints`, a flag combination at a time): the platform's description and,
+    per value, each flag combination's row.  None when the sweep needs the command's own code:
+    another command, a build file, --explain, --fit or a CI gate, a platform or an option pair the
+    command rejects."""
+    from ..cli import platform_of
+    from ..mempool import pool_calc
+    from ..platform import describe
+    from ..rib import rib_footprints, rib_max_nodes
+    from .batch import _PLATFORM_PARAMS
+
+    if name not in ("pool", "rib", "rib6") or any(params.get(k) for k in _FULL_PATH):
+        return None
+    try:
+        calc = pool_calc(platform_of(*(params[k] for k in _PLATFORM_PARAMS)))
+    except ValueError:
+        return None
+    n = len(values)
+    column = {k: values if k == pname else [params[k]] * n for k in params}
+    per_mask = []
+    for mask in params["flag_masks"]:
+        if name == "pool":
+            if params.get("count") is None and pname != "count":
+                return None
+            per_mask.append(calc.sizes_many(column["name"], column["count"], column["elt_size"],
+                                            column["cache_size"], column["private_size"], [mask] * n,
+                                            column["cache_layout"]))
+        else:
+            routes, nodes = params.get("routes"), params.get("nodes")
+            if (routes is None) == (nodes is None):  # exactly one is set, and --vary set it
+                return None
+            max_nodes = [rib_max_nodes(v) for v in column["routes"]] if routes is not None else column["nodes"]
+            per_mask.append(rib_footprints(column["name"], max_nodes, column["ext_size"], [mask] * n,
+                                           4 if name == "rib" else 6, calc))
+    page = calc.p.page_size
+    rows = [[(mask, fp.errors, fp.object_size, fp.total_bytes, fp.heap_bytes, -(-fp.heap_bytes // page) if page
+              else None) for mask, fp in zip(params["flag_masks"], at)] for at in zip(*per_mask)]
+    return describe(calc.p), rows
+
+
+#: options whose sweep runs the command's own code
+_FULL_PATH = ("build_config", "use_pkg_config", "explain", "fit", "max_total", "baseline")
 
 
 def _is_log(values: list[int]) -> bool:
