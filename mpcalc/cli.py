@@ -159,6 +159,11 @@ def analysis_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def sizing_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """What every sizing command takes after its own options: the platform, the analyses, the output."""
+    return platform_options(analysis_options(output_options(func)))
+
+
 def finish(job: Job, masks: list[int], fmt: str, analysis: Analysis, inputs: dict[str, Any]) -> int:
     """Evaluate a job under each flag mask (fitted with --fit, explained with --explain), render, gate."""
     results = []

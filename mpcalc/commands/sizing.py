@@ -13,7 +13,7 @@ import click
 
 from .. import engine
 from .. import fib as fibmod
-from ..cli import Analysis, analysis_options, cache_options, finish, flags_option, output_options, platform_options
+from ..cli import Analysis, cache_options, finish, flags_option, sizing_options
 from ..errors import InputError
 from ..intmath import INT_MAX
 from ..jobs import Job
@@ -30,9 +30,7 @@ def pool() -> click.Command:
     @click.option("--name", default="mp", show_default=True, help="Pool name (memzones MP_<name>...).")
     @cache_options
     @flags_option
-    @platform_options
-    @analysis_options
-    @output_options
+    @sizing_options
     def command(count: int | None, elt_size: int, cache_size: int, private_size: int, name: str, cache_layout: str,
              flag_masks: list[int], platform: Platform, analysis: Analysis, fmt: str) -> int:
         """An rte_mempool_create() pool with the default ring ops."""
@@ -62,9 +60,7 @@ def rib_command(family: int) -> click.Command:
     @click.option("--ext-size", type=Size(), default=0, show_default=True, help="ext_sz: bytes added to each node.")
     @click.option("--name", default=kind, show_default=True, help="RIB name (memzones MP_MP_<name>...).")
     @flags_option
-    @platform_options
-    @analysis_options
-    @output_options
+    @sizing_options
     def command(routes: int | None, nodes: int | None, ext_size: int, name: str, flag_masks: list[int],
                 platform: Platform, analysis: Analysis, fmt: str) -> int:
         if routes is not None and nodes is not None or (routes is None and nodes is None and analysis.fit is None):
@@ -103,9 +99,7 @@ def fib_command(family: int) -> click.Command:
     @click.option("--ext-size", type=Size(), default=0, show_default=True, help="rib_ext_sz.")
     @click.option("--name", default=kind, show_default=True, help="FIB name (memzones MP_MP_<name>...).")
     @flags_option
-    @platform_options
-    @analysis_options
-    @output_options
+    @sizing_options
     def command(routes: int | None, routes_file: str | None, dp_type: str, nh_size: str, tbl8: int | None,
                 ext_size: int, name: str, flag_masks: list[int], platform: Platform, analysis: Analysis,
                 fmt: str) -> int:
@@ -164,9 +158,7 @@ def mbuf() -> click.Command:
                   help="Lcores using the pool: how many mbufs can sit idle in their caches.")
     @click.option("--name", default="mbuf_pool", show_default=True, help="Pool name.")
     @cache_options
-    @platform_options
-    @analysis_options
-    @output_options
+    @sizing_options
     def command(count: int | None, cache_size: int, priv_size: int, data_room: int | None, mtu: int | None,
              lcores: int | None, name: str, cache_layout: str, platform: Platform, analysis: Analysis, fmt: str) -> int:
         """An rte_pktmbuf_pool_create() pool of packet buffers."""
