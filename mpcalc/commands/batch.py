@@ -234,12 +234,11 @@ class Evaluator:
         path: another command, an option that reads a file or analyses (--explain, --fit), a value
         or platform the command rejects (the full path words the error), a missing count."""
         out: list[tuple[str, int] | None] = [None] * len(records)
-        groups: dict[str, list[int]] = {}
-        for i, r in enumerate(records):
-            name = r.get("command") if type(r) is dict else None
-            if type(name) is str and name in FAST_COMMANDS:
-                groups.setdefault(name, []).append(i)
-        for name, index in groups.items():
+        commands = [r.get("command") if type(r) is dict else None for r in records]
+        for name in FAST_COMMANDS:
+            index = [i for i, c in enumerate(commands) if c == name]
+            if not index:
+                continue
             rows = [records[i] for i in index]
             plan = self._fast_plan(name)
             keys = set().union(*rows)  # every key of the group
@@ -377,7 +376,10 @@ class Evaluator:
                     ) -> list[Any]:
         """Each row's PoolSizes (:func:`_by_platform`); None for a row the full path answers (a
         rejected value, or a missing --count / elt_size)."""
-        rows = [j for j, ok in enumerate(good) if ok and counts[j] is not None and elt_sizes[j] is not None]
+        if all(good) and None not in counts and None not in elt_sizes:  # the usual batch
+            rows = list(range(len(good)))
+        else:
+            rows = [j for j, ok in enumerate(good) if ok and counts[j] is not None and elt_sizes[j] is not None]
         columns = (names, counts, elt_sizes, cache_sizes, private_sizes, layouts)
 
         def sizes(calc: Any, at: list[int], mask: list[int], whole: bool) -> list[Any]:
