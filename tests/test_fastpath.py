@@ -27,19 +27,20 @@ from mpcalc.rib import rib_footprint, rib_max_nodes
 INTS = st.one_of(st.integers(-2, 70_000), st.integers(0, 2**31), st.sampled_from([0, 1, 2**30 - 1, 2**30, 2**32 - 1,
                                                                                   2**32, 2**64, -1]))
 VALUES = {
-    "count": st.one_of(INTS, st.sampled_from(["1K", "1Mi", "1X", 5.0, 5.5, True, None])),
+    "count": st.one_of(INTS, st.sampled_from(["1K", "1Mi", "1X", 5.0, 5.5, True, None, {"a": 1}, [1]])),
     "elt_size": st.one_of(INTS, st.sampled_from(["2K", "0x40", None, False])),
     "cache_size": st.one_of(st.integers(0, 600), st.sampled_from(["256", None, -1])),
     "private_size": st.one_of(st.integers(0, 200), st.sampled_from([None, "1K"])),
     "cache_layout": st.sampled_from(["pointer", "index", "bogus", None]),
     "flags": st.sampled_from(["0x0", "0x5", "0x22", "0x100", "all", "none", ["no_spread", "sc_get"], [], "bogus", 3,
                               None, "no_cache_align|no_spread|no_iova_contig"]),
-    "name": st.one_of(st.sampled_from(["mp", "x" * 22, "x" * 23, "x" * 25, "x" * 26, "x" * 29, "été", "", None, 7]),
+    "name": st.one_of(st.sampled_from(["mp", "x" * 22, "x" * 23, "x" * 25, "x" * 26, "x" * 29, "été", "", None, 7,
+                                       {"n": 1}]),
                       st.text(max_size=30)),
     "routes": st.one_of(INTS, st.sampled_from(["1M", None])),
     "nodes": st.one_of(INTS, st.sampled_from([None, "64Ki"])),
     "ext_size": st.one_of(st.integers(0, 300), st.sampled_from([None, 2**40])),
-    "page_size": st.sampled_from([4096, "2M", "4K", "none", "1G", 3, 0, None, "2X"]),
+    "page_size": st.sampled_from([4096, "2M", "4K", "none", "1G", 3, 0, None, "2X", {"x": 1}, ["4K"]]),
     "channels": st.one_of(st.integers(0, 9), st.sampled_from([None, "4", 2**32])),
     "ranks": st.one_of(st.integers(0, 17), st.sampled_from([None])),
     "dpdk": st.sampled_from(["21.11", "22.11", "26.07", "19.11", None]),
@@ -139,6 +140,21 @@ def test_a_batch_leaves_no_cyclic_garbage(compact):
     finally:
         gc.enable()
     assert gc.collect() == 0
+
+
+def test_a_fault_of_the_fast_path_does_not_end_the_batch(monkeypatch):
+    lines = [json.dumps({"command": "pool", "count": 10 + i, "elt_size": 8}) for i in range(20)]
+    expected = run(lines, fast=False)
+
+    def broken(self, records, labels):  # type: ignore[no-untyped-def]
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(B.Evaluator, "fast_many", broken)
+    ctx = click.Context(cli)
+    out = io.StringIO()
+    with ctx:
+        rc = B.run_batch(ctx, io.BytesIO("".join(line + "\n" for line in lines).encode()), out, compact=True)
+    assert (rc, out.getvalue()) == expected
 
 
 def test_the_fast_path_takes_the_usual_lines():

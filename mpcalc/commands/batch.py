@@ -327,7 +327,7 @@ class Evaluator:
                 out.append(default)
             elif kind is int and lo is not None and lo <= v <= hi or kind is str and text:
                 out.append(v)
-            elif kind is list:
+            elif kind is list or kind is dict:  # unhashable: converted (or refused) each time
                 try:
                     out.append(self.convert(name, key, prm, v))
                 except LineError:
@@ -628,7 +628,12 @@ def run_batch(ctx: click.Context, source: IO[bytes], out: IO[str], compact: bool
             if len(seen) + len(new) > _MEMO_LIMIT:
                 seen.clear()
             values = [parse(t) for t in new]
-            fast = ev.fast_many(values, labels) if compact else [None] * len(new)
+            fast: list[tuple[str, int] | None] = [None] * len(new)
+            if compact:
+                try:
+                    fast = ev.fast_many(values, labels)
+                except Exception:  # noqa: BLE001 - a fault of the shortcut: every line takes the command's code
+                    pass
             for text, value, answer in zip(new, values, fast):
                 seen[text] = (True, *answer) if answer is not None else _answer(ev, value, dumps, compact, labels)
         for number, text in enumerate(texts, first):
