@@ -218,7 +218,7 @@ class PoolCalc:
 
     The platform's constants are resolved once and every per-size step is memoized on plain
     integers, so millions of pools (batch, sweep, --fit) cost a few dictionary lookups each.
-    :meth:`sizes` is the one place that composes a pool; :func:`create_pool` builds records from it.
+    :meth:`sizes_many` is the one place that composes a pool; :func:`create_pool` builds records from it.
     """
 
     def __init__(self, p: Platform) -> None:
@@ -245,7 +245,7 @@ class PoolCalc:
         return eal.element_cost(size, self.elem_header, self.cache_line)
 
     def obj_size(self, elt_size: int, eff: int) -> tuple[ObjSize, bool]:
-        """The object layout, and whether its size wrapped uint32 (memoized: :meth:`sizes` reads the table)."""
+        """The object layout, and whether its size wrapped uint32 (memoized: :meth:`sizes_many` reads the table)."""
         key = ((elt_size + 7) >> 3, eff)  # both depend on elt_size only as rounded up to 8
         found = self._objsz.get(key)
         if found is None:
