@@ -243,6 +243,7 @@ SWEEPS = [
     ["rib", "--vary", "nodes=1..100", "--routes", "5"],  # both routes and nodes: the command's usage error
     ["pool", "--vary", "count=1..100", "--elt-size", "8", "--max-total", "1K"],  # a CI gate: the command's code
     ["mbuf", "--vary", "count=1..100K", "--steps", "10"],
+    ["pool", "--vary", "count=0..100K", "--steps", "5000", "--elt-size", "8", "--flags", "no_spread"],  # 2 blocks
 ]
 
 

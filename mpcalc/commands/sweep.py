@@ -134,11 +134,13 @@ def _run(ev: Evaluator, name: str, key: str, pname: str, values: list[int], para
     worst = 0
     progress = Progress("sweep", total=len(values))
     buf: list[str] = []
-    fast = footprints(name, pname, values, params)
+    fast = footprints(name, pname, values[:_BLOCK], params)  # a block at a time: progress shows meanwhile
     platform = fast[0] if fast is not None else None
     for i, value in enumerate(values):
         if fast is not None:
-            results = fast[1][i]
+            if i % _BLOCK == 0 and i:
+                fast = footprints(name, pname, values[i:i + _BLOCK], params)
+            results = fast[1][i % _BLOCK]  # type: ignore[index]
         else:
             params[pname] = value
             try:
@@ -224,6 +226,8 @@ def footprints(name: str, pname: str, values: list[int], params: dict[str, Any],
     return describe(calc.p), rows
 
 
+#: values summed at a time
+_BLOCK = 4096
 #: options whose sweep runs the command's own code
 _FULL_PATH = ("build_config", "use_pkg_config", "explain", "fit", "max_total", "baseline")
 
