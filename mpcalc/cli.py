@@ -73,8 +73,9 @@ def platform_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @functools.lru_cache(maxsize=1024)
-def platform_of(dpdk: str | None, arch: str | None, preset: str | None, cache_line: str | None, max_lcore: int | None,
-              debug: bool | None, stats: bool | None, channels: int, ranks: int, page_size: int) -> Platform:
+def platform_of(dpdk: str | None, arch: str | None, preset: str | None, cache_line: str | None,
+                max_lcore: int | None, debug: bool | None, stats: bool | None, channels: int, ranks: int,
+                page_size: int) -> Platform:
     """make_platform memoized on the options (no build file): batch and sweep ask for one platform many times."""
     return make_platform(dpdk=dpdk, arch=arch, platform=preset, channels=channels, ranks=ranks, page_size=page_size,
                          cache_line=int(cache_line) if cache_line else None, max_lcore=max_lcore, debug=debug,

@@ -181,7 +181,7 @@ def _run(ev: Evaluator, name: str, key: str, pname: str, values: list[int], para
 
 
 #: (flag mask, errors, object size, total bytes, heap bytes, hugepages) of one flag combination
-Row = tuple[int, tuple[Any, ...], "int | None", int, int, "int | None"]
+Row = tuple[int, tuple[Any, ...], int | None, int, int, int | None]
 
 
 def footprints(name: str, pname: str, values: list[int], params: dict[str, Any],
