@@ -195,9 +195,10 @@ def footprints(name: str, pname: str, values: list[int], params: dict[str, Any],
     from ..mempool import pool_calc
     from ..platform import describe
     from ..rib import rib_footprints, rib_max_nodes
-    from .batch import _PLATFORM_PARAMS
+    from .batch import _FULL_PATH_PARAMS, _PLATFORM_PARAMS, FAST_COMMANDS
 
-    if name not in ("pool", "rib", "rib6") or any(params.get(k) for k in _FULL_PATH):
+    # batch's own list, and the CI gates: a sweep may carry them (a batch line may not)
+    if name not in FAST_COMMANDS or any(params.get(k) for k in (*_FULL_PATH_PARAMS, *_GATES)):
         return None
     try:
         calc = pool_calc(platform_of(*(params[k] for k in _PLATFORM_PARAMS)))
@@ -228,8 +229,8 @@ def footprints(name: str, pname: str, values: list[int], params: dict[str, Any],
 
 #: values summed at a time
 _BLOCK = 4096
-#: options whose sweep runs the command's own code
-_FULL_PATH = ("build_config", "use_pkg_config", "explain", "fit", "max_total", "baseline")
+#: the CI gates: a sweep that carries one runs the command's own code (it reports what is over budget)
+_GATES = ("max_total", "baseline")
 
 
 def _is_log(values: list[int]) -> bool:
