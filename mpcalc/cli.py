@@ -12,14 +12,14 @@ from typing import Any, NamedTuple
 import click
 
 from . import __version__, engine
-from .errors import InputError
-from .facts import ARCHES, DEFAULT_ARCH, DEFAULT_RELEASE, PRESETS, RELEASES
-from .flags import flag_names
-from .intmath import U32_MAX
+from .dpdk.errors import InputError
+from .dpdk.facts import ARCHES, DEFAULT_ARCH, DEFAULT_RELEASE, PRESETS, RELEASES
+from .dpdk.flags import flag_names
+from .dpdk.intmath import U32_MAX
 from .jobs import Job, fit_rejection
-from .model import Report, Result
+from .dpdk.records import Report, Result
 from .params import Count, Flags, PageSize, Size
-from .platform import Platform, describe, make_platform
+from .dpdk.platform import Platform, describe, make_platform
 from .render import FORMATS, render
 
 EXIT_OK, EXIT_REJECTED, EXIT_USAGE, EXIT_BUDGET = 0, 1, 2, 3
@@ -59,7 +59,7 @@ def platform_options(func: Callable[..., Any]) -> Callable[..., Any]:
         if build_config and use_pkg_config:
             raise click.UsageError("give at most one of --build-config and --pkg-config")
         if build_config or use_pkg_config:
-            from . import buildconfig
+            from .dpdk import buildconfig
 
             bc = buildconfig.read(build_config or buildconfig.find_installed())
             platform = make_platform(dpdk=dpdk, arch=arch, platform=preset, channels=channels, ranks=ranks,

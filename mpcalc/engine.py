@@ -1,7 +1,7 @@
 """The sizing engine's public entry points: one function per DPDK object.
 
 Pure Python: no click, no rich (tests/test_purity.py proves it).  Each function
-returns a :class:`~mpcalc.model.Result`; DPDK's rejections are data in
+returns a :class:`~mpcalc.dpdk.records.Result`; DPDK's rejections are data in
 ``Result.errors``, never exceptions.  Bad input raises :class:`InputError`.
 """
 
@@ -11,31 +11,31 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from . import eal
-from .errors import InputError, Rejection
-from .intmath import U32_MAX
-from .mempool import CACHE_SLOT_BYTES, PoolSpec, create_pool
-from .rib import _RIB, rib_max_nodes, rib_parts
-from .model import Allocation, Mempool, Result
-from .platform import Platform
+from .dpdk import eal
+from .dpdk.errors import InputError, Rejection
+from .dpdk.intmath import U32_MAX
+from .dpdk.mempool import CACHE_SLOT_BYTES, PoolSpec, create_pool
+from .dpdk.rib import _RIB, rib_max_nodes, rib_parts
+from .dpdk.records import Allocation, Mempool, Result
+from .dpdk.platform import Platform
 
-if TYPE_CHECKING:  # annotations only: mpcalc.routes (ipaddress, the RIB replay) loads when a route file is read
-    from .fib import FibSpec
-    from .mbuf import MbufSpec
-    from .routes import Route, RoutePlan
+if TYPE_CHECKING:  # annotations only: mpcalc.dpdk.routes (ipaddress, the RIB replay) loads when a route file is read
+    from .dpdk.fib import FibSpec
+    from .dpdk.mbuf import MbufSpec
+    from .dpdk.routes import Route, RoutePlan
 
 __all__ = ["FibSpec", "MbufSpec", "PoolSpec", "assemble", "fib", "mbuf", "pool", "rib", "rib_max_nodes"]
 
 
 def __getattr__(name: str) -> object:
-    """``engine.FibSpec`` and ``engine.MbufSpec``: mpcalc.fib and mpcalc.mbuf load with the first FIB or
+    """``engine.FibSpec`` and ``engine.MbufSpec``: mpcalc.dpdk.fib and mpcalc.dpdk.mbuf load with the first FIB or
     mbuf pool, so that ``mpcalc pool`` and ``mpcalc rib`` start without them (PEP 562)."""
     if name == "FibSpec":
-        from .fib import FibSpec
+        from .dpdk.fib import FibSpec
 
         return FibSpec
     if name == "MbufSpec":
-        from .mbuf import MbufSpec
+        from .dpdk.mbuf import MbufSpec
 
         return MbufSpec
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -88,7 +88,7 @@ def pool(spec: PoolSpec, p: Platform) -> Result:
     mp = create_pool(spec, p)
     details = {}
     if spec.cache_size and mp.header:
-        from .mbuf import cache_report
+        from .dpdk.mbuf import cache_report
 
         details["cache"] = cache_report(mp, p, spec.cache_layout)
     return assemble("pool", spec.flags, p, [mp], details=details)
@@ -104,10 +104,10 @@ def fib(spec: FibSpec, flags: int, p: Platform, plan: RoutePlan | None = None,
         routes: Sequence[Route] = ()) -> Result:
     """``rte_fib_create`` / ``rte_fib6_create``; ``flags`` are the RIB node pool's.
 
-    With a route ``plan`` (mpcalc.routes), also whether adding those routes in
+    With a route ``plan`` (mpcalc.dpdk.routes), also whether adding those routes in
     order fits: the first rte_fib_add that would fail is reported as DPDK's error.
     """
-    from .fib import fib_parts, provided_tbl8
+    from .dpdk.fib import fib_parts, provided_tbl8
 
     _check_u32(spec.num_tbl8, "num_tbl8")
     _check_u32(spec.ext_size, "ext_size")
@@ -126,8 +126,8 @@ def fib(spec: FibSpec, flags: int, p: Platform, plan: RoutePlan | None = None,
 
 
 def _route_failure(spec: FibSpec, plan: RoutePlan, routes: Sequence[Route]) -> list[Rejection]:
-    """The first route whose rte_fib_add fails in a FIB of this size (mpcalc.routes replays DPDK's adds)."""
-    from .fib import provided_tbl8
+    """The first route whose rte_fib_add fails in a FIB of this size (mpcalc.dpdk.routes replays DPDK's adds)."""
+    from .dpdk.fib import provided_tbl8
 
     failure = plan.first_failure(tbl8s=provided_tbl8(spec) if spec.dp_type != "dummy" else None,
                                  rib_nodes=max(rib_max_nodes(spec.max_routes), 0))
@@ -149,7 +149,7 @@ def _route_failure(spec: FibSpec, plan: RoutePlan, routes: Sequence[Route]) -> l
 
 def mbuf(spec: MbufSpec, p: Platform, lcores: int | None = None) -> Result:
     """``rte_pktmbuf_pool_create`` with the default mempool ops."""
-    from .mbuf import cache_report, mbuf_pool
+    from .dpdk.mbuf import cache_report, mbuf_pool
 
     _check_u32(spec.count, "count")
     _check_u32(spec.cache_size, "cache_size")

@@ -40,14 +40,14 @@ from fractions import Fraction
 from typing import Any, Iterable
 
 from . import engine
-from .errors import InputError
-from .facts import ARCHES, DEFAULT_RELEASE, RELEASES, version_key
+from .dpdk.errors import InputError
+from .dpdk.facts import ARCHES, DEFAULT_RELEASE, RELEASES, version_key
 from .explain import under_pow2
-from .flags import SIZING_FLAGS, VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
-from .mempool import PoolSpec, calc_obj_size
-from .model import SCHEMA_VERSION
-from .platform import Platform, describe, make_platform
-from .units import page_label
+from .dpdk.flags import SIZING_FLAGS, VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
+from .dpdk.mempool import PoolSpec, calc_obj_size
+from .dpdk.records import SCHEMA_VERSION
+from .dpdk.platform import Platform, describe, make_platform
+from .dpdk.units import page_label
 
 __all__ = ["Pins", "PoolDump", "ZoneDump", "Parsed", "parse", "reconcile", "InspectReport", "csv_rows"]
 

@@ -9,12 +9,12 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from . import engine
-from .errors import Rejection
-from .flags import SIZING_FLAGS, flag_names
-from .intmath import INT_MAX, largest
-from .model import Result
-from .platform import Platform
-from .units import page_label
+from .dpdk.errors import Rejection
+from .dpdk.flags import SIZING_FLAGS, flag_names
+from .dpdk.intmath import INT_MAX, largest
+from .dpdk.records import Result
+from .dpdk.platform import Platform
+from .dpdk.units import page_label
 
 RING_LIMIT = (1 << 30) - 1  # the largest n a ring-backed pool takes (rte_ring_get_memsize_elem)
 PAGE_SIZES = (4096, 2 << 20, 1 << 30, 0)

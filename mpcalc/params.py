@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import click
 
-from .errors import InputError
-from .flags import parse_flags, sizing_combinations
-from .intmath import U32_MAX
-from .units import parse_count, parse_size
+from .dpdk.errors import InputError
+from .dpdk.flags import parse_flags, sizing_combinations
+from .dpdk.intmath import U32_MAX
+from .dpdk.units import parse_count, parse_size
 
 
 class _Ranged(click.ParamType):

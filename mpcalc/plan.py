@@ -12,14 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from . import engine
-from .buildconfig import read as read_build_config
-from .eal import heap_cost
-from .errors import InputError
-from .flags import parse_flags
-from .intmath import INT_MAX, U32_MAX, ceil_div, largest
-from .model import SCHEMA_VERSION, Result
-from .platform import Platform, describe, make_platform
-from .units import page_label, parse_count, parse_size
+from .dpdk.buildconfig import read as read_build_config
+from .dpdk.eal import heap_cost
+from .dpdk.errors import InputError
+from .dpdk.flags import parse_flags
+from .dpdk.intmath import INT_MAX, U32_MAX, ceil_div, largest
+from .dpdk.records import SCHEMA_VERSION, Result
+from .dpdk.platform import Platform, describe, make_platform
+from .dpdk.units import page_label, parse_count, parse_size
 
 #: heap bytes rte_eal_init itself allocates: rte_service_init's two rte_calloc()s
 #: (v22.11:lib/eal/common/rte_service.c:94-103), RTE_SERVICE_NUM_MAX 64 x 128-byte

@@ -9,7 +9,7 @@ import pytest
 from mpcalc import engine
 from mpcalc.cli import EXIT_BUDGET, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, main
 from mpcalc.jobs import Job
-from mpcalc.platform import make_platform
+from mpcalc.dpdk.platform import make_platform
 
 
 def run(capsys, *argv):

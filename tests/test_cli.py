@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 import shlex
 
 import mpcalc
-from mpcalc import model
+from mpcalc.dpdk import records as model
 from mpcalc.cli import EXIT_OK, EXIT_REJECTED, EXIT_USAGE, cli, main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from mpcalc import engine
-from mpcalc.eal import heap_cost, memzone_len
-from mpcalc.errors import InputError
-from mpcalc.flags import MempoolFlag, effective_flags
-from mpcalc.mempool import (
+from mpcalc.dpdk.eal import heap_cost, memzone_len
+from mpcalc.dpdk.errors import InputError
+from mpcalc.dpdk.flags import MempoolFlag, effective_flags
+from mpcalc.dpdk.mempool import (
     PoolSpec,
     arch_mem_object_align,
     calc_mem_size,
@@ -22,7 +22,7 @@ from mpcalc.mempool import (
     header_size,
     ring_memsize,
 )
-from mpcalc.platform import Platform, make_platform
+from mpcalc.dpdk.platform import Platform, make_platform
 
 NS = MempoolFlag.NO_SPREAD
 NCA = MempoolFlag.NO_CACHE_ALIGN

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from mpcalc import engine
 from mpcalc.cli import cli, platform_of
 from mpcalc.commands import batch as B
-from mpcalc.mempool import PoolSpec, pool_calc
-from mpcalc.rib import rib_footprint, rib_max_nodes
+from mpcalc.dpdk.mempool import PoolSpec, pool_calc
+from mpcalc.dpdk.rib import rib_footprint, rib_max_nodes
 
 # --- whole batches: fast path on and off -------------------------------------------------------------------------
 

@@ -18,9 +18,9 @@ import pytest
 from mpcalc import engine
 from mpcalc import inspect as ins
 from mpcalc.cli import main
-from mpcalc.errors import InputError
-from mpcalc.mempool import PoolSpec
-from mpcalc.platform import make_platform
+from mpcalc.dpdk.errors import InputError
+from mpcalc.dpdk.mempool import PoolSpec
+from mpcalc.dpdk.platform import make_platform
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "inspect"

@@ -11,7 +11,7 @@ import pytest
 from mpcalc import engine
 from mpcalc.cli import EXIT_OK, EXIT_USAGE, main
 from mpcalc.plan import EAL_INIT_HEAP
-from mpcalc.platform import make_platform
+from mpcalc.dpdk.platform import make_platform
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANS = sorted((ROOT / "examples" / "plans").glob("*.toml"))

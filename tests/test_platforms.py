@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from mpcalc import engine, facts
-from mpcalc.buildconfig import find_installed, parse, read
-from mpcalc.errors import InputError
-from mpcalc.platform import make_platform
+from mpcalc import engine
+from mpcalc.dpdk import facts
+from mpcalc.dpdk.buildconfig import find_installed, parse, read
+from mpcalc.dpdk.errors import InputError
+from mpcalc.dpdk.platform import make_platform
 
 KiB4 = 4096
 

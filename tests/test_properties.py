@@ -1,4 +1,4 @@
-"""Hypothesis properties of the engine (mpcalc.engine, mpcalc.mempool) and of its projections (JSON, CSV)."""
+"""Hypothesis properties of the engine (mpcalc.engine, mpcalc.dpdk.mempool) and of its projections (JSON, CSV)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from jsonschema import Draft202012Validator
 
 import mpcalc
 from mpcalc import engine
-from mpcalc.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
-from mpcalc.intmath import ceil_a
-from mpcalc.mempool import PoolSpec, calc_obj_size
-from mpcalc.model import Report
-from mpcalc.platform import describe, make_platform
+from mpcalc.dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
+from mpcalc.dpdk.intmath import ceil_a
+from mpcalc.dpdk.mempool import PoolSpec, calc_obj_size
+from mpcalc.dpdk.records import Report
+from mpcalc.dpdk.platform import describe, make_platform
 from mpcalc.render import csvfmt, jsonfmt
 
 settings.register_profile("mpcalc", max_examples=200, deadline=None,

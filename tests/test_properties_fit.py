@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mpcalc.cli import main
-from mpcalc.flags import sizing_combinations
+from mpcalc.dpdk.flags import sizing_combinations
 from mpcalc.jobs import Job
-from mpcalc.platform import make_platform
+from mpcalc.dpdk.platform import make_platform
 
 PAGES = st.sampled_from([4096, 2 << 20, 1 << 30, 0])
 

@@ -13,10 +13,10 @@ import textwrap
 import pytest
 
 ENGINE_MODULES = [
-    "mpcalc", "mpcalc.errors", "mpcalc.intmath", "mpcalc.units", "mpcalc.flags", "mpcalc.facts", "mpcalc.platform",
-    "mpcalc.model", "mpcalc.eal", "mpcalc.mempool", "mpcalc.engine",
+    "mpcalc", "mpcalc.dpdk.errors", "mpcalc.dpdk.intmath", "mpcalc.dpdk.units", "mpcalc.dpdk.flags", "mpcalc.dpdk.facts", "mpcalc.dpdk.platform",
+    "mpcalc.dpdk.records", "mpcalc.dpdk.eal", "mpcalc.dpdk.mempool", "mpcalc.engine",
     # newer engine modules, checked when present
-    "mpcalc.rib", "mpcalc.fib", "mpcalc.mbuf",
+    "mpcalc.dpdk.rib", "mpcalc.dpdk.fib", "mpcalc.dpdk.mbuf",
 ]
 
 
@@ -32,7 +32,7 @@ def test_engine_imports_neither_click_nor_rich():
             if importlib.util.find_spec(name) is not None:
                 importlib.import_module(name)
                 loaded.append(name)
-        assert "mpcalc.engine" in loaded and "mpcalc.mempool" in loaded, loaded
+        assert "mpcalc.engine" in loaded and "mpcalc.dpdk.mempool" in loaded, loaded
         bad = sorted(m for m in sys.modules if m.split(".")[0] in ("click", "rich"))
         assert not bad, bad
         assert "mpcalc.cli" not in sys.modules
@@ -46,8 +46,8 @@ def test_engine_computes_without_click_or_rich():
     proc = python("""
         import sys
         from mpcalc import engine
-        from mpcalc.mempool import PoolSpec
-        from mpcalc.platform import make_platform
+        from mpcalc.dpdk.mempool import PoolSpec
+        from mpcalc.dpdk.platform import make_platform
         p = make_platform(page_size=4096)
         r = engine.rib("rib", engine.rib_max_nodes(2**20), 0, 0, 4, p)
         assert r.memzones[2].len == 409044672
@@ -69,8 +69,8 @@ def test_engine_import_does_not_need_click_or_rich_installed():
                 return None
         sys.meta_path.insert(0, Block())
         from mpcalc import engine
-        from mpcalc.mempool import PoolSpec, calc_obj_size
-        from mpcalc.platform import Platform
+        from mpcalc.dpdk.mempool import PoolSpec, calc_obj_size
+        from mpcalc.dpdk.platform import Platform
         assert calc_obj_size(40, 0, Platform()).total_size == 192
         from mpcalc.render import csvfmt, jsonfmt
     """)

@@ -1,4 +1,4 @@
-"""mpcalc.routes: the route-file parser and the tbl8 / RIB-node planner.
+"""mpcalc.dpdk.routes: the route-file parser and the tbl8 / RIB-node planner.
 
 The tbl8 numbers here are worked by hand from DPDK v22.11.11 lib/fib/dir24_8.c
 and lib/fib/trie.c; tests/conformance/test_tbl8_capacity.py checks the same
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc import routes as R
-from mpcalc.errors import InputError
-from mpcalc.routes import Route, parse_routes, plan, read_routes, tbl8_needed
+from mpcalc.dpdk import routes as R
+from mpcalc.dpdk.errors import InputError
+from mpcalc.dpdk.routes import Route, parse_routes, plan, read_routes, tbl8_needed
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "routes"
 
@@ -340,4 +340,4 @@ def test_planner_is_quick_enough():
     t0 = time.perf_counter()
     pl = P(lines)
     assert pl.routes == 20000 and time.perf_counter() - t0 < 20
-    assert "routes" in sys.modules["mpcalc.routes"].__name__
+    assert "routes" in sys.modules["mpcalc.dpdk.routes"].__name__

@@ -31,9 +31,9 @@ from typing import IO, Any
 import click
 
 from ..cli import platform_of
-from ..mempool import pool_calc
+from ..dpdk.mempool import pool_calc
 from ..params import _Ranged
-from ..rib import rib_footprints, rib_max_nodes
+from ..dpdk.rib import rib_footprints, rib_max_nodes
 
 #: the commands a batch line may name
 SIZING_COMMANDS = ("pool", "rib", "rib6", "fib", "fib6", "mbuf")
@@ -72,7 +72,7 @@ class Evaluator:
     """Parse configurations with the CLI's parameter types and run the CLI's own command bodies.
 
     ``record(cmd, mapping)`` turns a batch record into the command's click parameters;
-    ``report(cmd, params)`` runs the command and returns its :class:`~mpcalc.model.Report`.
+    ``report(cmd, params)`` runs the command and returns its :class:`~mpcalc.dpdk.records.Report`.
     Conversions, parameter sets and reports are memoized (every input is immutable), so a
     repeated configuration costs a dictionary lookup.
     """
@@ -228,7 +228,7 @@ class Evaluator:
 
     def fast_many(self, records: list[Any], labels: dict[int, str]) -> list[tuple[str, int] | None]:
         """Compact answers (the text after ``{"line":N``, and the exit code) of pools and RIBs, summed
-        from their sizes (:meth:`mpcalc.mempool.PoolCalc.sizes`, :func:`mpcalc.rib.rib_footprint`)
+        from their sizes (:meth:`mpcalc.dpdk.mempool.PoolCalc.sizes`, :func:`mpcalc.dpdk.rib.rib_footprint`)
         without building their reports, column by column: records of one command and one key set
         are read, checked and converted a key at a time.  None for a record that needs the full
         path: another command, an option that reads a file or analyses (--explain, --fit), a value
@@ -559,7 +559,7 @@ def flags_label(mask: int, labels: dict[int, str]) -> str:
     """``no_cache_align|no_spread`` (or ``none``), memoized in ``labels``."""
     label = labels.get(mask)
     if label is None:
-        from ..flags import flag_names
+        from ..dpdk.flags import flag_names
 
         label = labels[mask] = "|".join(flag_names(mask)) or "none"
     return label

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..cli import EXIT_OK, EXIT_REJECTED, cli, output, output_options
-from ..model import Report, diff_reports
+from ..dpdk.records import Report, diff_reports
 
 
 @click.command("diff", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})

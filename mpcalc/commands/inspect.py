@@ -15,10 +15,10 @@ import click
 
 from .. import inspect as ins
 from ..cli import EXIT_OK, output_options
-from ..facts import ARCHES, RELEASES
-from ..intmath import U32_MAX
+from ..dpdk.facts import ARCHES, RELEASES
+from ..dpdk.intmath import U32_MAX
 from ..params import Count, PageSize
-from ..units import iec, page_label
+from ..dpdk.units import iec, page_label
 
 
 @click.command("inspect")

@@ -12,13 +12,13 @@ from typing import Any
 import click
 
 from .. import engine
-from .. import fib as fibmod
+from ..dpdk import fib as fibmod
 from ..cli import Analysis, cache_options, finish, flags_option, sizing_options
-from ..errors import InputError
-from ..intmath import INT_MAX
+from ..dpdk.errors import InputError
+from ..dpdk.intmath import INT_MAX
 from ..jobs import Job
 from ..params import Count, Size
-from ..platform import Platform
+from ..dpdk.platform import Platform
 
 
 def pool() -> click.Command:
@@ -126,7 +126,7 @@ def _route_plan(path: str | None, family: int, dp_type: str) -> tuple[list, Any]
     """Read a route file (or stdin) and, for DIR24_8/TRIE, replay it to plan the tbl8 groups."""
     if path is None:
         return [], None
-    from .. import routes as routemod
+    from ..dpdk import routes as routemod
 
     if path == "-":
         table = routemod.parse_routes(sys.stdin, family, source="<stdin>")

@@ -108,7 +108,7 @@ def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_sc
     if "fmt" in params and params.get("fmt") not in (None, "json") or params.get("as_json"):
         raise click.UsageError("--format and --json belong to sweep here: use --format csv|jsonl")
     if "flag_masks" in params and not given_flags:
-        from ..flags import sizing_combinations
+        from ..dpdk.flags import sizing_combinations
 
         params["flag_masks"] = sizing_combinations()
     params["fmt"], params["as_json"] = "json", False
@@ -118,7 +118,7 @@ def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_sc
 
 def _run(ev: Evaluator, name: str, key: str, pname: str, values: list[int], params: dict[str, Any], fmt: str,
          metric: str, plot_file: str | None) -> int:
-    from ..flags import flag_names
+    from ..dpdk.flags import flag_names
 
     out = sys.stdout
     if plot_file is not None:
@@ -186,15 +186,15 @@ Row = tuple[int, tuple[Any, ...], int | None, int, int, int | None]
 
 def footprints(name: str, pname: str, values: list[int], params: dict[str, Any],
                ) -> tuple[dict[str, object], list[list[Row]]] | None:
-    """A pool or RIB sweep from sizes alone (:meth:`mpcalc.mempool.PoolCalc.sizes_many`,
-    :func:`mpcalc.rib.rib_footprints`, a flag combination at a time): the platform's description and,
+    """A pool or RIB sweep from sizes alone (:meth:`mpcalc.dpdk.mempool.PoolCalc.sizes_many`,
+    :func:`mpcalc.dpdk.rib.rib_footprints`, a flag combination at a time): the platform's description and,
     per value, each flag combination's row.  None when the sweep needs the command's own code:
     another command, a build file, --explain, --fit or a CI gate, a platform or an option pair the
     command rejects."""
     from ..cli import platform_of
-    from ..mempool import pool_calc
-    from ..platform import describe
-    from ..rib import rib_footprints, rib_max_nodes
+    from ..dpdk.mempool import pool_calc
+    from ..dpdk.platform import describe
+    from ..dpdk.rib import rib_footprints, rib_max_nodes
     from .batch import _FULL_PATH_PARAMS, _PLATFORM_PARAMS, FAST_COMMANDS
 
     # batch's own list, and the CI gates: a sweep may carry them (a batch line may not)
@@ -265,7 +265,7 @@ def plot(path: str, curves: dict[str, list[tuple[int, int | None]]], *, name: st
             ax.set_yscale("log")
     ax.set_xlabel(key)
     ax.set_ylabel(metric + (" (bytes)" if metric != "hugepages" else ""))
-    from ..units import page_label
+    from ..dpdk.units import page_label
 
     ax.set_title(f"mpcalc {name}: {metric} against {key} (DPDK {platform.get('dpdk')} {platform.get('arch')}, "
                  f"page size {page_label(platform.get('page_size') or 0)})", fontsize=10)  # type: ignore[arg-type]

@@ -9,7 +9,7 @@ import csv
 from collections.abc import Iterator
 from typing import TextIO
 
-from ..model import DiffReport, Report
+from ..dpdk.records import DiffReport, Report
 
 COLUMNS = ("result", "mempool", "section", "name", "value")
 _OBJECT_FIELDS = ("header_size", "elt_size", "trailer_size", "total_size")

@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..model import DiffReport, Report
-from ..units import iec, page_label
+from ..dpdk.records import DiffReport, Report
+from ..dpdk.units import iec, page_label
 
 
 def save_svg(report: object, path: str) -> None:

@@ -7,9 +7,9 @@ import string
 from dataclasses import dataclass
 
 from mpcalc import engine
-from mpcalc.mempool import calc_mem_size, calc_obj_size
-from mpcalc.model import Result
-from mpcalc.platform import Platform, make_platform
+from mpcalc.dpdk.mempool import calc_mem_size, calc_obj_size
+from mpcalc.dpdk.records import Result
+from mpcalc.dpdk.platform import Platform, make_platform
 
 SEED = 20261130
 #: keep each real pool well inside the probe's -m 3072
@@ -146,7 +146,7 @@ def memsize_cases(n: int, seed: int = SEED + 1) -> list[tuple[int, int, int, int
 
 def expected_mem_size(elt: int, flags: int, obj_num: int, pg_shift: int, p: Platform) -> int:
     # the probe creates its pool with create_empty, which adds NO_SPREAD to NO_CACHE_ALIGN
-    from mpcalc.flags import effective_flags
+    from mpcalc.dpdk.flags import effective_flags
 
     return calc_mem_size(calc_obj_size(elt, effective_flags(flags), p).total_size, obj_num, pg_shift)
 

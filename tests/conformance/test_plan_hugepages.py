@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc import eal
+from mpcalc.dpdk import eal
 from mpcalc.plan import EAL_INIT_HEAP, PlanReport, load, plan
 
 from .oracle import OracleError, Probe, can_reserve_hugepages, hugepages

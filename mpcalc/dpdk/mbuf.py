@@ -5,7 +5,7 @@ from typing import NamedTuple
 from .errors import InputError, Rejection
 from .intmath import ceil_div
 from .mempool import CACHE_SLOT_BYTES, PoolSpec, create_pool, header_layout, header_size
-from .model import Mempool
+from .records import Mempool
 from .platform import Platform
 from . import eal
 

@@ -2,7 +2,7 @@
 
 A citation is ``tag:path:line``, read in DPDK's git repository at that tag.
 Sizes that depend on the cache line are not stored per architecture: they are
-computed from the layout facts here by :mod:`mpcalc.platform`.
+computed from the layout facts here by :mod:`mpcalc.dpdk.platform`.
 """
 
 from collections.abc import Mapping

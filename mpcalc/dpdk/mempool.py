@@ -13,7 +13,7 @@ from . import eal
 from .errors import Rejection
 from .flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
 from .intmath import U32_MAX, align32pow2, ceil_a, gcd, is_pow2, u32
-from .model import Allocation, HeaderLayout, Memzone, Mempool, ObjSize
+from .records import Allocation, HeaderLayout, Memzone, Mempool, ObjSize
 from .platform import Platform
 
 SSIZE_MAX = (1 << 63) - 1
@@ -241,7 +241,7 @@ class PoolCalc:
         self._rings: dict[int, tuple[int, int]] = {}
 
     def heap_cost(self, size: int) -> int:
-        """:func:`mpcalc.eal.heap_cost` with this platform's constants."""
+        """:func:`mpcalc.dpdk.eal.heap_cost` with this platform's constants."""
         return eal.element_cost(size, self.elem_header, self.cache_line)
 
     def obj_size(self, elt_size: int, eff: int) -> tuple[ObjSize, bool]:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 from .errors import Rejection
 from .intmath import ceil_a, u32
-from .model import Allocation, Mempool
+from .records import Allocation, Mempool
 from .platform import Platform
 from .rib import rib_max_nodes, rib_parts
 

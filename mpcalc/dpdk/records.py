@@ -20,7 +20,7 @@ def _names(mask: int) -> tuple[str, ...]:
 
 
 def flag_names(mask: int) -> list[str]:
-    """:func:`mpcalc.flags.flag_names`, memoized (to_dict asks for the same few masks over and over)."""
+    """:func:`mpcalc.dpdk.flags.flag_names`, memoized (to_dict asks for the same few masks over and over)."""
     return list(_names(mask))
 
 
@@ -188,7 +188,7 @@ class Report(NamedTuple):
         return all(r.ok for r in self.results)
 
     def to_dict(self) -> dict[str, object]:
-        from . import __version__
+        from .. import __version__
 
         return {
             "schema_version": SCHEMA_VERSION,
@@ -231,7 +231,7 @@ class DiffReport(NamedTuple):
         return self.left.ok and self.right.ok
 
     def to_dict(self) -> dict[str, object]:
-        from . import __version__
+        from .. import __version__
 
         return {
             "schema_version": SCHEMA_VERSION,

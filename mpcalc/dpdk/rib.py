@@ -7,7 +7,7 @@ from .errors import InputError, Rejection
 from .facts import ReleaseFacts
 from .intmath import u32
 from .mempool import PoolCalc, PoolSpec, create_pool
-from .model import Allocation, Mempool
+from .records import Allocation, Mempool
 from .platform import Platform
 
 
@@ -91,7 +91,7 @@ class RibFootprint(NamedTuple):
 def rib_footprint(name: str, max_nodes: int, ext_size: int, flags: int, family: int, calc: PoolCalc,
                   ) -> RibFootprint:
     """The totals of :func:`rib_parts` + :func:`mpcalc.engine.assemble`, without their records;
-    ``calc`` is the platform's :func:`~mpcalc.mempool.pool_calc`."""
+    ``calc`` is the platform's :func:`~mpcalc.dpdk.mempool.pool_calc`."""
     return rib_footprints([name], [max_nodes], [ext_size], [flags], family, calc)[0]
 
 
