@@ -1,0 +1,80 @@
+"""``mpcalc inspect``: read what a live DPDK process reports and hold it against the model.
+
+Pure Python (no click, no rich).  Three steps:
+
+1. :func:`parse` (:mod:`.dispatch`) reads any mix of
+
+   * ``rte_mempool_dump()`` text (``dpdk-proc-info --show-mempool``, testpmd's
+     ``dump_mempool``), in the formats of 21.11 to 26.07
+     (lib/mempool/rte_mempool.c, ``rte_mempool_dump`` / ``rte_mempool_dump_cache``):
+     24.11 adds ``memory chunk at ...`` lines, 25.11 hides zero cache counts
+     (``internal cache infos (hide zero value items):``), 26.07 adds ``avg ...``
+     statistics lines (:mod:`.parse_mempool`);
+   * the per-pool summary of ``dpdk-proc-info --show-mempool=NAME``
+     (app/proc-info/main.c ``show_mempool``; :mod:`.parse_procinfo`);
+   * ``rte_memzone_dump()`` text (lib/eal/common/eal_common_memzone.c; 24.11 adds
+     ``Total Memory Zones size = ...M``; :mod:`.parse_memzone`);
+   * the JSON that ``dpdk-telemetry.py`` prints for ``/mempool/list`` and
+     ``/mempool/info,<name>`` (23.11 adds ``total_cache_count`` and ``common_pool_count``;
+     :mod:`.parse_telemetry`).
+
+   Unknown lines are skipped and counted; a malformed line of a known kind raises
+   :class:`InputError` naming its line number.
+
+2. :func:`reconcile` (:mod:`.reconcile`) recovers each pool's configuration, picks the platform
+   the evidence allows (options pin values; :mod:`.search`), recomputes the pool with
+   :func:`mpcalc.engine.pool` (:mod:`.model`), compares every memzone and names likely causes of
+   a difference.
+
+3. The same engine evaluates what each sizing flag, a smaller cache, a count under the ring's
+   power of two, or another page size would save (:func:`advise`, :mod:`.advice`).
+
+The report and its JSON and CSV projections are in :mod:`.report`; the table is drawn by
+:mod:`mpcalc.render.inspect`.
+"""
+
+from __future__ import annotations
+
+from .advice import advise
+from .dispatch import parse
+from .dumps import Parsed, PoolDump, ZoneDump
+from .model import Measured
+from .reconcile import reconcile, reconcile_pool
+from .report import CSV_COLUMNS, InspectReport, PoolReport, csv_rows
+from .search import (
+    BUILDS,
+    PAGE_SIZES,
+    RELEASE_PREFERENCE,
+    SPREADS,
+    Choice,
+    Evidence,
+    Pins,
+)
+
+__all__ = [
+    "BUILDS",
+    "CSV_COLUMNS",
+    "PAGE_SIZES",
+    "RELEASE_PREFERENCE",
+    "SPREADS",
+    "Choice",
+    "Evidence",
+    "InspectReport",
+    "Measured",
+    "Parsed",
+    "Pins",
+    "PoolDump",
+    "PoolReport",
+    "ZoneDump",
+    "advise",
+    "csv_rows",
+    "inspect_text",
+    "parse",
+    "reconcile",
+    "reconcile_pool",
+]
+
+
+def inspect_text(text: str, source: str = "<input>", pins: Pins | None = None) -> InspectReport:
+    """Parse ``text`` and reconcile it: the whole of ``mpcalc inspect`` but the rendering."""
+    return reconcile(parse(text, source), pins)

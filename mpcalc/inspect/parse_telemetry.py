@@ -1,0 +1,90 @@
+"""The JSON that ``dpdk-telemetry.py`` prints for ``/mempool/list`` and ``/mempool/info,<name>``.
+
+23.11 adds ``total_cache_count`` and ``common_pool_count``.  A reply is one line or
+pretty-printed over several.
+
+Pure Python (no click, no rich).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .dumps import Parsed, malformed
+
+_TEL_INFO_INT = ("pool_id", "flags", "socket_id", "size", "cache_size", "elt_size", "header_size", "trailer_size",
+                 "private_data_size", "ops_index", "populated_size", "mz_len", "mz_hugepage_sz", "mz_socket_id",
+                 "mz_flags")
+_TEL_INFO_23 = ("total_cache_count", "common_pool_count")
+
+
+def is_start(raw: str) -> bool:
+    return raw.lstrip().startswith("{")
+
+
+def json_at(lines: list[str], start: int) -> tuple[Any, int]:
+    """A JSON document starting at line ``start``: (document, lines consumed) or (None, 0)."""
+    try:
+        return json.loads(lines[start]), 1
+    except json.JSONDecodeError:
+        pass
+    buf = ""
+    for j in range(start, min(len(lines), start + 5000)):
+        buf += lines[j] + "\n"
+        if lines[j].rstrip().startswith("}") or lines[j].rstrip().endswith("}"):
+            try:
+                return json.loads(buf), j - start + 1
+            except json.JSONDecodeError:
+                continue
+    return None, 0
+
+
+def unreadable(out: Parsed, no: int, raw: str) -> None:
+    """A ``{`` line that is no JSON document: an error if it names a mempool endpoint, else skipped."""
+    if '"/mempool/' in raw:
+        raise malformed(out.source, no, raw, "unreadable telemetry JSON")
+
+
+def reply(out: Parsed, doc: Any, no: int, raw: str) -> bool:
+    """One telemetry reply; False if it is not one mpcalc reads."""
+    if not isinstance(doc, dict):
+        return False
+    used = False
+    if "/mempool/list" in doc:
+        names = doc["/mempool/list"]
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise malformed(out.source, no, raw, "/mempool/list is not a list of names")
+        out.listed += [n for n in names if n not in out.listed]
+        out.saw("telemetry")
+        used = True
+    if "/mempool/info" in doc:
+        info = doc["/mempool/info"]
+        if not isinstance(info, dict):
+            raise malformed(out.source, no, raw, "/mempool/info is not an object")
+        out.saw("telemetry")
+        used = True
+        if not info:
+            out.notes.append(f"line {no}: /mempool/info answered {{}}: no pool of that name")
+            return True
+        name = info.get("name")
+        if not isinstance(name, str):
+            raise malformed(out.source, no, raw, "/mempool/info has no string 'name'")
+        for key in _TEL_INFO_INT:
+            if key in info and (not isinstance(info[key], int) or isinstance(info[key], bool)):
+                raise malformed(out.source, no, raw, f"/mempool/info {key} is not an integer")
+        missing = [k for k in ("size", "elt_size", "header_size", "trailer_size", "cache_size", "flags",
+                               "private_data_size") if k not in info]
+        if missing:
+            raise malformed(out.source, no, raw, f"/mempool/info lacks {', '.join(missing)}")
+        p = out.pool(name, no, "telemetry")
+        for key in _TEL_INFO_INT + _TEL_INFO_23:
+            if key in info:
+                p.fields.setdefault(f"tel_{key[3:]}" if key.startswith("mz_") else key, info[key])
+        if isinstance(info.get("mz_name"), str):
+            p.fields.setdefault("tel_mz_name", info["mz_name"])
+        if any(k in info for k in _TEL_INFO_23):
+            p.markers["telemetry_cache_counts"] = ("23.11", None)
+        else:
+            p.markers["telemetry_no_cache_counts"] = (None, "22.11")
+    return used

@@ -1,0 +1,346 @@
+""":func:`reconcile`: recover each pool's configuration, recompute it, compare memzone by memzone.
+
+Each pool's platform comes from the search (:mod:`.search`); the pool is recomputed with
+:func:`mpcalc.engine.pool` (through :func:`.model.model`), every memzone compared with its
+measured length, and a difference named by the smallest platform changes that explain it.  The
+pools of one input share one process, so a second pass prefers what the measured pools settled on.
+
+Pure Python (no click, no rich).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from ..dpdk.errors import InputError
+from ..dpdk.facts import ARCHES, DEFAULT_RELEASE, version_key
+from ..dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
+from ..dpdk.platform import Platform, describe
+from ..dpdk.units import page_label
+from .advice import advise, in_total
+from .dumps import Parsed, PoolDump
+from .model import Measured, matches, measurements, model, object_zones
+from .report import InspectReport, PoolReport
+from .search import (
+    RELEASE_PREFERENCE,
+    Choice,
+    Evidence,
+    Pins,
+    candidates,
+    evidence,
+    file_spread,
+    invert_max_lcore,
+)
+
+_DIM_NAMES = {"dpdk": "release", "arch": "architecture", "cache_line": "cache line", "spread": "channels x ranks",
+              "debug": "debug build", "stats": "statistics build", "page_size": "page size",
+              "max_lcore": "RTE_MAX_LCORE"}
+
+
+def _describe_change(base: Choice, other: Choice, base_p: Platform, other_p: Platform) -> list[dict[str, Any]]:
+    out = []
+    for f, label in _DIM_NAMES.items():
+        a, b = getattr(base, f), getattr(other, f)
+        if f == "max_lcore":
+            a, b = base_p.max_lcore, other_p.max_lcore
+        if f == "cache_line":
+            a, b = base_p.cache_line, other_p.cache_line
+        if a == b:
+            continue
+        if f == "dpdk":
+            text = f"another release: DPDK {b} (the model used {a})"
+        elif f == "spread":
+            text = (f"another channel count: channels x ranks = {b} (EAL -n/-r; the model used {a})"
+                    if other_p.spreads else f"channels x ranks = {b}")
+        elif f == "debug":
+            text = ("a debug build (RTE_LIBRTE_MEMPOOL_DEBUG: object cookies)" if b else
+                    "a build without RTE_LIBRTE_MEMPOOL_DEBUG")
+        elif f == "stats":
+            text = ("a statistics build (RTE_LIBRTE_MEMPOOL_STATS: per-lcore stats in the header)" if b else
+                    "a build without RTE_LIBRTE_MEMPOOL_STATS")
+        elif f == "page_size":
+            text = f"another page size: {_show(label, b)} (the model used {_show(label, a)})"
+        elif f == "arch":
+            text = f"another architecture: {b} (the model used {a})"
+        elif f == "cache_line":
+            text = f"another cache line: {b} B (the model used {a} B)"
+        else:
+            text = f"another RTE_MAX_LCORE: {b} (the model used {a})"
+        out.append({"kind": label, "value": b, "text": text})
+    return out
+
+
+def _explanations(p: PoolDump, ev: Evidence, pins: Pins, base: Choice, plat: Platform,
+                  meas: dict[str, Measured]) -> list[dict[str, Any]]:
+    """The smallest changes of the platform (ignoring the pins) that make the model match the dump."""
+    found: list[list[dict[str, Any]]] = []
+    best: int | None = None
+    evaluated = 0
+    for dev, c in candidates(pins, replace(ev, releases=list(RELEASE_PREFERENCE)), free=True):
+        if dev == 0:
+            continue
+        if best is not None and dev > best:
+            break
+        evaluated += 1
+        if evaluated > 1500:
+            break
+        try:
+            cp = c.platform(Pins())
+            if not ev.layout_ok(cp) or (meas and not matches(meas, model(p, cp))):
+                continue
+        except InputError:
+            continue
+        changes = _describe_change(base, c, plat, cp)
+        if changes and changes not in found:
+            found.append(changes)
+            best = dev
+    out: list[dict[str, Any]] = []
+    singles: dict[str, dict[str, Any]] = {}
+    for changes in found:
+        if len(changes) == 1:
+            ch = changes[0]
+            g = singles.get(ch["kind"])
+            if g is None:
+                g = singles[ch["kind"]] = {"kind": ch["kind"], "values": [], "changes": [ch], "text": ""}
+                out.append(g)
+            g["values"].append(ch["value"])
+        else:
+            out.append({"kind": " and ".join(ch["kind"] for ch in changes), "values": [ch["value"] for ch in changes],
+                        "changes": changes, "text": " and ".join(ch["text"] for ch in changes)})
+    for g in singles.values():
+        ch = g["changes"][0]
+        g["text"] = ch["text"] if len(g["values"]) == 1 else ch["text"].replace(
+            _show(ch["kind"], ch["value"]), " or ".join(_show(ch["kind"], v) for v in g["values"]), 1)
+        g["changes"] = []
+    return out[:6]
+
+
+def _show(kind: str, value: Any) -> str:
+    if kind == "page size":
+        return page_label(value)
+    return str(value)
+
+
+def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, Any] | None = None,
+                   own: Choice | None = None) -> PoolReport:
+    notes: list[str] = []
+    ev = evidence(p, parsed)
+    meas = measurements(p, parsed)
+    ops = p.get("ops_name")
+    ring_driver = ops is None or ops.startswith("ring_")
+    if ops is None:
+        notes.append("the input does not name the pool's ops (telemetry gives only ops_index): ring_* assumed")
+    if not ev.releases:
+        notes.append("the format markers contradict each other; every release is tried")
+        ev.releases = list(RELEASE_PREFERENCE)
+
+    chosen: Choice | None = None
+    fallback: Choice | None = None
+    tried = 0
+    for _dev, c in candidates(pins, ev, free=False, prefer=prefer):
+        try:
+            plat = c.platform(pins)
+        except InputError:
+            continue
+        if not ev.ok(c, plat):
+            continue
+        if fallback is None:
+            fallback = c
+        if not meas:
+            chosen = c
+            break
+        tried += 1
+        res = model(p, plat)
+        if matches(meas, res):
+            chosen = c
+            break
+        if pins.max_lcore is None and ev.max_lcore is None:
+            inv = invert_max_lcore(p, c, pins, meas)
+            if inv is not None:
+                chosen = inv
+                break
+        if tried > 400:
+            break
+    base = chosen or fallback
+    layout_ok = base is not None
+    if base is None:
+        # the pins (or the markers) contradict the object layout: model with the pinned values anyway
+        base = next(c for _, c in candidates(pins, replace(ev, releases=list(RELEASE_PREFERENCE)), free=False))
+    plat = base.platform(pins)
+    res = model(p, plat)
+    mp = res.mempools[0]
+    model_z = {m.role: m for m in res.memzones}
+
+    rows: list[dict[str, Any]] = []
+    measured_total = 0
+    unexplained = 0
+    for role in ("header", "ring", "objects"):
+        mz = model_z.get(role)
+        m = meas.get(role)
+        modelled = mz.len if mz else 0
+        measured = m.value(modelled) if m else None
+        if measured is not None:
+            measured_total += measured
+            unexplained += measured - modelled
+        rows.append({"name": mz.name if mz else f"({role})", "role": role, "modelled": modelled,
+                     "measured": measured, "delta": None if measured is None else measured - modelled,
+                     "how": m.how if m else "not in the input"})
+    explained = bool(meas) and all(r["delta"] in (0, None) for r in rows) and layout_ok
+    obj = mp.objsz
+    dumped = {k: p.get(k) for k in ("header_size", "elt_size", "trailer_size")}
+    dumped["total_size"] = sum(dumped.values())
+    object_rows = [{"name": k, "modelled": getattr(obj, k) if obj else None, "measured": v}
+                   for k, v in dumped.items()]
+    for r in object_rows:
+        r["delta"] = None if r["measured"] is None or r["modelled"] is None else r["measured"] - r["modelled"]
+
+    causes: list[dict[str, Any]] = []
+    mismatch = any(r["delta"] for r in rows) or any(r["delta"] for r in object_rows)
+    if not ring_driver:
+        text = (f"a driver other than ring_*: ops {ops!r} (mpcalc models the ring driver: the RG_MP_{p.name} "
+                "ring and the default populate)")
+        if mismatch:
+            causes.append({"kind": "driver", "values": [ops], "changes": [], "text": text})
+        else:
+            notes.append(text + "; the measured memzones match anyway")
+    chunks = p.get("nb_mem_chunks")
+    if chunks and chunks > 1:
+        zones = object_zones(parsed, p.name)
+        if len(zones) > 1:
+            causes.append({"kind": "chunks", "values": [len(zones)], "changes": [],
+                           "text": f"populated from {len(zones)} memzones (no contiguous block was free): the model "
+                                   "reserves one"})
+        else:
+            notes.append(f"nb_mem_chunks={chunks}: the objects memzone was split where its IOVA is not contiguous "
+                         "(IOVA as PA); the memzone itself is what the model sizes")
+    if mismatch:
+        causes += _explanations(p, ev, pins, base, plat, meas)
+        if not causes:
+            causes.append({"kind": "unknown", "values": [], "changes": [],
+                           "text": "no change of at most two of release, channels x ranks, debug or statistics "
+                                   "build, architecture/cache line, RTE_MAX_LCORE or page size explains it (another "
+                                   "build option, or memory the application added with rte_mempool_populate_*)"})
+
+    recovered = _recovered(p, ev, base, plat, pins, prefer or {}, own)
+    if p.get("elt_size") % 8 == 0:
+        notes.append(f"elt_size {p.get('elt_size')} is the requested element size rounded up to 8: the pool was "
+                     f"created with {max(1, p.get('elt_size') - 7)}..{p.get('elt_size')} bytes (same footprint)")
+    if not meas:
+        notes.append("no memzone length in the input (add rte_memzone_dump or telemetry /mempool/info): "
+                     "only the object layout is checked")
+    adv = advise(p, plat, res) if res.ok else []
+    return PoolReport(name=p.name, sources=p.sources, recovered=recovered, platform=describe(plat),
+                      object_rows=object_rows, memzones=rows, modelled_bytes=sum(r["modelled"] for r in rows),
+                      measured_bytes=measured_total if meas else None, unexplained_bytes=unexplained,
+                      explained=explained and not mismatch, causes=causes, advice=adv, notes=notes,
+                      total_bytes=res.total_bytes, choice=base if chosen is not None else None)
+
+
+def _recovered(p: PoolDump, ev: Evidence, c: Choice, plat: Platform, pins: Pins,
+               prefer: dict[str, Any], own: Choice | None) -> dict[str, Any]:
+    def src(pinned: Any, evidence: str | None, default_value: Any, value: Any, key: str = "") -> str:
+        if pinned is not None:
+            return "option"
+        if evidence:
+            return evidence
+        if key and value != default_value and prefer.get(key) == getattr(c, key) and not (
+                own is not None and getattr(own, key) == getattr(c, key)):
+            return "the other pools of this input (one process, one platform)"
+        if value == default_value:
+            return "default (the dump does not tell)"
+        return "memzone lengths (the only value that explains them)"
+
+    flags = p.get("flags") or 0
+    spread_why = None
+    if plat.spreads and not effective_flags(flags & VALID_USER_FLAGS) & MempoolFlag.NO_SPREAD:
+        ok = [n for n in range(1, 17)
+              if ev.layout_ok(plat._replace(channels=n, ranks=1))]
+        spread_why = (f"object layout (header_size {ev.header_size}, trailer_size {ev.trailer_size}) allows "
+                      f"channels x ranks in {ok}")
+    elif plat.spreads:
+        spread_why = None
+    layout_cl = f"header_size {ev.header_size}" if ev.header_size in (64, 128) else None
+    return {
+        "count": p.get("size"),
+        "elt_size": p.get("elt_size"),
+        "elt_size_range": [max(1, p.get("elt_size") - 7), p.get("elt_size")],
+        "cache_size": p.get("cache_size"),
+        "private_data_size": p.get("private_data_size"),
+        "flags": flag_names(flags & VALID_USER_FLAGS),
+        "flags_mask": flags,
+        "ops_name": p.get("ops_name"),
+        "populated_size": p.get("populated_size"),
+        "nb_mem_chunks": p.get("nb_mem_chunks"),
+        "dpdk": plat.dpdk,
+        "dpdk_candidates": ev.releases,
+        "arch": plat.arch,
+        "cache_line": plat.cache_line,
+        "channels": plat.channels,
+        "ranks": plat.ranks,
+        "max_lcore": plat.max_lcore,
+        "page_size": plat.page_size,
+        "debug": plat.debug,
+        "stats": plat.stats,
+        "sources": {
+            "dpdk": src(pins.dpdk, "; ".join(ev.release_why) if len(ev.releases) == 1 else None, DEFAULT_RELEASE,
+                        plat.dpdk, "dpdk") + (f" (format allows {', '.join(sorted(ev.releases, key=version_key))})"
+                                      if pins.dpdk is None and len(ev.releases) > 1 else ""),
+            "cache_line": src(pins.cache_line or pins.arch, layout_cl, 64, plat.cache_line),
+            "channels": src(pins.channels or pins.ranks, spread_why, 4, plat.channels, "spread"),
+            "max_lcore": src(pins.max_lcore, ev.max_lcore_why, ARCHES[plat.arch].max_lcore, plat.max_lcore),
+            "page_size": src(pins.page_size, ev.page_why, 2 << 20, plat.page_size, "page_size"),
+            "debug": src(pins.debug, f"object layout (trailer_size {ev.trailer_size})" if plat.debug else None,
+                         False, plat.debug),
+            "stats": src(pins.stats, None if p.stats is None else
+                         ("'stats:' block" if p.stats else "'no statistics available'"), False, plat.stats),
+        },
+    }
+
+
+def reconcile(parsed: Parsed, pins: Pins | None = None) -> InspectReport:
+    """Recover, recompute and compare every pool of ``parsed``; advise per pool and in total."""
+    pins = pins or Pins()
+    if not parsed.pools and not parsed.zones and not parsed.listed:
+        raise InputError("no mempool dump, memzone dump or telemetry reply in the input "
+                         f"({len(parsed.skipped)} unknown lines skipped)", param=parsed.source)
+    pools = [reconcile_pool(p, parsed, pins) for p in parsed.pools.values()]
+    prefer = _file_preference(pools)
+    spread = file_spread(parsed, pins)
+    if spread is not None:
+        prefer["spread"] = spread
+    if prefer:
+        pools = [reconcile_pool(p, parsed, pins, prefer, first.choice if first.measured_bytes is not None else None)
+                 for p, first in zip(parsed.pools.values(), pools, strict=True)]
+    owned = set()
+    for p in parsed.pools.values():
+        owned |= {n for n in parsed.zones if n in (f"MP_{p.name}", f"RG_MP_{p.name}")
+                  or re.fullmatch(re.escape(f"MP_{p.name}_") + r"\d+", n)}
+    others: list[dict[str, Any]] = [{"name": z.name, "len": z.len, "line": z.line} for z in parsed.zones.values()
+                                    if z.name not in owned]
+    notes = list(parsed.notes)
+    undumped = [n for n in parsed.listed if n not in parsed.pools]
+    if undumped:
+        notes.append(f"listed by /mempool/list without /mempool/info or a dump: {', '.join(undumped)}")
+    orphan = sorted({m.group(1) for n in (z["name"] for z in others)
+                     if (m := re.fullmatch(r"RG_MP_(.+)", n))})
+    if orphan:
+        notes.append(f"memzones of pools without a dump (no configuration to recover): {', '.join(orphan)}")
+    advice = in_total(pools)
+    return InspectReport(source=parsed.source, parsed=parsed, pools=pools, other_memzones=others, advice=advice,
+                         notes=notes)
+
+
+def _file_preference(pools: list[PoolReport]) -> dict[str, Any]:
+    """The platform values the measured pools settled on: one process has one platform."""
+    votes: dict[str, list[Any]] = {}
+    for p in pools:
+        if p.choice is None or not p.explained or p.measured_bytes is None:
+            continue
+        c = p.choice
+        for key, value in (("dpdk", c.dpdk), ("build", (c.arch, c.cache_line)), ("spread", c.spread),
+                           ("debug", c.debug), ("stats", c.stats), ("page_size", c.page_size),
+                           ("max_lcore", c.max_lcore)):
+            votes.setdefault(key, []).append(value)
+    return {k: max(set(v), key=lambda x: (v.count(x), -v.index(x))) for k, v in votes.items() if v}
