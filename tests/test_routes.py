@@ -160,11 +160,11 @@ def test_read_routes_errors(tmp_path, monkeypatch):
         read_routes(bad, 4)
     big = tmp_path / "big.txt"
     big.write_text("10.0.0.0/8\n" * 100)
-    monkeypatch.setattr(R, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(R.parse, "MAX_FILE_BYTES", 1000)
     with pytest.raises(InputError, match="larger than"):
         read_routes(big, 4)
-    monkeypatch.setattr(R, "MAX_FILE_BYTES", 1 << 20)
-    monkeypatch.setattr(R, "MAX_LINES", 99)
+    monkeypatch.setattr(R.parse, "MAX_FILE_BYTES", 1 << 20)
+    monkeypatch.setattr(R.parse, "MAX_LINES", 99)
     with pytest.raises(InputError, match="more than 99 lines"):
         read_routes(big, 4)
 

@@ -1,0 +1,65 @@
+"""Route tables, and the tbl8 groups / RIB nodes DPDK needs to hold them.
+
+``parse_routes`` / ``read_routes`` read one prefix per line (the format is in
+``.parse``).  ``plan`` / ``tbl8_needed`` do not estimate: they replay
+``rte_fib_add`` / ``rte_fib6_add`` route by route, in file order, on a Python
+port of DPDK v22.11.11's RIB (lib/rib/rte_rib.c, rte_rib6.c) and data planes
+(lib/fib/dir24_8.c, lib/fib/trie.c), and record every point where DPDK could
+answer ENOSPC (the ``rsvd_tbl8s`` reservation test and every tbl8 allocation,
+including the transient ones) or ENOMEM (RIB node allocation).  The table
+entries are simulated exactly (next hops are replaced by small ids, which only
+keeps equality, the one thing DPDK looks at).  A route without a next hop gets
+a next hop of its own, different from every other one and from the default.
+
+The modules, one job each:
+
+- ``parse``: ``Route``, ``parse_routes``, ``read_routes`` (the route files);
+- ``rib``: ``_Node``, ``_Rib``, the RIB replay (lib/rib/rte_rib.c, rte_rib6.c);
+- ``groups``: ``_Groups``, ``_tbl24``, ``_fill``, the tbl8 groups and tbl24
+  both data planes use;
+- ``dir24_8``: ``_Dir24_8``, ``_roundup24``, the IPv4 data plane (lib/fib/dir24_8.c);
+- ``trie``: ``_Trie``, ``_ceil8``, the IPv6 data plane (lib/fib/trie.c);
+- ``planner``: ``Failure``, ``RoutePlan``, ``plan``, ``tbl8_needed``.
+
+Every name is re-exported here, the private ones too, so
+``from mpcalc.dpdk import routes`` reaches all of them as before.
+
+Pure Python, stdlib only (no click, no rich).
+"""
+
+from __future__ import annotations
+
+# the public names (__all__), and the private ones as ``X as X`` re-exports,
+# all importable from here as they were when this package was one module
+# (tests reach some private ones, such as _ipv4).  read_routes reads its limits
+# from .parse: to change MAX_FILE_BYTES / MAX_LINES, set them on routes.parse.
+from .dir24_8 import _M32 as _M32
+from .dir24_8 import _Dir24_8 as _Dir24_8
+from .dir24_8 import _roundup24 as _roundup24
+from .groups import _fill as _fill
+from .groups import _Groups as _Groups
+from .groups import _tbl24 as _tbl24
+from .parse import _WIDTH as _WIDTH
+from .parse import MAX_FILE_BYTES, MAX_LINES, Route, parse_routes, read_routes
+from .parse import MAX_NEXT_HOP as MAX_NEXT_HOP
+from .parse import _ipv4 as _ipv4
+from .parse import _ipv6 as _ipv6
+from .planner import _DP as _DP
+from .planner import Failure, RoutePlan, plan, tbl8_needed
+from .planner import _check as _check
+from .rib import _Node as _Node
+from .rib import _Rib as _Rib
+from .trie import _ceil8 as _ceil8
+from .trie import _Trie as _Trie
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_LINES",
+    "Failure",
+    "Route",
+    "RoutePlan",
+    "parse_routes",
+    "plan",
+    "read_routes",
+    "tbl8_needed",
+]
