@@ -1,81 +1,74 @@
-"""click parameter types: each parses with the engine's helpers and fails with ``self.fail``."""
+"""click parameter types made from the declarations (mpcalc.dpdk.declare.Param): each parses with the
+model's own :meth:`Param.parse` and fails with ``self.fail``; and click options made from a Param."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from .dpdk.declare import Param
 from .dpdk.errors import InputError
-from .dpdk.flags import parse_flags, sizing_combinations
 from .dpdk.intmath import U32_MAX
-from .dpdk.units import parse_count, parse_size
 
 
-class _Ranged(click.ParamType):
-    parse = staticmethod(parse_count)
+class Declared(click.ParamType):
+    """A declared count, size, page size, flag list, text or path."""
 
-    def __init__(self, *, minimum: int = 0, maximum: int = U32_MAX) -> None:
-        self.minimum = minimum
-        self.maximum = maximum
+    def __init__(self, param: Param) -> None:
+        self.param = param
+        self.name = {"page": "page-size"}.get(param.kind, param.kind)
 
-    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value is self.param.default and not isinstance(value, str):
+            return value  # a default is declared parsed
+        try:
+            return self.param.parse(value)
+        except InputError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+class DeclaredChoice(click.Choice):
+    """A declared choice: click lists the choices in --help; the value is the declaration's (an int for 64/128)."""
+
+    def __init__(self, param: Param) -> None:
+        super().__init__(list(param.choices))
+        self.param = param
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            try:
-                number = self.parse(value)
-            except InputError as exc:
-                self.fail(str(exc), param, ctx)
-        if number < self.minimum:
-            self.fail(f"{value!r} is below the minimum {self.minimum}", param, ctx)
-        if number > self.maximum:
-            self.fail(f"{value!r} is above the maximum {self.maximum:,}", param, ctx)
-        return number
+            value = str(value)
+        return self.param.parse(super().convert(value, param, ctx))
 
 
-class Count(_Ranged):
+def click_type(p: Param) -> click.ParamType:
+    return DeclaredChoice(p) if p.kind == "choice" else Declared(p)
+
+
+def option(p: Param, **overrides: Any) -> click.Option:
+    """The click option of a declared parameter (``--elt-size``; ``--debug/--no-debug`` for a tri-state switch)."""
+    if p.kind == "bool":
+        decls = [p.option if p.default is False else f"{p.option}/--no-{p.option[2:]}", p.key]
+        return click.Option(decls, is_flag=True, default=p.default, help=p.help, **overrides)
+    decls = [p.option, *([p.short] if p.short else []), p.key]
+    kw: dict[str, Any] = dict(type=click_type(p), required=p.required, help=p.help, show_default=p.show_default,
+                              metavar=p.metavar)
+    if p.default is not None:  # click takes an explicit None as a value: a required option would be satisfied
+        kw["default"] = p.default
+    kw.update(overrides)
+    return click.Option(decls, **kw)
+
+
+def Count(minimum: int = 0, maximum: int = U32_MAX) -> Declared:  # noqa: N802 - a type, as click spells them
     """A count: ``8191``, ``1M`` (10^6), ``1Mi`` (2^20)."""
+    return Declared(Param("count", "count", "", lo=minimum, hi=maximum))
 
-    name = "count"
 
-
-class Size(_Ranged):
+def Size(minimum: int = 0, maximum: int = U32_MAX) -> Declared:  # noqa: N802
     """A byte size: ``64``, ``4K``/``4KiB`` (4096), ``4KB`` (4000)."""
-
-    name = "size"
-    parse = staticmethod(parse_size)
+    return Declared(Param("size", "size", "", lo=minimum, hi=maximum))
 
 
-class PageSize(click.ParamType):
+def PageSize() -> Declared:  # noqa: N802
     """``4K``, ``64K``, ``2M``, ``1G`` or ``none``."""
-
-    name = "page-size"
-
-    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
-        if isinstance(value, int):
-            return value
-        if str(value).strip().lower() in ("none", "0"):
-            return 0
-        try:
-            size = parse_size(value)
-        except InputError as exc:
-            self.fail(str(exc), param, ctx)
-        if size < 4096 or size & (size - 1) or size > 1 << 40:
-            self.fail(f"{value!r} is not a page size (a power of two from 4K; or none)", param, ctx)
-        return size
-
-
-class Flags(click.ParamType):
-    """A flag list (``no_cache_align,no_spread``, ``RTE_MEMPOOL_F_NO_SPREAD|SP_PUT``, ``0x23``, ``none``)
-    or ``all``; converts to the list of masks to evaluate."""
-
-    name = "flags"
-
-    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
-        if isinstance(value, list):
-            return value
-        if str(value).strip().lower() == "all":
-            return sizing_combinations()
-        try:
-            return [parse_flags(str(value))]
-        except InputError as exc:
-            self.fail(str(exc), param, ctx)
+    return Declared(Param("page_size", "page", ""))

@@ -7,16 +7,10 @@ import json
 import pytest
 
 from mpcalc import engine
-from mpcalc.cli import EXIT_BUDGET, EXIT_OK, EXIT_REJECTED, EXIT_USAGE, main
-from mpcalc.jobs import Job
+from mpcalc.app.exitcodes import ExitCode
 from mpcalc.dpdk.platform import make_platform
-
-
-def run(capsys, *argv):
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    return rc, out, err
-
+from mpcalc.app.job import Job
+from mpcalc.dpdk.mempool import POOL
 
 FIT_CASES = [
     ("pool", ("--elt-size", "40"), "count", "1G"),
@@ -30,9 +24,9 @@ FIT_CASES = [
 
 
 @pytest.mark.parametrize("command,args,key,budget", FIT_CASES)
-def test_fit_is_exact(capsys, command, args, key, budget):
-    rc, out, _ = run(capsys, command, *args, "--fit", budget, "--json")
-    assert rc == EXIT_OK
+def test_fit_is_exact(run, command, args, key, budget):
+    rc, out, _ = run(command, *args, "--fit", budget, "--json")
+    assert rc == ExitCode.OK
     result = json.loads(out)["results"][0]
     fit = result["details"]["fit"]
     assert fit["key"] == key
@@ -41,109 +35,129 @@ def test_fit_is_exact(capsys, command, args, key, budget):
 
 def test_fit_agrees_with_the_engine():
     p = make_platform(page_size=4096)
-    job = Job(command="pool", platform=p, args=dict(name="mp", count=1, elt_size=40, cache_size=0, private_size=0,
-                                                     cache_layout="pointer"))
+    job = Job.of(
+        POOL,
+        p,
+        dict(name="mp", count=1, elt_size=40, cache_size=0, private_size=0, cache_layout="pointer"),
+    )
     value, best = job.fit(0, 10**8)
     one_more = engine.pool(engine.PoolSpec(name="mp", count=value + 1, elt_size=40), p)
     assert best.heap_bytes <= 10**8 < one_more.heap_bytes
 
 
-def test_fit_with_a_cache_skips_the_small_invalid_counts(capsys):
-    rc, out, _ = run(capsys, "pool", "--elt-size", "64", "--cache-size", "512", "--fit", "10M", "--json")
-    assert rc == EXIT_OK
+def test_fit_with_a_cache_skips_the_small_invalid_counts(run):
+    rc, out, _ = run("pool", "--elt-size", "64", "--cache-size", "512", "--fit", "10M", "--json")
+    assert rc == ExitCode.OK
     assert json.loads(out)["results"][0]["details"]["fit"]["value"] >= 768
 
 
-def test_fit_nothing_fits(capsys):
-    rc, out, _ = run(capsys, "pool", "--elt-size", "64", "--cache-size", "512", "--fit", "1K", "--json")
-    assert rc == EXIT_REJECTED
+def test_fit_nothing_fits(run):
+    rc, out, _ = run("pool", "--elt-size", "64", "--cache-size", "512", "--fit", "1K", "--json")
+    assert rc == ExitCode.REJECTED
     assert "no valid count fits" in json.loads(out)["results"][0]["errors"][0]["reason"]
 
 
-def test_count_is_required_without_fit(capsys):
-    rc, _, err = run(capsys, "pool", "--elt-size", "64")
-    assert rc == EXIT_USAGE and "--count is required" in err
+def test_count_is_required_without_fit(run):
+    rc, _, err = run("pool", "--elt-size", "64")
+    assert rc == ExitCode.USAGE and "--count is required" in err
 
 
-def test_explain_names_the_dpdk_functions_and_values(capsys):
-    rc, out, _ = run(capsys, "rib", "--routes", "1M", "--explain")
-    assert rc == EXIT_OK
+def test_explain_names_the_dpdk_functions_and_values(run):
+    rc, out, _ = run("rib", "--routes", "1M", "--explain")
+    assert rc == ExitCode.OK
     assert "2 cache lines share a factor with 4 channels x 1 ranks -> 3 cache lines = 192 B" in out
-    for fn in ("rte_mempool_calc_obj_size", "arch_mem_object_align", "rte_mempool_op_calc_mem_size_helper",
-               "rte_ring_get_memsize_elem", "rte_mempool_create_empty"):
+    for fn in (
+        "rte_mempool_calc_obj_size",
+        "arch_mem_object_align",
+        "rte_mempool_op_calc_mem_size_helper",
+        "rte_ring_get_memsize_elem",
+        "rte_mempool_create_empty",
+    ):
         assert fn in out
 
 
-def test_explain_savings_are_ranked_and_real(capsys):
-    rc, out, _ = run(capsys, "mbuf", "--count", "8192", "--cache-size", "256", "--explain", "--json")
+def test_explain_savings_are_ranked_and_real(run):
+    _rc, out, _ = run("mbuf", "--count", "8192", "--cache-size", "256", "--explain", "--json")
     result = json.loads(out)["results"][0]
     savings = result["details"]["explain"]["savings"]
     assert [s["saves"] for s in savings] == sorted((s["saves"] for s in savings), reverse=True)
     changes = {s["change"]: s for s in savings}
     # 8192 mbufs need 16,384 ring slots; 8191 fit in 8,192: the ring halves (65,536 B)
     assert changes["count 8,191 (the ring holds a power of two minus one)"]["saves"] >= 65_536
-    assert changes["index-based per-lcore cache (seed 003)"]["saves"] == 1_057_024 - 532_736
+    assert changes["index-based per-lcore cache (the mempool index-cache RFC)"]["saves"] == 1_057_024 - 532_736
     for s in savings:
         assert s["total_bytes"] + s["saves"] == result["total_bytes"]
 
 
-def test_max_total_exits_3_and_says_why(capsys):
-    rc, out, err = run(capsys, "rib", "--routes", "1M", "--max-total", "300M", "--json")
-    assert rc == EXIT_BUDGET and json.loads(out)["results"]
+def test_max_total_exits_3_and_says_why(run):
+    rc, out, err = run("rib", "--routes", "1M", "--max-total", "300M", "--json")
+    assert rc == ExitCode.BUDGET and json.loads(out)["results"]
     assert "over --max-total 314,572,800" in err
-    rc, _, err = run(capsys, "rib", "--routes", "1M", "--max-total", "1G")
-    assert rc == EXIT_OK and err == ""
+    rc, _, err = run("rib", "--routes", "1M", "--max-total", "1G")
+    assert rc == ExitCode.OK and err == ""
 
 
-def test_baseline_and_tolerance(capsys, tmp_path):
-    rc, out, _ = run(capsys, "rib", "--routes", "1M", "--json")
+def test_baseline_and_tolerance(run, tmp_path):
+    rc, out, _ = run("rib", "--routes", "1M", "--json")
     base = tmp_path / "base.json"
     base.write_text(out)
-    assert run(capsys, "rib", "--routes", "1M", "--baseline", str(base))[0] == EXIT_OK
-    rc, _, err = run(capsys, "rib", "--routes", "1100K", "--baseline", str(base))
-    assert rc == EXIT_BUDGET and "total_bytes (none) grew from 400,801,632" in err
-    assert run(capsys, "rib", "--routes", "1100K", "--baseline", str(base), "--tolerance", "20%")[0] == EXIT_OK
-    assert run(capsys, "rib", "--routes", "1100K", "--baseline", str(base), "--tolerance", "60M")[0] == EXIT_OK
+    assert run("rib", "--routes", "1M", "--baseline", str(base))[0] == ExitCode.OK
+    rc, _, err = run("rib", "--routes", "1100K", "--baseline", str(base))
+    assert rc == ExitCode.BUDGET and "total_bytes (none) grew from 400,801,632" in err
+    assert run("rib", "--routes", "1100K", "--baseline", str(base), "--tolerance", "20%")[0] == ExitCode.OK
+    assert run("rib", "--routes", "1100K", "--baseline", str(base), "--tolerance", "60M")[0] == ExitCode.OK
     # smaller is never a regression
-    assert run(capsys, "rib", "--routes", "500K", "--baseline", str(base))[0] == EXIT_OK
+    assert run("rib", "--routes", "500K", "--baseline", str(base))[0] == ExitCode.OK
 
 
-@pytest.mark.parametrize("content,message", [(None, "cannot read baseline"), ("{}", "is not an mpcalc --json report"),
-                                             ("not json", "is not an mpcalc --json report")])
-def test_bad_baselines(capsys, tmp_path, content, message):
+@pytest.mark.parametrize(
+    "content,message",
+    [
+        (None, "cannot read baseline"),
+        ("{}", "is not an mpcalc --json report"),
+        ("not json", "is not an mpcalc --json report"),
+    ],
+)
+def test_bad_baselines(run, tmp_path, content, message):
     path = tmp_path / "b.json"
     if content is not None:
         path.write_text(content)
-    rc, _, err = run(capsys, "rib", "--routes", "1M", "--baseline", str(path))
-    assert rc == EXIT_USAGE and message in err and len(err.strip().splitlines()) == 1
+    rc, _, err = run("rib", "--routes", "1M", "--baseline", str(path))
+    assert rc == ExitCode.USAGE and message in err and len(err.strip().splitlines()) == 1
 
 
-def test_bad_tolerance(capsys, tmp_path):
+def test_bad_tolerance(run, tmp_path):
     path = tmp_path / "b.json"
     path.write_text(json.dumps({"results": [{"flags": [], "total_bytes": 1, "heap_bytes": 1}]}))
-    rc, _, err = run(capsys, "rib", "--routes", "1M", "--baseline", str(path), "--tolerance", "lots")
-    assert rc == EXIT_USAGE and "--tolerance" in err
+    rc, _, err = run("rib", "--routes", "1M", "--baseline", str(path), "--tolerance", "lots")
+    assert rc == ExitCode.USAGE and "--tolerance" in err
 
 
-def test_markdown_has_the_csv_numbers(capsys):
-    rc, md, _ = run(capsys, "pool", "-n", "8191", "--elt-size", "2304", "--format", "markdown")
-    rc2, csv_out, _ = run(capsys, "pool", "-n", "8191", "--elt-size", "2304", "--format", "csv")
-    assert rc == rc2 == EXIT_OK
+def test_markdown_has_the_csv_numbers(run):
+    rc, md, _ = run("pool", "-n", "8191", "--elt-size", "2304", "--format", "markdown")
+    rc2, csv_out, _ = run("pool", "-n", "8191", "--elt-size", "2304", "--format", "csv")
+    assert rc == rc2 == ExitCode.OK
     body = [ln for ln in md.splitlines() if ln.startswith("| ") and "---" not in ln]
     assert [ln.strip("| ").split(" | ") for ln in body] == [ln.split(",") for ln in csv_out.splitlines()]
 
 
-@pytest.mark.parametrize("argv", [("rib", "--routes", "1M", "--flags", "all"), ("pool", "-n", "8191", "--elt-size",
-                                  "2304", "--json"), ("plan", "examples/plans/l3fwd-router.toml", "--format", "csv"),
-                                  ("diff", "--right", "--dpdk 26.07", "mbuf", "-n", "8191")])
-def test_svg_saves_the_table_view(capsys, tmp_path, argv):
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("rib", "--routes", "1M", "--flags", "all"),
+        ("pool", "-n", "8191", "--elt-size", "2304", "--json"),
+        ("plan", "examples/plans/l3fwd-router.toml", "--format", "csv"),
+        ("diff", "--right", "--dpdk 26.07", "mbuf", "-n", "8191"),
+    ],
+)
+def test_svg_saves_the_table_view(run, tmp_path, argv):
     svg = tmp_path / "view.svg"
-    rc, out, _ = run(capsys, *argv, "--svg", str(svg))
-    assert rc == EXIT_OK and out
+    rc, out, _ = run(*argv, "--svg", str(svg))
+    assert rc == ExitCode.OK and out
     text = svg.read_text()
     assert text.startswith("<svg") and "mpcalc" in text
 
 
-def test_svg_to_an_unwritable_place(capsys, tmp_path):
-    rc, _, err = run(capsys, "rib", "--routes", "1M", "--svg", str(tmp_path / "no" / "such" / "dir.svg"))
-    assert rc == EXIT_USAGE and "--svg" in err and len(err.strip().splitlines()) == 1
+def test_svg_to_an_unwritable_place(run, tmp_path):
+    rc, _, err = run("rib", "--routes", "1M", "--svg", str(tmp_path / "no" / "such" / "dir.svg"))
+    assert rc == ExitCode.USAGE and "--svg" in err and len(err.strip().splitlines()) == 1

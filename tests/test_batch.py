@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 import mpcalc
 from mpcalc.cli import main
-from mpcalc.commands.batch import MAX_LINE_BYTES, split_lines
+from mpcalc.stream import MAX_LINE_BYTES, split_lines
 
 VALIDATOR = Draft202012Validator(json.loads(Path(mpcalc.__file__).with_name("schema.json").read_text()))
 
@@ -176,7 +176,7 @@ def test_streams_answers_before_the_input_ends_and_is_quiet_when_stderr_is_no_te
 def test_progress_only_on_a_terminal():
     import io
 
-    from mpcalc.commands.batch import Progress
+    from mpcalc.stream import Progress
 
     class Tty(io.StringIO):
         def isatty(self) -> bool:

@@ -6,17 +6,17 @@ import csv
 import io
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
-import shlex
-
 import mpcalc
+from mpcalc.cli import cli
+from mpcalc.app.exitcodes import ExitCode
 from mpcalc.dpdk import records as model
-from mpcalc.cli import EXIT_OK, EXIT_REJECTED, EXIT_USAGE, cli, main
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = Path(mpcalc.__file__).with_name("schema.json")
@@ -25,8 +25,21 @@ VALIDATOR = Draft202012Validator(SCHEMA)
 
 ANSI = re.compile(r"\x1b\[")
 
-MBUF = ["pool", "-n", "8191", "--elt-size", "2304", "--cache-size", "250", "--private-size", "8", "--page-size", "4K",
-        "--name", "mbuf_pool"]
+MBUF = [
+    "pool",
+    "-n",
+    "8191",
+    "--elt-size",
+    "2304",
+    "--cache-size",
+    "250",
+    "--private-size",
+    "8",
+    "--page-size",
+    "4K",
+    "--name",
+    "mbuf_pool",
+]
 RIB_1MI = ["rib", "--routes", "1Mi", "--page-size", "4K"]
 PATCH = "no_cache_align,no_spread,no_iova_contig"
 
@@ -36,32 +49,6 @@ COMMANDS = {
     "rib6": ["rib6", "--routes", "1000"],
 }
 FORMATS = ["table", "json", "csv", "tsv"]
-
-
-@pytest.fixture
-def run(capsys):
-    """Run ``main(argv)``; return (exit code, stdout, stderr)."""
-
-    def _run(*args: str) -> tuple[int, str, str]:
-        rc = main(list(args))
-        out, err = capsys.readouterr()
-        return rc, out, err
-
-    return _run
-
-
-@pytest.fixture
-def run_json(run):
-    """Run with --json; check the document against the schema; return (exit code, document)."""
-
-    def _run(*args: str) -> tuple[int, dict]:
-        rc, out, err = run(*args, "--json")
-        doc = json.loads(out)
-        errors = sorted(VALIDATOR.iter_errors(doc), key=str)
-        assert not errors, "\n".join(e.message for e in errors)
-        return rc, doc
-
-    return _run
 
 
 def numbers(doc: dict) -> list[tuple[str, str, str, str, str]]:
@@ -83,6 +70,7 @@ def numbers(doc: dict) -> list[tuple[str, str, str, str, str]]:
 
 
 # --- the schema itself -------------------------------------------------------------------------------------------
+
 
 def test_schema_is_valid_draft_2020_12():
     Draft202012Validator.check_schema(SCHEMA)
@@ -127,11 +115,12 @@ def test_schema_is_strict(run_json):
 
 # --- every command in every format -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("fmt", FORMATS)
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_every_command_in_every_format(run, command, fmt):
     rc, out, err = run(*COMMANDS[command], "--format", fmt)
-    assert rc == EXIT_OK, err
+    assert rc == ExitCode.OK, err
     assert err == ""
     assert out.strip()
     if fmt == "json":
@@ -155,14 +144,14 @@ def test_json_shorthand_equals_format_json(run, command):
     rc1, out1, _ = run(*COMMANDS[command], "--json")
     rc2, out2, _ = run(*COMMANDS[command], "--format", "json")
     rc3, out3, _ = run(*COMMANDS[command], "--json", "--format", "json")
-    assert rc1 == rc2 == rc3 == EXIT_OK
+    assert rc1 == rc2 == rc3 == ExitCode.OK
     assert out1 == out2 == out3
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv", "table"])
 def test_json_conflicts_with_other_formats(run, fmt):
     rc, out, err = run(*COMMANDS["pool"], "--json", "--format", fmt)
-    assert rc == EXIT_USAGE
+    assert rc == ExitCode.USAGE
     assert out == ""
     assert f"--json conflicts with --format {fmt}" in err
     assert "Traceback" not in err
@@ -171,7 +160,7 @@ def test_json_conflicts_with_other_formats(run, fmt):
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_flags_all_gives_8_results(run_json, command):
     rc, doc = run_json(*COMMANDS[command], "--flags", "all")
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
     assert len(doc["results"]) == 8
     assert len({tuple(r["flags"]) for r in doc["results"]}) == 8
     assert doc["results"][0]["flags"] == []
@@ -180,7 +169,7 @@ def test_flags_all_gives_8_results(run_json, command):
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_flags_all_table_has_a_summary(run, command):
     rc, out, _ = run(*COMMANDS[command], "--flags", "all")
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
     assert "every flag combination" in out
     assert "saves" in out
     assert "no_iova_contig" in out
@@ -189,42 +178,52 @@ def test_flags_all_table_has_a_summary(run, command):
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_flags_all_csv_has_8_labels(run, command):
     rc, out, _ = run(*COMMANDS[command], "--flags", "all", "--format", "csv")
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
     labels = {row[0] for row in list(csv.reader(io.StringIO(out)))[1:]}
     assert len(labels) == 8 and "none" in labels
 
 
 # --- worked examples (the sheet's verified numbers, through the CLI) ---------------------------------------------
 
+
 def test_example_mbuf_pool(run_json):
     rc, doc = run_json(*MBUF)
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
     (r,) = doc["results"]
     assert [(m["name"], m["len"]) for m in r["mempools"][0]["memzones"]] == [
-        ("MP_mbuf_pool", 1_057_024), ("RG_MP_mbuf_pool", 65_920), ("MP_mbuf_pool_0", 33_550_976)]
+        ("MP_mbuf_pool", 1_057_024),
+        ("RG_MP_mbuf_pool", 65_920),
+        ("MP_mbuf_pool_0", 33_550_976),
+    ]
     assert r["heap_bytes"] == 34_674_880
     assert r["mempools"][0]["total_size"] == 2368
     assert doc["platform"]["page_size"] == 4096
-    assert doc["input"] == {"name": "mbuf_pool", "count": 8191, "elt_size": 2304, "cache_size": 250,
-                            "private_size": 8, "cache_layout": "pointer"}
+    assert doc["input"] == {
+        "name": "mbuf_pool",
+        "count": 8191,
+        "elt_size": 2304,
+        "cache_size": 250,
+        "private_size": 8,
+        "cache_layout": "pointer",
+    }
 
 
 def test_example_mbuf_pool_on_2m_pages(run_json):
-    rc, doc = run_json("pool", "-n", "8191", "--elt-size", "2304", "--cache-size", "250", "--private-size", "8")
+    _rc, doc = run_json("pool", "-n", "8191", "--elt-size", "2304", "--cache-size", "250", "--private-size", "8")
     assert doc["platform"]["page_size"] == 2 * 2**20
     assert doc["results"][0]["mempools"][0]["memzones"][2]["len"] == 19_411_904
 
 
 def test_example_mbuf_pool_table(run):
     rc, out, _ = run(*MBUF)
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
     for text in ("1,057,024", "65,920", "33,550,976", "34,674,880", "MP_mbuf_pool_0", "RG_MP_mbuf_pool"):
         assert text in out
 
 
 def test_example_rib_1mi_routes(run_json):
     rc, doc = run_json(*RIB_1MI)
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
     assert doc["input"]["max_nodes"] == 2**21
     mp = doc["results"][0]["mempools"][0]
     assert mp["total_size"] == 192
@@ -232,7 +231,7 @@ def test_example_rib_1mi_routes(run_json):
 
 
 def test_example_rib_patch_flags(run_json):
-    rc, doc = run_json(*RIB_1MI, "--flags", PATCH)
+    _rc, doc = run_json(*RIB_1MI, "--flags", PATCH)
     mp = doc["results"][0]["mempools"][0]
     assert mp["total_size"] == 64
     assert mp["memzones"][2]["len"] == 134_217_728
@@ -240,7 +239,7 @@ def test_example_rib_patch_flags(run_json):
 
 
 def test_example_rib6_patch_flags(run_json):
-    rc, doc = run_json("rib6", "--routes", "1Mi", "--page-size", "4K", "--flags", PATCH)
+    _rc, doc = run_json("rib6", "--routes", "1Mi", "--page-size", "4K", "--flags", PATCH)
     mp = doc["results"][0]["mempools"][0]
     assert mp["total_size"] == 80
     assert mp["memzones"][2]["len"] == 167_772_160
@@ -248,25 +247,28 @@ def test_example_rib6_patch_flags(run_json):
 
 
 def test_example_rib_nodes(run_json):
-    rc, doc = run_json("rib", "--nodes", "1000", "--page-size", "4K")
+    _rc, doc = run_json("rib", "--nodes", "1000", "--page-size", "4K")
     lens = [m["len"] for m in doc["results"][0]["mempools"][0]["memzones"]]
     assert lens == [192, 8_576, 195_200]
     assert doc["input"]["routes"] is None
 
 
-@pytest.mark.parametrize(("args", "size"), [
-    (["--channels", "1", "--ranks", "1"], 128),  # EAL -n 1 -r 1: no spreading, 2 lines
-    ([], 192),  # DPDK's fallback 4 x 1: 2 lines -> 3
-    (["--channels", "3"], 128),  # gcd(2, 3) = 1
-    (["--channels", "3", "--ranks", "2"], 320),  # product 6: 2 -> 3 -> 4 -> 5 lines
-])
+@pytest.mark.parametrize(
+    ("args", "size"),
+    [
+        (["--channels", "1", "--ranks", "1"], 128),  # EAL -n 1 -r 1: no spreading, 2 lines
+        ([], 192),  # DPDK's fallback 4 x 1: 2 lines -> 3
+        (["--channels", "3"], 128),  # gcd(2, 3) = 1
+        (["--channels", "3", "--ranks", "2"], 320),  # product 6: 2 -> 3 -> 4 -> 5 lines
+    ],
+)
 def test_channels_and_ranks(run_json, args, size):
-    rc, doc = run_json("rib", "--routes", "1000", *args)
+    _rc, doc = run_json("rib", "--routes", "1000", *args)
     assert doc["results"][0]["mempools"][0]["total_size"] == size
 
 
 def test_macro_flag_names(run_json):
-    rc, doc = run_json(*COMMANDS["pool"], "--flags", "RTE_MEMPOOL_F_NO_CACHE_ALIGN|MEMPOOL_F_SP_PUT")
+    _rc, doc = run_json(*COMMANDS["pool"], "--flags", "RTE_MEMPOOL_F_NO_CACHE_ALIGN|MEMPOOL_F_SP_PUT")
     r = doc["results"][0]
     assert r["flags"] == ["no_cache_align", "sp_put"]
     assert r["effective_flags"] == ["no_spread", "no_cache_align", "sp_put"]
@@ -274,34 +276,35 @@ def test_macro_flag_names(run_json):
 
 
 def test_units_on_options(run_json):
-    rc, doc = run_json("pool", "--count", "1Ki", "--elt-size", "4KB", "--private-size", "1KiB")
+    _rc, doc = run_json("pool", "--count", "1Ki", "--elt-size", "4KB", "--private-size", "1KiB")
     assert doc["input"]["count"] == 1024
     assert doc["input"]["elt_size"] == 4000
     assert doc["input"]["private_size"] == 1024
 
 
-@pytest.mark.parametrize(("page", "size"), [("4K", 4096), ("64K", 65536), ("2M", 2**21), ("1G", 2**30),
-                                            ("none", 0)])
+@pytest.mark.parametrize(("page", "size"), [("4K", 4096), ("64K", 65536), ("2M", 2**21), ("1G", 2**30), ("none", 0)])
 def test_page_sizes(run_json, page, size):
-    rc, doc = run_json(*COMMANDS["pool"], "--page-size", page)
+    _rc, doc = run_json(*COMMANDS["pool"], "--page-size", page)
     assert doc["platform"]["page_size"] == size
     assert (doc["results"][0]["hugepages"] is None) == (size == 0)
 
 
 def test_platform_overrides(run_json):
-    rc, doc = run_json("pool", "-n", "1000", "--elt-size", "64", "--cache-size", "1", "--cache-line", "128",
-                       "--max-lcore", "256")
+    _rc, doc = run_json(
+        "pool", "-n", "1000", "--elt-size", "64", "--cache-size", "1", "--cache-line", "128", "--max-lcore", "256"
+    )
     assert doc["platform"]["cache_line"] == 128 and doc["platform"]["max_lcore"] == 256
     hdr = doc["results"][0]["mempools"][0]["header"]
     assert hdr == {"mempool_struct": 256, "cache_struct": 8320, "caches": 256 * 8320, "private_data": 0}
 
 
 def test_index_cache_layout(run_json):
-    rc, doc = run_json(*COMMANDS["pool"], "--cache-size", "32", "--cache-layout", "index")
+    _rc, doc = run_json(*COMMANDS["pool"], "--cache-size", "32", "--cache-layout", "index")
     assert doc["results"][0]["mempools"][0]["header"]["cache_struct"] == 4160
 
 
 # --- exit 1: DPDK would reject; the output is still printed ------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("args", "errno"),
@@ -322,40 +325,40 @@ def test_index_cache_layout(run_json):
 )
 def test_rejected_configs_exit_1_with_json(run_json, args, errno):
     rc, doc = run_json(*args)
-    assert rc == EXIT_REJECTED
+    assert rc == ExitCode.REJECTED
     errors = doc["results"][0]["errors"]
     assert errors and errors[0]["errno"] == errno
 
 
 def test_cache_67_is_fine_with_100_objects(run):
     rc, _, _ = run("pool", "-n", "100", "--elt-size", "64", "--cache-size", "67")
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
 
 
 @pytest.mark.parametrize("fmt", ["table", "csv"])
 def test_rejected_configs_show_the_error(run, fmt):
     rc, out, err = run("pool", "-n", "0", "--elt-size", "64", "--format", fmt)
-    assert rc == EXIT_REJECTED
+    assert rc == ExitCode.REJECTED
     assert "EINVAL" in out
     assert "Traceback" not in err
 
 
 def test_leaked_memzone_in_table(run):
     rc, out, _ = run("pool", "-n", "100", "--elt-size", "64", "--name", "n" * 27)
-    assert rc == EXIT_REJECTED
+    assert rc == ExitCode.REJECTED
     assert "(leaked)" in out
     assert "ENAMETOOLONG" in out
 
 
 def test_leaked_memzone_in_json(run_json):
-    rc, doc = run_json("pool", "-n", "100", "--elt-size", "64", "--name", "n" * 27)
+    _rc, doc = run_json("pool", "-n", "100", "--elt-size", "64", "--name", "n" * 27)
     (m,) = doc["results"][0]["mempools"][0]["memzones"]
     assert m == {"name": "MP_" + "n" * 27, "len": 192, "role": "header", "leaked": True}
 
 
 def test_flags_all_exit_code_follows_the_worst_result(run_json):
     rc, doc = run_json("pool", "-n", "100", "--elt-size", "64", "--cache-size", "68", "--flags", "all")
-    assert rc == EXIT_REJECTED
+    assert rc == ExitCode.REJECTED
     assert all(r["errors"] for r in doc["results"])
 
 
@@ -395,7 +398,7 @@ USAGE_ERRORS = [
 @pytest.mark.parametrize(("args", "option", "value"), USAGE_ERRORS)
 def test_usage_errors_exit_2_and_name_the_option(run, args, option, value):
     rc, out, err = run(*args)
-    assert rc == EXIT_USAGE
+    assert rc == ExitCode.USAGE
     assert out == ""
     assert "Traceback" not in err
     assert "internal error" not in err
@@ -407,50 +410,58 @@ def test_usage_errors_exit_2_and_name_the_option(run, args, option, value):
 
 @pytest.mark.parametrize(("args", "option", "value"), USAGE_ERRORS[:3] + USAGE_ERRORS[-6:-4])
 def test_usage_errors_are_one_line(run, args, option, value):
-    rc, out, err = run(*args)
-    assert rc == EXIT_USAGE
+    rc, _out, err = run(*args)
+    assert rc == ExitCode.USAGE
     assert len(err.strip().splitlines()) == 1, err
 
 
 def test_unknown_command(run):
-    rc, out, err = run("frobnicate")
-    assert rc == EXIT_USAGE
+    rc, _out, err = run("frobnicate")
+    assert rc == ExitCode.USAGE
     assert "frobnicate" in err
     assert "Traceback" not in err
 
 
 def test_max_count_is_accepted(run):
     # 2^32 - 1 fits n's uint32; DPDK's ring then wraps (a hazard, exit 1), but it is not a usage error
-    rc, out, err = run("pool", "-n", "4294967295", "--elt-size", "8", "--page-size", "none", "--json")
-    assert rc == EXIT_REJECTED
+    rc, out, _err = run("pool", "-n", "4294967295", "--elt-size", "8", "--page-size", "none", "--json")
+    assert rc == ExitCode.REJECTED
     assert json.loads(out)["results"][0]["errors"][0]["errno"] is None
 
 
 # --- misc --------------------------------------------------------------------------------------------------------
 
+
 def test_version(run):
-    rc, out, err = run("--version")
-    assert rc == EXIT_OK
+    rc, out, _err = run("--version")
+    assert rc == ExitCode.OK
     assert mpcalc.__version__ in out
     assert "mpcalc" in out
 
 
 @pytest.mark.parametrize("args", [["--help"], ["-h"], ["pool", "--help"], ["rib", "-h"], ["rib6", "--help"]])
 def test_help(run, args):
-    rc, out, err = run(*args)
-    assert rc == EXIT_OK
+    rc, out, _err = run(*args)
+    assert rc == ExitCode.OK
     assert "Usage:" in out
 
 
 def test_json_version_fields(run_json):
-    rc, doc = run_json(*COMMANDS["pool"])
+    _rc, doc = run_json(*COMMANDS["pool"])
     assert doc["schema_version"] == model.SCHEMA_VERSION
     assert doc["mpcalc_version"] == mpcalc.__version__
     assert doc["notes"] == []
 
 
-@pytest.mark.parametrize("args", [MBUF, RIB_1MI, ["rib6", "--routes", "1000", "--flags", "all"],
-                                  ["pool", "-n", "100", "--elt-size", "64", "--name", "n" * 27]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        MBUF,
+        RIB_1MI,
+        ["rib6", "--routes", "1000", "--flags", "all"],
+        ["pool", "-n", "100", "--elt-size", "64", "--name", "n" * 27],
+    ],
+)
 def test_csv_rows_equal_json_numbers(run, args):
     _, out_json, _ = run(*args, "--json")
     _, out_csv, _ = run(*args, "--format", "csv")
@@ -460,8 +471,9 @@ def test_csv_rows_equal_json_numbers(run, args):
     assert [tuple(r) for r in list(csv.reader(io.StringIO(out_tsv), delimiter="\t"))[1:]] == expected
 
 
-@pytest.mark.parametrize("args", [MBUF, RIB_1MI, ["rib", "--routes", "1000", "--flags", "all"],
-                                  ["pool", "-n", "0", "--elt-size", "64"]])
+@pytest.mark.parametrize(
+    "args", [MBUF, RIB_1MI, ["rib", "--routes", "1000", "--flags", "all"], ["pool", "-n", "0", "--elt-size", "64"]]
+)
 def test_table_to_a_non_terminal_has_no_ansi(run, args):
     _, out, _ = run(*args)
     assert out
@@ -476,7 +488,8 @@ def test_table_with_force_terminal_env_still_plain_with_no_color(run, monkeypatc
 
 # --- click's CliRunner -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("args", "code"), [(MBUF, EXIT_OK), (["pool", "-n", "0", "--elt-size", "64"], EXIT_REJECTED)])
+
+@pytest.mark.parametrize(("args", "code"), [(MBUF, ExitCode.OK), (["pool", "-n", "0", "--elt-size", "64"], ExitCode.REJECTED)])
 def test_cli_runner_return_value(args, code):
     result = CliRunner().invoke(cli, [*args, "--json"], standalone_mode=False)
     assert result.exception is None
@@ -486,14 +499,14 @@ def test_cli_runner_return_value(args, code):
 
 def test_cli_runner_table_has_no_ansi():
     result = CliRunner().invoke(cli, RIB_1MI, standalone_mode=False)
-    assert result.return_value == EXIT_OK
+    assert result.return_value == ExitCode.OK
     assert "409,044,672" in result.output
     assert not ANSI.search(result.output)
 
 
 def test_cli_runner_standalone_usage_error():
     result = CliRunner().invoke(cli, ["pool", "-n", "x", "--elt-size", "1"])
-    assert result.exit_code == EXIT_USAGE
+    assert result.exit_code == ExitCode.USAGE
     assert "'x'" in result.output
 
 
@@ -504,6 +517,7 @@ def test_cli_runner_version():
 
 
 # --- the README's examples ----------------------------------------------------------------------------------------
+
 
 def _example_commands() -> list[tuple[str, int | None]]:
     """examples/commands.txt, with the exit code each examples/NN-*.txt recorded."""
@@ -537,7 +551,7 @@ def _as_json(args: list[str]) -> list[str]:
     args = [a for a in args if a != "--json"]
     if "--format" in args:
         i = args.index("--format")
-        del args[i:i + 2]
+        del args[i : i + 2]
     return [*args, "--json"]
 
 
@@ -564,9 +578,9 @@ def test_readme_commands_are_examples_or_run_cleanly(run):
     assert commands
     recorded = dict(EXAMPLES)
     for c in commands:
-        rc, out, err = run(*shlex.split(c))
+        rc, _out, err = run(*shlex.split(c))
         # an example may show a usage error on purpose (examples/batch.jsonl has a bad line): its recorded code
-        assert rc == recorded[c] if recorded.get(c) is not None else rc in (EXIT_OK, EXIT_REJECTED), (c, err)
+        assert rc == recorded[c] if recorded.get(c) is not None else rc in (ExitCode.OK, ExitCode.REJECTED), (c, err)
         assert "Traceback" not in err
 
 
@@ -594,50 +608,64 @@ NEW_COMMANDS = [
 @pytest.mark.parametrize("args", NEW_COMMANDS, ids=[" ".join(a) for a in NEW_COMMANDS])
 def test_new_commands_every_format(run, args, fmt):
     rc, out, err = run(*args, "--format", fmt)
-    assert rc == EXIT_OK, err
+    assert rc == ExitCode.OK, err
     if fmt == "json":
         assert VALIDATOR.is_valid(json.loads(out))
     elif fmt == "table":
         assert not ANSI.search(out)
 
 
-@pytest.mark.parametrize(("args", "heap"), [
-    # §6.1: DUMMY, max_routes=1000: heap 409,088 (R, --no-huge)
-    (["fib", "--routes", "1000", "--type", "dummy"], 409_088),
-    # §6.2: DIR24_8 4B, num_tbl8=100: 67,650,624 on Debian 22.11.11 (with the +4 B tbl24 backport)
-    (["fib", "--routes", "1000", "--nh-size", "4", "--tbl8", "100"], 67_650_624),
-    # §6.3: TRIE 4B, num_tbl8=100: 67,622,272 at v22.11 GA, + 64 for the +4 B tbl24 backport = 67,622,336
-    (["fib6", "--routes", "1000", "--nh-size", "4", "--tbl8", "100"], 67_622_336),
-])
+@pytest.mark.parametrize(
+    ("args", "heap"),
+    [
+        # §6.1: DUMMY, max_routes=1000: heap 409,088 (R, --no-huge)
+        (["fib", "--routes", "1000", "--type", "dummy"], 409_088),
+        # §6.2: DIR24_8 4B, num_tbl8=100: 67,650,624 on Debian 22.11.11 (with the +4 B tbl24 backport)
+        (["fib", "--routes", "1000", "--nh-size", "4", "--tbl8", "100"], 67_650_624),
+        # §6.3: TRIE 4B, num_tbl8=100: 67,622,272 at v22.11 GA, + 64 for the +4 B tbl24 backport = 67,622,336
+        (["fib6", "--routes", "1000", "--nh-size", "4", "--tbl8", "100"], 67_622_336),
+    ],
+)
 def test_fib_heap_measurements(run_json, args, heap):
     rc, doc = run_json(*args, "--page-size", "4K")
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
     assert doc["results"][0]["heap_bytes"] == heap
 
 
 @pytest.mark.parametrize(("layout", "header"), [("pointer", 1_057_024), ("index", 532_736)])
 def test_readme_mbuf_header_memzone(run_json, layout, header):
-    rc, doc = run_json("mbuf", "--count", "8191", "--cache-size", "256", "--data-room", "2176",
-                       "--cache-layout", layout)
+    _rc, doc = run_json(
+        "mbuf", "--count", "8191", "--cache-size", "256", "--data-room", "2176", "--cache-layout", layout
+    )
     mzs = {m["name"]: m["len"] for m in doc["results"][0]["mempools"][0]["memzones"]}
     assert mzs["MP_mbuf_pool"] == header
 
 
 def test_schema_command_prints_the_schema(run):
-    rc, out, err = run("schema")
-    assert rc == EXIT_OK
+    rc, out, _err = run("schema")
+    assert rc == ExitCode.OK
     assert json.loads(out) == SCHEMA
 
 
 # --- mpcalc diff -------------------------------------------------------------------------------
 
-DIFF_RELEASES = ("diff", "--left", "--dpdk 21.11", "--right", "--dpdk 26.07", "mbuf", "--count", "8191",
-                 "--cache-size", "256")
+DIFF_RELEASES = (
+    "diff",
+    "--left",
+    "--dpdk 21.11",
+    "--right",
+    "--dpdk 26.07",
+    "mbuf",
+    "--count",
+    "8191",
+    "--cache-size",
+    "256",
+)
 
 
 def test_diff_table_shows_both_platforms(run):
     rc, out, _ = run(*DIFF_RELEASES)
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
     assert "left:  DPDK 21.11 (v21.11.9)" in out and "right: DPDK 26.07 (v26.07)" in out
     # 21.11's cache struct held 3 x 512 pointers (12,352 B a lcore); the ring gained a guard line in 26.07
     assert "-524,288" in out and "+64" in out
@@ -645,7 +673,7 @@ def test_diff_table_shows_both_platforms(run):
 
 def test_diff_json_validates_and_pairs_items(run_json):
     rc, doc = run_json(*DIFF_RELEASES, "--json")
-    assert rc == EXIT_OK and doc["command"] == "diff"
+    assert rc == ExitCode.OK and doc["command"] == "diff"
     rows = {(r["section"], r["name"]): r for r in doc["rows"]}
     assert rows[("memzone", "MP_mbuf_pool")]["left"] == 1_581_312
     assert rows[("memzone", "MP_mbuf_pool")]["right"] == 1_057_024
@@ -656,22 +684,25 @@ def test_diff_json_validates_and_pairs_items(run_json):
 
 def test_diff_format_after_the_command_counts(run):
     rc, out, _ = run("diff", "--right", "--platform graviton3", "rib", "--routes", "1M", "--format", "csv")
-    assert rc == EXIT_OK
+    assert rc == ExitCode.OK
     assert out.splitlines()[0] == "result,section,name,left,right,delta"
     assert "none,memzone,MP_MP_rib_0,384023616,256000128,-128023488" in out
 
 
 def test_diff_exit_code_1_when_one_side_is_rejected(run_json):
     # cache_size == n: rejected up to 25.11 (1.5 x cache_size > n), accepted from 26.07
-    rc, doc = run_json("diff", "--right", "--dpdk 26.07", "pool", "-n", "100", "--elt-size", "8",
-                       "--cache-size", "100", "--json")
-    assert rc == EXIT_REJECTED
+    rc, doc = run_json(
+        "diff", "--right", "--dpdk 26.07", "pool", "-n", "100", "--elt-size", "8", "--cache-size", "100", "--json"
+    )
+    assert rc == ExitCode.REJECTED
     assert doc["left"]["results"][0]["errors"][0]["errno"] == "EINVAL"
     assert doc["right"]["results"][0]["errors"] == []
 
 
-@pytest.mark.parametrize("argv", [("diff", "schema"), ("diff", "nosuch"), ("diff", "--left", "'", "rib", "--nodes", "1")])
+@pytest.mark.parametrize(
+    "argv", [("diff", "schema"), ("diff", "nosuch"), ("diff", "--left", "'", "rib", "--nodes", "1")]
+)
 def test_diff_usage_errors(run, argv):
     rc, out, err = run(*argv)
-    assert rc == EXIT_USAGE and out == ""
+    assert rc == ExitCode.USAGE and out == ""
     assert len(err.strip().splitlines()) == 1

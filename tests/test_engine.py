@@ -20,8 +20,8 @@ from mpcalc.dpdk.mempool import (
     calc_obj_size,
     header_layout,
     header_size,
-    ring_memsize,
 )
+from mpcalc.dpdk.ring import ring_memsize
 from mpcalc.dpdk.platform import Platform, make_platform
 
 NS = MempoolFlag.NO_SPREAD
@@ -35,8 +35,12 @@ PNONE = make_platform(page_size=0)
 
 
 def pool(n=8191, elt=2304, cache=250, priv=8, flags=0, name="mbuf_pool", p=P4K, layout="pointer"):
-    return engine.pool(PoolSpec(name=name, count=n, elt_size=elt, cache_size=cache, private_size=priv, flags=flags,
-                                cache_layout=layout), p)
+    return engine.pool(
+        PoolSpec(
+            name=name, count=n, elt_size=elt, cache_size=cache, private_size=priv, flags=flags, cache_layout=layout
+        ),
+        p,
+    )
 
 
 def mz(result, role):
@@ -95,8 +99,10 @@ def test_calc_obj_size_parts():
 def test_other_platforms_without_spreading():
     # §1 "Other platforms": arm64 generic (MA=128, no spreading): rib node -> 256, 2304 -> 2432; cn10k (CL 64, MA 128)
     # gives the same.  Only x86-64 is in facts.ARCHES, so build the platforms by hand.
-    for p in (Platform(cache_line=128, mempool_align=128, spreads=False, max_lcore=256),
-              Platform(cache_line=64, mempool_align=128, spreads=False, max_lcore=24)):
+    for p in (
+        Platform(cache_line=128, mempool_align=128, spreads=False, max_lcore=256),
+        Platform(cache_line=64, mempool_align=128, spreads=False, max_lcore=24),
+    ):
         assert calc_obj_size(40, 0, p).total_size == 256
         assert calc_obj_size(2304, 0, p).total_size == 2432
 
@@ -131,6 +137,7 @@ def test_no_wrap_with_no_cache_align_is_not_a_hazard():
 
 
 # --- arch_mem_object_align: channels/ranks (v22.11:rte_mempool.c:55-117) -------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("channels", "ranks", "rib_node"),
@@ -170,6 +177,7 @@ def test_arch_mem_object_align_direct():
 
 
 # --- §2: the 8191-object mbuf-like pool (n=8191, elt=2304, cache=250, priv=8) ------------------------------------
+
 
 def test_mbuf_pool_header_memzone():
     # §2.1: 192 + 128 x 8256 = 1,056,960; private 8 -> 64 gives 1,057,024 (R, every tag)
@@ -257,6 +265,7 @@ def test_index_cache_layout_halves_the_slots():
 
 # --- §2.3 ring doubling ------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("n", "slots", "ring_len"),
     [
@@ -276,6 +285,7 @@ def test_ring_slots(n, slots, ring_len):
 
 
 # --- §2.2 rejections ---------------------------------------------------------------------------------------------
+
 
 def test_n_zero_is_einval():
     r = pool(n=0, cache=0)
@@ -364,6 +374,7 @@ def test_engine_rejects_values_beyond_uint32():
 
 # --- §5 RIB / RIB6 -----------------------------------------------------------------------------------------------
 
+
 def rib(routes=None, nodes=None, family=4, flags=0, ext=0, name="rib", p=P4K):
     max_nodes = engine.rib_max_nodes(routes) if routes is not None else nodes
     return engine.rib(name, max_nodes, ext, flags, family, p)
@@ -428,8 +439,9 @@ def test_rib_ext_size():
     assert rib(nodes=1000, ext=64).mempools[0].elt_size == 104
 
 
-@pytest.mark.parametrize(("length", "ok", "leak"), [(22, True, False), (23, False, True), (25, False, True),
-                                                     (26, False, False)])
+@pytest.mark.parametrize(
+    ("length", "ok", "leak"), [(22, True, False), (23, False, True), (25, False, True), (26, False, False)]
+)
 def test_rib_name_limit(length, ok, leak):
     # §5 / §9.1: the pool is MP_<name>, so a RIB name may have 22 chars; 23-25 leak MP_MP_<name>
     r = rib(nodes=1000, name="r" * length)
@@ -468,6 +480,7 @@ def test_rib_node_on_other_platforms():
 
 # --- flags as the engine records them ----------------------------------------------------------------------------
 
+
 def test_effective_and_mp_flags():
     r = pool(flags=int(NCA))
     mp = r.mempools[0]
@@ -479,8 +492,9 @@ def test_effective_and_mp_flags():
     assert nic.mp_flags == int(NIC | MempoolFlag.POOL_CREATED | MempoolFlag.NON_IO)
 
 
-@pytest.mark.parametrize(("flags", "ops"), [(0, "ring_mp_mc"), (0x4, "ring_sp_mc"), (0x8, "ring_mp_sc"),
-                                            (0xC, "ring_sp_sc")])
+@pytest.mark.parametrize(
+    ("flags", "ops"), [(0, "ring_mp_mc"), (0x4, "ring_sp_mc"), (0x8, "ring_mp_sc"), (0xC, "ring_sp_sc")]
+)
 def test_ops_name(flags, ops):
     assert pool(flags=flags).mempools[0].ops_name == ops
 
@@ -491,6 +505,7 @@ def test_effective_flags_of_a_rib_rejected_before_its_pool():
 
 
 # --- EAL accounting (§2.6) ---------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(("req", "length"), [(0, 64), (1, 64), (24, 64), (64, 64), (65, 128), (1_057_024, 1_057_024)])
 def test_memzone_len(req, length):

@@ -9,26 +9,20 @@ import jsonschema
 import pytest
 
 from mpcalc import engine
-from mpcalc.cli import EXIT_OK, EXIT_USAGE, main
-from mpcalc.plan import EAL_INIT_HEAP
+from mpcalc.app.exitcodes import ExitCode
 from mpcalc.dpdk.platform import make_platform
+from mpcalc.app.plan import EAL_INIT_HEAP
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANS = sorted((ROOT / "examples" / "plans").glob("*.toml"))
 SCHEMA = json.loads((ROOT / "mpcalc" / "schema.json").read_text())
 
 
-def run(capsys, *argv):
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
 @pytest.mark.parametrize("path", PLANS, ids=lambda p: p.name)
 @pytest.mark.parametrize("fmt", ["table", "json", "csv", "tsv"])
-def test_every_example_plan_runs(capsys, path, fmt):
-    rc, out, err = run(capsys, "plan", str(path), "--format", fmt)
-    assert rc == EXIT_OK, err
+def test_every_example_plan_runs(run, path, fmt):
+    rc, out, err = run("plan", str(path), "--format", fmt)
+    assert rc == ExitCode.OK, err
     if fmt == "json":
         jsonschema.validate(json.loads(out), SCHEMA)
 
@@ -38,8 +32,8 @@ def test_example_plans_exist():
     assert {"l3fwd-router.toml", "vswitch.toml", "arm64-gateway.toml"} <= names
 
 
-def test_totals_are_the_items_and_pages_cover_them(capsys):
-    rc, out, _ = run(capsys, "plan", str(ROOT / "examples/plans/vswitch.toml"), "--json")
+def test_totals_are_the_items_and_pages_cover_them(run):
+    _rc, out, _ = run("plan", str(ROOT / "examples/plans/vswitch.toml"), "--json")
     doc = json.loads(out)
     page = doc["platform"]["page_size"]
     for sock in doc["sockets"]:
@@ -55,11 +49,14 @@ def test_totals_are_the_items_and_pages_cover_them(capsys):
     assert s["kubernetes"]["resources"]["limits"] == {"hugepages-1Gi": "4096Mi"}
 
 
-def test_a_plan_item_equals_the_single_command(capsys):
-    rc, out, _ = run(capsys, "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--json")
+def test_a_plan_item_equals_the_single_command(run):
+    _rc, out, _ = run("plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--json")
     items = {i["name"]: i["result"] for i in json.loads(out)["items"]}
-    single = engine.fib(engine.FibSpec(family=4, name="ipv4_fib", max_routes=10**6, nh_size=4, num_tbl8=65536), 0,
-                        make_platform(dpdk="22.11"))
+    single = engine.fib(
+        engine.FibSpec(family=4, name="ipv4_fib", max_routes=10**6, nh_size=4, num_tbl8=65536),
+        0,
+        make_platform(dpdk="22.11"),
+    )
     assert items["ipv4_fib"] == single.to_dict()
 
 
@@ -75,36 +72,38 @@ BAD = [
     ("[[pool]]\nname='a'\ncount=1\nelt_size=8\n[[mbuf]]\nname='a'\ncount=1\n", "DPDK would fail with EEXIST"),
     ("[[fib]]\nname='f'\nroutes=10\nnh_size=3\n", "[[fib]] #1, key 'nh_size'"),
     ("[[router]]\nname='x'\n", "[router]: unknown table"),
-    ("[platform]\ndpdk='20.11'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n", "unknown DPDK release '20.11'"),
-    ("[platform]\nplatform='graviton3'\ndpdk='21.11'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n",
-     "does not exist in DPDK 21.11"),
+    ("[platform]\ndpdk='20.11'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n", "'20.11' is not one of 21.11"),
+    (
+        "[platform]\nplatform='graviton3'\ndpdk='21.11'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n",
+        "does not exist in DPDK 21.11",
+    ),
     ("[platform]\n", "lists no pool"),
     ("this is = not [toml\n", "not valid TOML"),
 ]
 
 
 @pytest.mark.parametrize("text,message", BAD, ids=[m for _, m in BAD])
-def test_bad_plans_name_file_item_and_key(capsys, tmp_path, text, message):
+def test_bad_plans_name_file_item_and_key(run, tmp_path, text, message):
     path = tmp_path / "app.toml"
     path.write_text(text)
-    rc, out, err = run(capsys, "plan", str(path))
-    assert rc == EXIT_USAGE and out == ""
+    rc, out, err = run("plan", str(path))
+    assert rc == ExitCode.USAGE and out == ""
     assert len(err.strip().splitlines()) == 1
     assert str(path) in err and message in err
 
 
-def test_binary_and_missing_plans(capsys, tmp_path):
+def test_binary_and_missing_plans(run, tmp_path):
     (tmp_path / "bin.toml").write_bytes(b"\xff\xfe\x00")
-    rc, _, err = run(capsys, "plan", str(tmp_path / "bin.toml"))
-    assert rc == EXIT_USAGE and "not UTF-8" in err
-    rc, _, err = run(capsys, "plan", str(tmp_path / "missing.toml"))
-    assert rc == EXIT_USAGE and "cannot read plan" in err
+    rc, _, err = run("plan", str(tmp_path / "bin.toml"))
+    assert rc == ExitCode.USAGE and "not UTF-8" in err
+    rc, _, err = run("plan", str(tmp_path / "missing.toml"))
+    assert rc == ExitCode.USAGE and "cannot read plan" in err
 
 
-def test_a_rejected_item_exits_1_with_the_report(capsys, tmp_path):
+def test_a_rejected_item_exits_1_with_the_report(run, tmp_path):
     path = tmp_path / "app.toml"
     path.write_text("[[pool]]\nname='a'\ncount=100\nelt_size=8\ncache_size=100\n")
-    rc, out, _ = run(capsys, "plan", str(path), "--json")
+    rc, out, _ = run("plan", str(path), "--json")
     assert rc == 1
     assert json.loads(out)["items"][0]["result"]["errors"][0]["errno"] == "EINVAL"
 
@@ -115,7 +114,7 @@ def test_pages_cover_the_chunk_headers_of_iova_as_pa():
     --no-huge 4 KiB pages (IOVA as VA) have one chunk."""
     import tomllib
 
-    from mpcalc.plan import plan
+    from mpcalc.app.plan import plan
 
     doc = tomllib.loads((ROOT / "tests" / "conformance" / "plans" / "pa-boundary.toml").read_text())
     sock = plan(doc).sockets[0]
@@ -134,8 +133,8 @@ def test_pages_cover_the_chunk_headers_of_iova_as_pa():
     assert sock.pages == -(-(sock.heap_bytes + sock.eal_heap) // page)
 
 
-def test_plan_fit_grows_one_item_exactly(capsys):
-    from mpcalc.plan import fit_item, load
+def test_plan_fit_grows_one_item_exactly(run):
+    from mpcalc.app.plan import fit_item, load
 
     doc, path = load(ROOT / "examples/plans/l3fwd-router.toml")
     key, value, report = fit_item(doc, path, "mbuf_pool_p0", 1 << 30)
@@ -144,28 +143,34 @@ def test_plan_fit_grows_one_item_exactly(capsys):
     assert sock.pages * report.platform.page_size <= 1 << 30
     import copy
 
-    from mpcalc.plan import plan as evaluate
+    from mpcalc.app.plan import plan as evaluate
+
     trial = copy.deepcopy(doc)
     trial["mbuf"][0]["count"] = value + 1
     over = evaluate(trial, path).sockets[0]
     assert over.pages * report.platform.page_size > 1 << 30
-    rc, out, err = run(capsys, "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--fit", "1G",
-                       "--fit-item", "mbuf_pool_p0", "--json")
-    assert rc == EXIT_OK and f"count {value:,} is the largest" in err
+    rc, out, err = run(
+        "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--fit", "1G", "--fit-item", "mbuf_pool_p0", "--json"
+    )
+    assert rc == ExitCode.OK and f"count {value:,} is the largest" in err
     items = {i["name"]: i for i in json.loads(out)["items"]}
     assert items["mbuf_pool_p0"]["result"]["mempools"][0]["count"] == value
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["--fit", "1G"], "--fit and --fit-item go together"),
-    (["--fit", "1G", "--fit-item", "nosuch"], "no item named 'nosuch'"),
-])
-def test_plan_fit_errors(capsys, argv, message):
-    rc, _, err = run(capsys, "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), *argv)
-    assert rc == EXIT_USAGE and message in err
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["--fit", "1G"], "--fit and --fit-item go together"),
+        (["--fit", "1G", "--fit-item", "nosuch"], "no item named 'nosuch'"),
+    ],
+)
+def test_plan_fit_errors(run, argv, message):
+    rc, _, err = run("plan", str(ROOT / "examples/plans/l3fwd-router.toml"), *argv)
+    assert rc == ExitCode.USAGE and message in err
 
 
-def test_plan_fit_nothing_fits(capsys):
-    rc, _, err = run(capsys, "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--fit", "10M",
-                     "--fit-item", "mbuf_pool_p0", "--json")
+def test_plan_fit_nothing_fits(run):
+    rc, _, err = run(
+        "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--fit", "10M", "--fit-item", "mbuf_pool_p0", "--json"
+    )
     assert rc == 1 and "no valid count" in err

@@ -7,23 +7,20 @@ import io
 import json
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-
 from jsonschema import Draft202012Validator
 
 import mpcalc
 from mpcalc import engine
+from mpcalc.app.report import Report
 from mpcalc.dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
 from mpcalc.dpdk.intmath import ceil_a
 from mpcalc.dpdk.mempool import PoolSpec, calc_obj_size
-from mpcalc.dpdk.records import Report
 from mpcalc.dpdk.platform import describe, make_platform
 from mpcalc.render import csvfmt, jsonfmt
 
-settings.register_profile("mpcalc", max_examples=200, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("mpcalc")
+# Hypothesis settings (200 examples, no deadline): the "mpcalc" profile tests/conftest.py loads
 
 NCA = int(MempoolFlag.NO_CACHE_ALIGN)
 NS = int(MempoolFlag.NO_SPREAD)
@@ -68,8 +65,7 @@ def results(draw):
     kind = draw(st.sampled_from(["pool", "rib", "rib6"]))
     if kind == "pool":
         return engine.pool(draw(pool_specs()), p), p
-    nodes = draw(st.one_of(st.integers(min_value=-5, max_value=2**31 - 1),
-                           st.integers(min_value=1, max_value=1 << 22)))
+    nodes = draw(st.one_of(st.integers(min_value=-5, max_value=2**31 - 1), st.integers(min_value=1, max_value=1 << 22)))
     ext = draw(st.integers(min_value=0, max_value=4096))
     return engine.rib(draw(names), nodes, ext, draw(user_flags), 4 if kind == "rib" else 6, p), p
 
@@ -82,6 +78,7 @@ def all_sizes(result):
 
 
 # --- totals ------------------------------------------------------------------------------------------------------
+
 
 @given(results())
 def test_total_is_sum_of_memzones_and_allocations(rp):
@@ -113,6 +110,7 @@ def test_memzone_lengths_are_whole_cache_lines(rp):
 
 # --- monotonicity ------------------------------------------------------------------------------------------------
 
+
 @st.composite
 def valid_pool_specs(draw):
     count = draw(st.integers(min_value=1, max_value=2**30 - 1))
@@ -137,8 +135,14 @@ def test_more_objects_never_take_less(p, spec, extra):
     assert big.heap_bytes >= small.heap_bytes
 
 
-@given(platforms(), st.integers(min_value=1, max_value=2**30 - 2), st.integers(min_value=1, max_value=1 << 20),
-       st.integers(min_value=0, max_value=256), user_flags, st.sampled_from([4, 6]))
+@given(
+    platforms(),
+    st.integers(min_value=1, max_value=2**30 - 2),
+    st.integers(min_value=1, max_value=1 << 20),
+    st.integers(min_value=0, max_value=256),
+    user_flags,
+    st.sampled_from([4, 6]),
+)
 def test_more_rib_nodes_never_take_less(p, nodes, extra, ext, flags, family):
     small = engine.rib("rib", nodes, ext, flags, family, p)
     big = engine.rib("rib", min(nodes + extra, 2**30 - 1), ext, flags, family, p)
@@ -148,6 +152,7 @@ def test_more_rib_nodes_never_take_less(p, nodes, extra, ext, flags, family):
 
 
 # --- flags -------------------------------------------------------------------------------------------------------
+
 
 @given(platforms(), elt_sizes, user_flags)
 def test_no_cache_align_never_makes_an_object_larger(p, elt, flags):
@@ -189,6 +194,7 @@ def test_flag_names_cover_the_mask(mask):
 
 # --- projections: dataclasses == JSON == CSV ---------------------------------------------------------------------
 
+
 def report_of(r, p):
     return Report(command=r.kind, platform=describe(p), inputs={}, results=(r,))
 
@@ -199,14 +205,23 @@ def dataclass_rows(r):
     for mp in r.mempools:
         if mp.objsz is not None:
             o = mp.objsz
-            rows += [(label, mp.name, "object", f, v) for f, v in
-                     (("header_size", o.header_size), ("elt_size", o.elt_size),
-                      ("trailer_size", o.trailer_size), ("total_size", o.total_size))]
+            rows += [
+                (label, mp.name, "object", f, v)
+                for f, v in (
+                    ("header_size", o.header_size),
+                    ("elt_size", o.elt_size),
+                    ("trailer_size", o.trailer_size),
+                    ("total_size", o.total_size),
+                )
+            ]
         rows += [(label, mp.name, "memzone", m.name, m.len) for m in mp.memzones]
         rows += [(label, mp.name, "allocation", a.name, a.size) for a in mp.allocations]
     rows += [(label, "", "allocation", a.name, a.size) for a in r.allocations]
-    rows += [(label, "", "total", "total_bytes", r.total_bytes), (label, "", "total", "heap_bytes", r.heap_bytes),
-             (label, "", "total", "hugepages", "" if r.hugepages is None else r.hugepages)]
+    rows += [
+        (label, "", "total", "total_bytes", r.total_bytes),
+        (label, "", "total", "heap_bytes", r.heap_bytes),
+        (label, "", "total", "hugepages", "" if r.hugepages is None else r.hugepages),
+    ]
     rows += [(label, "", "error", e.errno or "hazard", e.reason) for e in r.errors]
     return rows
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..cli import EXIT_OK, EXIT_REJECTED, cli, output, output_options
-from ..dpdk.records import Report, diff_reports
+from ..app.exitcodes import ExitCode
+from ..cli import cli, output, output_options
 
 
 @click.command("diff", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
@@ -21,20 +21,29 @@ def command(ctx: click.Context, left: str, right: str, command: tuple[str, ...],
     """
     import shlex
 
+    from ..app.report import diff_reports
+    from ..app.request import evaluate, request_of
+    from ..dpdk.objects import NAMES
+
     name, *args = command
+    if name not in NAMES:
+        raise click.UsageError(f"diff needs a sizing command ({', '.join(NAMES)}), not {name!r}")
     sub = cli.get_command(ctx, name)
-    if sub is None or name in ("diff", "schema"):
-        raise click.UsageError(f"diff needs a sizing command (pool, rib, rib6, fib, fib6, mbuf), not {name!r}")
-    reports: list[tuple[Report, str]] = []
+    assert sub is not None
+    reports, formats = [], []
     for side in (left, right):
         try:
             extra = shlex.split(side)
         except ValueError as exc:
             raise click.UsageError(f"cannot split {side!r}: {exc}") from None
-        with sub.make_context(name, [*args, *extra], parent=ctx, obj=reports) as sub_ctx:
-            sub.invoke(sub_ctx)
-    result = diff_reports(reports[0][0], reports[1][0])
-    # a --format/--json written after the command (it went to the command) counts too
-    output(result, reports[0][1] if fmt == "table" else fmt)
-    return EXIT_OK if result.ok else EXIT_REJECTED
-
+        with sub.make_context(name, [*args, *extra], parent=ctx) as sub_ctx:
+            values = dict(sub_ctx.params)
+        # the side's own --format/--json (written after the command, it went to the command)
+        fmt_side, as_json, svg = values.pop("fmt", None), values.pop("as_json", False), values.pop("svg", None)
+        formats.append("json" if as_json else fmt_side)
+        if svg:
+            ctx.meta["mpcalc.svg"] = svg
+        reports.append(evaluate(request_of(name, values)).report)
+    result = diff_reports(reports[0], reports[1])
+    output(result, (formats[0] or "table") if fmt == "table" else fmt)
+    return ExitCode.OK if result.ok else ExitCode.REJECTED

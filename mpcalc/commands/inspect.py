@@ -11,7 +11,8 @@ import sys
 import click
 
 from .. import inspect as ins
-from ..cli import EXIT_OK, output_options
+from ..app.exitcodes import ExitCode
+from ..cli import output_options
 from ..dpdk.facts import ARCHES, RELEASES
 from ..dpdk.intmath import U32_MAX
 from ..params import Count, PageSize
@@ -62,4 +63,4 @@ def command(file: str, dpdk: str | None, arch: str | None, cache_line: str | Non
         draw.render_csv(doc, sys.stdout, fmt)
     else:
         draw.render_table(doc, sys.stdout)
-    return EXIT_OK
+    return ExitCode.OK

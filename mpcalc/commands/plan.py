@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..cli import EXIT_OK, EXIT_REJECTED, output, output_options
+from ..app.exitcodes import ExitCode
+from ..cli import output, output_options
 from ..params import Size
 
 
@@ -18,7 +19,7 @@ from ..params import Size
 def command(file: str, fit: int | None, fit_item: str | None, fmt: str) -> int:
     """A whole application from a TOML file: each item, the total per NUMA socket, the hugepages each
     socket needs, and ready-to-paste --socket-mem, nr_hugepages and Kubernetes settings."""
-    from .. import plan as planmod
+    from ..app import plan as planmod
 
     if (fit is None) != (fit_item is None):
         raise click.UsageError("--fit and --fit-item go together")
@@ -28,9 +29,9 @@ def command(file: str, fit: int | None, fit_item: str | None, fmt: str) -> int:
         output(report, fmt)
         if value is None:
             click.echo(f"mpcalc: no valid {key} of {fit_item!r} fits {fit:,} bytes", err=True)
-            return EXIT_REJECTED
+            return ExitCode.REJECTED
         click.echo(f"mpcalc: --fit: {fit_item} {key} {value:,} is the largest that fits {fit:,} bytes", err=True)
-        return EXIT_OK if report.ok else EXIT_REJECTED
+        return ExitCode.OK if report.ok else ExitCode.REJECTED
     report = planmod.plan(doc, path)
     output(report, fmt)
-    return EXIT_OK if report.ok else EXIT_REJECTED
+    return ExitCode.OK if report.ok else ExitCode.REJECTED

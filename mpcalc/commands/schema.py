@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import EXIT_OK
+from ..app.exitcodes import ExitCode
 
 
 @click.command("schema")
@@ -13,4 +13,4 @@ def command() -> int:
     from importlib.resources import files
 
     click.echo(files("mpcalc").joinpath("schema.json").read_text(), nl=False)
-    return EXIT_OK
+    return ExitCode.OK

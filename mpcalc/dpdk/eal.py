@@ -1,11 +1,14 @@
-"""EAL accounting: memzone lengths and malloc-heap growth."""
+"""EAL accounting: memzone lengths, malloc-heap growth, and the totals of a configuration."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Iterable, Sequence
 
+from .errors import Rejection
 from .intmath import ceil_a, ceil_div
 from .platform import Platform
+from .records import Allocation, Mempool, Result
 
 
 def memzone_len(requested: int, p: Platform) -> int:
@@ -52,3 +55,21 @@ def hugepages(heap: int, p: Platform) -> int | None:
     if not p.page_size:
         return None
     return ceil_div(heap, p.page_size)
+
+
+def assemble(kind: str, flags: int, p: Platform, mempools: Sequence[Mempool] = (),
+             allocations: Sequence[Allocation] = (), errors: Iterable[Rejection] = (),
+             details: dict[str, object] | None = None) -> Result:
+    """Totals of a configuration: its pools (each with its own totals, mpcalc.dpdk.mempool.create),
+    the object's other allocations, and the heap they take."""
+    total = sum(mp.total_bytes for mp in mempools)
+    heap = sum(mp.heap_bytes for mp in mempools)
+    for a in allocations:
+        total += a.size
+        heap += _heap_cost(a.size, p)
+    return Result(kind=kind, flags=flags, mempools=tuple(mempools), allocations=tuple(allocations),
+                  total_bytes=total, heap_bytes=heap, hugepages=hugepages(heap, p),
+                  errors=(*(e for mp in mempools for e in mp.errors), *errors), details=details or {})
+
+
+_heap_cost = functools.lru_cache(maxsize=4096)(heap_cost)

@@ -2,16 +2,23 @@
 
 rte_fib_create (v22.11:lib/fib/rte_fib.c:148-239), dir24_8_create
 (v22.11.11:lib/fib/dir24_8.c:496-565), rte_fib6_create (v22.11:lib/fib/rte_fib6.c:149-240),
-trie_create (v22.11.11:lib/fib/trie.c:621-681).
+trie_create (v22.11.11:lib/fib/trie.c:621-681).  The ``fib`` and ``fib6`` objects: :data:`FIB`, :data:`FIB6`.
 """
 
-from typing import NamedTuple
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .errors import Rejection
-from .intmath import ceil_a, u32
-from .records import Allocation, Mempool
+from .declare import FLAGS, ObjectDecl, Param, Resolved
+from .eal import assemble
+from .errors import InputError, Rejection
+from .intmath import INT_MAX, ceil_a, u32
+from .mempool import RING_LIMIT, check_u32
 from .platform import Platform
+from .records import Allocation, Mempool, Result
 from .rib import rib_max_nodes, rib_parts
+
+if TYPE_CHECKING:  # annotations only: mpcalc.dpdk.routes (ipaddress, the RIB replay) loads when a route file is read
+    from .routes import Route, RoutePlan
 
 #: next-hop sizes in bytes -> DPDK's enum value (rte_fib.h RTE_FIB_DIR24_8_*B; rte_fib6.h RTE_FIB6_TRIE_*B)
 NH_ENUM = {1: 0, 2: 1, 4: 2, 8: 3}
@@ -29,7 +36,7 @@ class FibSpec(NamedTuple):
     max_routes: int
     type: str = ""
     nh_size: int = 4
-    num_tbl8: int = 1 << 15  # what examples/l3fwd/l3fwd_fib.c asks for
+    num_tbl8: int = 1 << 15  # DEFAULT_TBL8: what examples/l3fwd/l3fwd_fib.c asks for
     ext_size: int = 0
     default_nh: int = 0
 
@@ -126,3 +133,126 @@ def fib_parts(spec: FibSpec, flags: int, p: Platform) -> tuple[list[Mempool], li
                    role=f"struct rte_{spec.kind}"),
     ] + dp
     return mempools, allocs, []
+
+
+def size(spec: FibSpec, flags: int, p: Platform, plan: "RoutePlan | None" = None,
+         routes: Sequence["Route"] = ()) -> Result:
+    """``rte_fib_create`` / ``rte_fib6_create``; ``flags`` are the RIB node pool's.
+
+    With a route ``plan`` (mpcalc.dpdk.routes), also whether adding those routes in
+    order fits: the first rte_fib_add that would fail is reported as DPDK's error.
+    """
+    check_u32(spec.num_tbl8, "num_tbl8")
+    check_u32(spec.ext_size, "ext_size")
+    mempools, allocs, errors = fib_parts(spec, flags, p)
+    details: dict[str, object] = {"type": spec.dp_type, "max_routes": spec.max_routes,
+                                  "max_nodes": rib_max_nodes(spec.max_routes), "nh_size": spec.nh_size,
+                                  "ext_size": spec.ext_size}
+    if spec.dp_type != "dummy":
+        details.update(num_tbl8=spec.num_tbl8, tbl8_provided=provided_tbl8(spec))
+    if plan is not None:
+        details["route_plan"] = plan.to_dict()
+        details["tbl8_needed"] = plan.tbl8_needed
+        if not errors and not any(mp.errors for mp in mempools):
+            errors = [*errors, *_route_failure(spec, plan, routes)]
+    return assemble(spec.kind, flags, p, mempools, allocs, errors, details)
+
+
+def _route_failure(spec: FibSpec, plan: "RoutePlan", routes: Sequence["Route"]) -> list[Rejection]:
+    """The first route whose rte_fib_add fails in a FIB of this size (mpcalc.dpdk.routes replays DPDK's adds)."""
+    failure = plan.first_failure(tbl8s=provided_tbl8(spec) if spec.dp_type != "dummy" else None,
+                                 rib_nodes=max(rib_max_nodes(spec.max_routes), 0))
+    if failure is None:
+        return []
+    route = routes[failure.index]
+    where = f"route {failure.index + 1} ({route.prefix(spec.family)}" + (f", line {route.line})" if route.line else ")")
+    needs = f"; the table needs {plan.tbl8_needed} tbl8 groups and {plan.min_max_routes} max_routes"
+    fn = "rte_fib_add" if spec.family == 4 else "rte_fib6_add"
+    src = ("v22.11.11:lib/fib/dir24_8.c:447-471" if spec.family == 4 else "v22.11.11:lib/fib/trie.c:545-592")
+    if failure.errno == "ENOMEM":
+        src = "v22.11.11:lib/rib/rte_rib.c:79-90 (node_alloc from the node pool)"
+    if failure.silent:
+        return [Rejection(errno=None, reason=f"{where}: {failure.reason}; DPDK returns 0 but the table is "
+                          f"wrong from here{needs}", function=fn, source=src)]
+    return [Rejection(errno=failure.errno, reason=f"{where} fails: {failure.reason}{needs}", function=fn,
+                      source=src)]
+
+
+#: bounded work: the planner's replay runs at roughly 6,000 routes a second on one core
+MAX_PLANNED_ROUTES = 1_000_000
+#: num_tbl8 when neither --tbl8 nor a route file says: what examples/l3fwd/l3fwd_fib.c asks for
+DEFAULT_TBL8 = 1 << 15
+
+
+def route_plan(path: str | None, family: int, dp_type: str) -> tuple[list[Any], "RoutePlan | None"]:
+    """Read a route file ('-': standard input) and, for DIR24_8/TRIE, replay it to plan the tbl8 groups."""
+    if path is None:
+        return [], None
+    from . import routes as routemod
+
+    if path == "-":
+        import sys
+
+        table = routemod.parse_routes(sys.stdin, family, source="<stdin>")
+    else:
+        table = routemod.read_routes(path, family)
+    if dp_type == "dummy":
+        return table, None
+    if len(table) > MAX_PLANNED_ROUTES:
+        raise InputError(f"{path}: {len(table):,} routes; the tbl8 planner replays every rte_fib_add (about 6,000 "
+                         f"routes a second) and takes at most {MAX_PLANNED_ROUTES:,}: give --routes and --tbl8 "
+                         "instead, or plan a part of the table", param="--routes-file")
+    return table, routemod.plan(table, family, dp_type)
+
+
+def _declare(family: int) -> ObjectDecl:
+    kind = "fib" if family == 4 else "fib6"
+    types = TYPES[family][::-1]
+    sizes = ("1", "2", "4", "8")  # fib6 has no 1-byte next hop: DPDK rejects it (EINVAL)
+
+    def resolve(a: Mapping[str, Any]) -> Resolved:
+        routes, path, dp_type = a["routes"], a.get("routes_file"), a["type"]
+        if routes is None and path is None:
+            raise InputError("give --routes, --routes-file or both")
+        table, plan = route_plan(path, family, dp_type)
+        if routes is None:
+            routes = max(len(table), plan.min_max_routes if plan else 0)
+        tbl8 = a["tbl8"]
+        if tbl8 is None:
+            tbl8 = plan.num_tbl8 if plan else DEFAULT_TBL8
+        return Resolved({"name": a["name"], "routes": routes, "routes_file": path, "type": dp_type,
+                         "nh_size": a["nh_size"], "tbl8": tbl8, "ext_size": a["ext_size"]},
+                        {"plan": plan, "table": table})
+
+    def build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
+        spec = FibSpec(family=family, name=a["name"], max_routes=a["routes"], type=a["type"], nh_size=a["nh_size"],
+                       num_tbl8=a["tbl8"], ext_size=a["ext_size"])
+        return size(spec, flags, p, extra.get("plan"), extra.get("table", ()))
+
+    return ObjectDecl(
+        name=kind,
+        summary=(f"An rte_{kind}_create() FIB: its RIB node pool and its lookup tables. --flags sets the node "
+                 "pool's flags, as the RIB patch proposes."),
+        params=(
+            Param("routes", "count", "max_routes; the RIB gets 2 x max_routes nodes [default with --routes-file: "
+                  "what the file needs].", hi=INT_MAX),
+            Param("routes_file", "path", "One prefix per line (optionally a next hop): count the routes and plan the "
+                  "tbl8 groups by replaying DPDK's adds; '-' reads stdin.", fronts=frozenset({"cli", "batch"})),
+            Param("type", "choice", "Data plane.", default=types[0], choices=types, show_default=True),
+            Param("nh_size", "choice", "Next-hop size in bytes.", default=4, choices=sizes, numeric=True,
+                  show_default=True),
+            Param("tbl8", "count", "num_tbl8: tbl8 groups [default: what --routes-file needs, else 32768 as "
+                  "examples/l3fwd]."),
+            Param("ext_size", "size", "rib_ext_sz.", default=0, show_default=True),
+            Param("name", "text", "FIB name (memzones MP_MP_<name>...).", default=kind, show_default=True),
+            FLAGS,
+        ),
+        build=build,
+        resolve=resolve,
+        fit={"routes": RING_LIMIT // 2},
+        zone_prefix="MP_MP_",
+    )
+
+
+FIB = _declare(4)
+FIB6 = _declare(6)

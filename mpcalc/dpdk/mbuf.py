@@ -1,13 +1,16 @@
-"""rte_pktmbuf_pool_create (v22.11:lib/mbuf/rte_mbuf.c:219-277) and per-lcore cache facts."""
+"""rte_pktmbuf_pool_create (v22.11:lib/mbuf/rte_mbuf.c:219-277), per-lcore cache facts, and the ``mbuf``
+object (:data:`MBUF`)."""
 
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
+from . import eal
+from .declare import CACHE_LAYOUT, CACHE_SIZE, ObjectDecl, Param, Resolved, at_most_one, name_param
 from .errors import InputError, Rejection
 from .intmath import ceil_div
-from .mempool import CACHE_SLOT_BYTES, PoolSpec, create_pool, header_layout, header_size
-from .records import Mempool
+from .mempool import CACHE_SLOT_BYTES, RING_LIMIT, PoolSpec, check_u32, create_pool, header_layout, header_size
 from .platform import Platform
-from . import eal
+from .records import Mempool, Result
 
 ETHER_HDR_LEN = 14  # RTE_ETHER_HDR_LEN
 ETHER_CRC_LEN = 4  # RTE_ETHER_CRC_LEN
@@ -97,3 +100,49 @@ def cache_report(mp: Mempool, p: Platform, layout: str, lcores: int | None = Non
         idle = min(mp.count, lcores * held)
         out.update(lcores=lcores, idle_in_caches=idle, usable=mp.count - idle)
     return out
+
+
+def size(spec: MbufSpec, p: Platform, lcores: int | None = None) -> Result:
+    """``rte_pktmbuf_pool_create`` with the default mempool ops."""
+    check_u32(spec.count, "count")
+    check_u32(spec.cache_size, "cache_size")
+    mp, errors, details = mbuf_pool(spec, p)
+    if mp is not None and mp.header is not None and spec.cache_size:
+        details["cache"] = cache_report(mp, p, spec.cache_layout, lcores)
+    return eal.assemble("mbuf", 0, p, [mp] if mp else [], (), errors, details)
+
+
+_INPUTS = ("name", "count", "cache_size", "priv_size", "data_room", "mtu", "lcores", "cache_layout")
+
+
+def _resolve(a: Mapping[str, Any]) -> Resolved:
+    at_most_one(a, "data_room", "mtu")
+    return Resolved({k: a[k] for k in _INPUTS}, {})
+
+
+def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
+    return size(MbufSpec(name=a["name"], count=a["count"], cache_size=a["cache_size"], priv_size=a["priv_size"],
+                         data_room=a["data_room"], mtu=a["mtu"], cache_layout=a["cache_layout"]), p, a["lcores"])
+
+
+MBUF = ObjectDecl(
+    name="mbuf",
+    summary="An rte_pktmbuf_pool_create() pool of packet buffers.",
+    params=(
+        Param("count", "count", "Number of mbufs; required unless --fit.", short="-n", needed=True),
+        Param("priv_size", "size", "Application private area per mbuf (multiple of 8).", default=0, hi=U16_MAX,
+              show_default=True),
+        Param("data_room", "size", "Data room incl. headroom [default: RTE_MBUF_DEFAULT_BUF_SIZE, 2176].",
+              hi=U16_MAX),
+        Param("mtu", "size", "Derive the data room from an MTU: headroom + MTU + Ethernet header + CRC.", lo=1,
+              hi=U16_MAX),
+        Param("lcores", "count", "Lcores using the pool: how many mbufs can sit idle in their caches.", lo=1,
+              hi=65535),
+        name_param("mbuf_pool", "MP_<name>"),
+        CACHE_SIZE,
+        CACHE_LAYOUT,
+    ),
+    build=_build,
+    resolve=_resolve,
+    fit={"count": RING_LIMIT},
+)

@@ -1,7 +1,8 @@
 """The platform a footprint is computed for, and the struct sizes it implies."""
 
-from typing import NamedTuple
-from typing import TYPE_CHECKING
+import functools
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import facts as _facts
 from .errors import InputError
@@ -9,6 +10,7 @@ from .intmath import ceil_a, log2_exact
 
 if TYPE_CHECKING:  # only a type: reading build files is imported when used
     from .buildconfig import BuildConfig
+    from .declare import Param
 
 
 class Platform(NamedTuple):
@@ -205,3 +207,71 @@ def describe(p: Platform) -> dict[str, object]:
         "stats": p.stats,
         "sources": dict(p.sources),
     }
+
+
+# --- the platform's inputs, declared once for the command line, plan files and batch lines --------
+
+def _platform_params() -> tuple["Param", ...]:
+    from .declare import Param
+
+    return (
+        Param("dpdk", "choice", f"DPDK release (its newest stable point release) [default: {_facts.DEFAULT_RELEASE}].",
+              choices=tuple(sorted(_facts.RELEASES))),
+        Param("arch", "choice", f"Build architecture [default: {_facts.DEFAULT_ARCH}].",
+              choices=tuple(sorted(_facts.ARCHES))),
+        Param("platform", "choice", "A named build whose cache line or RTE_MAX_LCORE differ (arm64 SoCs as "
+              "-Dplatform=..., native Zen builds).", choices=tuple(sorted(_facts.PRESETS))),
+        Param("cache_line", "choice", "Override RTE_CACHE_LINE_SIZE.", choices=("64", "128"), numeric=True),
+        Param("max_lcore", "count", "Override RTE_MAX_LCORE.", lo=1, hi=65535),
+        Param("debug", "bool", "A RTE_LIBRTE_MEMPOOL_DEBUG build (object cookies)."),
+        Param("stats", "bool", "A RTE_LIBRTE_MEMPOOL_STATS build (per-lcore statistics)."),
+        Param("build_config", "path", "Read arch, cache line, RTE_MAX_LCORE, release and debug switches from an "
+              "rte_build_config.h."),
+        Param("pkg_config", "bool", "Use the rte_build_config.h of the DPDK that pkg-config libdpdk finds.",
+              default=False, fronts=frozenset({"cli", "batch"})),
+        Param("channels", "count", "Memory channels (EAL -n); DPDK uses 4 when -n is not given. x86 only.",
+              default=4, lo=1, show_default=True),
+        Param("ranks", "count", "Memory ranks (EAL -r); DPDK uses 1 when -r is not given. x86 only.",
+              default=1, lo=1, hi=16, show_default=True),
+        Param("page_size", "page", "Smallest page size in use (4K with --no-huge; none: no page constraint).",
+              default=2 << 20, show_default="2M"),
+    )
+
+
+PLATFORM_PARAMS = _platform_params()
+#: the keys of PLATFORM_PARAMS, in order
+PLATFORM_KEYS = tuple(p.key for p in PLATFORM_PARAMS)
+
+
+def platform_from(args: "Mapping[str, Any]", base_dir: str | None = None) -> Platform:
+    """The platform of a request's platform arguments (PLATFORM_KEYS; absent ones take their defaults).
+    ``build_config`` is read relative to ``base_dir`` when given (a plan file's folder)."""
+    build_config, use_pkg_config = args.get("build_config"), args.get("pkg_config")
+    if not build_config and not use_pkg_config:
+        return _platform_of(*(args.get(k, p.default) for k, p in zip(PLATFORM_KEYS, PLATFORM_PARAMS)
+                              if k not in ("build_config", "pkg_config")))
+    if build_config and use_pkg_config:
+        raise InputError("give at most one of --build-config and --pkg-config")
+    from . import buildconfig
+
+    if build_config:
+        import os
+
+        path = os.path.join(base_dir, build_config) if base_dir else build_config
+    else:
+        path = str(buildconfig.find_installed())
+    bc = buildconfig.read(path)
+    return make_platform(dpdk=args.get("dpdk"), arch=args.get("arch"), platform=args.get("platform"),
+                         channels=args.get("channels", 4), ranks=args.get("ranks", 1),
+                         page_size=args.get("page_size", 2 << 20), cache_line=args.get("cache_line"),
+                         max_lcore=args.get("max_lcore"), debug=args.get("debug"), stats=args.get("stats"),
+                         build_config=bc)
+
+
+@functools.lru_cache(maxsize=1024)
+def _platform_of(dpdk: str | None, arch: str | None, preset: str | None, cache_line: int | None,
+                 max_lcore: int | None, debug: bool | None, stats: bool | None, channels: int, ranks: int,
+                 page_size: int) -> Platform:
+    """make_platform memoized on the options (no build file): batch and sweep ask for one platform many times."""
+    return make_platform(dpdk=dpdk, arch=arch, platform=preset, channels=channels, ranks=ranks, page_size=page_size,
+                         cache_line=cache_line, max_lcore=max_lcore, debug=debug, stats=stats)

@@ -1,14 +1,16 @@
-"""rte_rib / rte_rib6: the node mempool and the RIB struct."""
+"""rte_rib / rte_rib6: the node mempool and the RIB struct; the ``rib`` and ``rib6`` objects (:data:`RIB`, :data:`RIB6`)."""
 
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Mapping
+from typing import Any
 
+from .declare import FLAGS, ObjectDecl, Param, Resolved, exactly_one
+from .eal import assemble
 from .errors import InputError, Rejection
 from .facts import ReleaseFacts
-from .intmath import u32
-from .mempool import PoolCalc, PoolSpec, create_pool
-from .records import Allocation, Mempool
+from .intmath import INT_MAX, u32
+from .mempool import RING_LIMIT, PoolSpec, create_pool
 from .platform import Platform
+from .records import Allocation, Mempool, Result
 
 
 def rib_max_nodes(routes: int) -> int:
@@ -79,44 +81,47 @@ def _allocation_sizes(family: int, r: ReleaseFacts) -> tuple[int, int]:
     return r.tailq_entry_size, getattr(r, _RIB[family]["struct"])
 
 
-class RibFootprint(NamedTuple):
-    """A RIB's totals without its records: what a compact batch answer shows."""
-
-    object_size: int | None
-    total_bytes: int
-    heap_bytes: int
-    errors: tuple[Rejection, ...]
+def size(name: str, max_nodes: int, ext_size: int, flags: int, family: int, p: Platform) -> Result:
+    """``rte_rib_create`` / ``rte_rib6_create`` with ``max_nodes`` nodes: the node pool and the RIB's allocations."""
+    mempools, allocs, errors = rib_parts(name, max_nodes, ext_size, flags, family, p)
+    details = {"max_nodes": max_nodes, "node_size": getattr(p.release, _RIB[family]["node"]), "ext_size": ext_size}
+    return assemble(_RIB[family]["kind"], flags, p, mempools, allocs, errors, details)
 
 
-def rib_footprint(name: str, max_nodes: int, ext_size: int, flags: int, family: int, calc: PoolCalc,
-                  ) -> RibFootprint:
-    """The totals of :func:`rib_parts` + :func:`mpcalc.engine.assemble`, without their records;
-    ``calc`` is the platform's :func:`~mpcalc.dpdk.mempool.pool_calc`."""
-    return rib_footprints([name], [max_nodes], [ext_size], [flags], family, calc)[0]
+def _resolve(a: Mapping[str, Any]) -> Resolved:
+    exactly_one(a, "routes", "nodes")
+    routes = a["routes"]
+    return Resolved({"name": a["name"], "routes": routes,
+                     "max_nodes": rib_max_nodes(routes) if routes is not None else a["nodes"],
+                     "ext_size": a["ext_size"]}, {})
 
 
-def rib_footprints(names: Sequence[str], max_nodes: Sequence[int], ext_sizes: Sequence[int], flags: Sequence[int],
-                   family: int, calc: PoolCalc) -> list[RibFootprint]:
-    """:func:`rib_footprint` of many RIBs of one family, one per position of the columns."""
-    r = calc.release
-    tailq, struct = _allocation_sizes(family, r)
-    extra_bytes, extra_heap = tailq + struct, calc.heap_cost(tailq) + calc.heap_cost(struct)
-    out: list[RibFootprint | None] = [None] * len(names)
-    pools: list[int] = []  # the positions whose node pool is created
-    pool_names, elts = [], []
-    for i, (name, nodes, ext_size) in enumerate(zip(names, max_nodes, ext_sizes)):
-        if nodes <= 0:
-            out[i] = RibFootprint(None, 0, 0, (_max_nodes_rejection(nodes, family),))
-        else:
-            pool_name, elt = _node_pool(name, ext_size, family, r)
-            pools.append(i)
-            pool_names.append(pool_name)
-            elts.append(elt)
-    sizes = calc.sizes_many(pool_names, [max_nodes[i] for i in pools], elts, [0] * len(pools), [0] * len(pools),
-                            [flags[i] for i in pools], ["pointer"] * len(pools))
-    for i, s in zip(pools, sizes):
-        if s.created:
-            out[i] = RibFootprint(s.object_size, s.total_bytes + extra_bytes, s.heap_bytes + extra_heap, s.errors)
-        else:
-            out[i] = RibFootprint(s.object_size, s.total_bytes, s.heap_bytes, s.errors)
-    return out  # type: ignore[return-value]
+def _declare(family: int) -> ObjectDecl:
+    kind = _RIB[family]["kind"]
+    node = "rte_rib_node (40 B)" if family == 4 else "rte_rib6_node (56 B)"
+
+    def build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
+        return size(a["name"], a["max_nodes"], a["ext_size"], flags, family, p)
+
+    return ObjectDecl(
+        name=kind,
+        summary=(f"An rte_{kind}_create() RIB: a node pool of {node} + ext_size objects. --flags sets the node "
+                 "pool's flags (DPDK uses none; the RIB patch proposes no_cache_align,no_spread,no_iova_contig)."),
+        params=(
+            Param("routes", "count", "Routes; max_nodes = 2 x routes, as rte_fib_create sizes its RIB.", lo=1,
+                  hi=INT_MAX),
+            Param("nodes", "count", "max_nodes directly.", lo=1, hi=INT_MAX),
+            Param("ext_size", "size", "ext_sz: bytes added to each node.", default=0, show_default=True),
+            Param("name", "text", f"RIB name (memzones MP_MP_<name>...).", default=kind, show_default=True),
+            FLAGS,
+        ),
+        build=build,
+        resolve=_resolve,
+        fit={"routes": RING_LIMIT // 2, "nodes": RING_LIMIT},
+        zone_prefix="MP_MP_",
+        input_names={"nodes": "max_nodes"},
+    )
+
+
+RIB = _declare(4)
+RIB6 = _declare(6)

@@ -12,7 +12,7 @@ from .. import engine
 from ..dpdk.flags import SIZING_FLAGS, VALID_USER_FLAGS, MempoolFlag, effective_flags
 from ..dpdk.platform import Platform
 from ..dpdk.units import page_label
-from ..explain import under_pow2
+from ..app.explain import under_pow2
 from .dumps import PoolDump
 from .model import model
 

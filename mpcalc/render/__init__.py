@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import TextIO
 
-from ..dpdk.records import DiffReport, Report
+from ..app.report import DiffReport, Report
 
 #: format name -> module (under mpcalc.render) whose ``render(report, stream)`` draws it
 FORMATS: dict[str, str] = {

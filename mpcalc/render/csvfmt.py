@@ -9,7 +9,7 @@ import csv
 from collections.abc import Iterator
 from typing import TextIO
 
-from ..dpdk.records import DiffReport, Report
+from ..app.report import DiffReport, Report
 
 COLUMNS = ("result", "mempool", "section", "name", "value")
 _OBJECT_FIELDS = ("header_size", "elt_size", "trailer_size", "total_size")

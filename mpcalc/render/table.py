@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..dpdk.records import DiffReport, Report
+from ..app.report import DiffReport, Report
 from ..dpdk.units import iec, page_label
 
 

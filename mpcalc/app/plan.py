@@ -6,20 +6,21 @@ Pure: no click, no rich.  Every bad key raises :class:`InputError` naming the fi
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import engine
-from .dpdk.buildconfig import read as read_build_config
-from .dpdk.eal import heap_cost
-from .dpdk.errors import InputError
-from .dpdk.flags import parse_flags
-from .dpdk.intmath import INT_MAX, U32_MAX, ceil_div, largest
-from .dpdk.records import SCHEMA_VERSION, Result
-from .dpdk.platform import Platform, describe, make_platform
-from .dpdk.units import page_label, parse_count, parse_size
+from .. import __version__
+from ..dpdk import objects
+from ..dpdk.declare import Param
+from ..dpdk.eal import heap_cost
+from ..dpdk.errors import InputError
+from ..dpdk.intmath import ceil_div, largest
+from ..dpdk.platform import PLATFORM_PARAMS, Platform, describe, platform_from
+from ..dpdk.records import SCHEMA_VERSION, Result
+from ..dpdk.units import page_label
+from .job import Job
 
 #: heap bytes rte_eal_init itself allocates: rte_service_init's two rte_calloc()s
 #: (v22.11:lib/eal/common/rte_service.c:94-103), RTE_SERVICE_NUM_MAX 64 x 128-byte
@@ -35,81 +36,21 @@ MAX_FILE_BYTES = 1 << 20
 MAX_ITEMS = 10_000
 
 
-def _ranged(parser: Callable[[Any], int], what: str) -> Callable[[int, int], Callable[[Any], int]]:
-    def bounded(lo: int = 0, hi: int = U32_MAX) -> Callable[[Any], int]:
-        def parse(value: Any) -> int:
-            n = parser(value) if not isinstance(value, bool) else None
-            if n is None or not lo <= n <= hi:
-                raise InputError(f"{value!r} is not {what} from {lo:,} to {hi:,}")
-            return n
-        return parse
-    return bounded
+#: the plan-only key of [platform]: heap bytes rte_eal_init allocates on socket 0
+EAL_HEAP = Param("eal_heap", "size", "Heap bytes EAL's own initialisation takes on socket 0.", default=EAL_INIT_HEAP,
+                 hi=1 << 40)
+SOCKET = Param("socket", "count", "The NUMA socket the item's memory is on.", default=0, hi=255)
+NAME = Param("name", "text", "The item's name (its memzones' names).")
 
 
-_count = _ranged(parse_count, "a whole number")
-_size = _ranged(parse_size, "a size in bytes")
+def item_params(kind: str) -> dict[str, Param]:
+    """The keys an item of ``kind`` may have: the object's declared parameters (one set of flags) and its socket."""
+    keys = {k: p._replace(all_combinations=False) for k, p in objects.get(kind).keys("plan").items()}
+    return {**keys, "name": NAME, "socket": SOCKET}
 
 
-def _flags(value: Any) -> list[int]:
-    if isinstance(value, list):
-        value = "|".join(str(v) for v in value) or "none"
-    if not isinstance(value, (str, int)) or isinstance(value, bool):
-        raise InputError(f"{value!r} is not a flag list")
-    if str(value).strip().lower() == "all":
-        raise InputError("'all' is for the single commands; a plan item has one set of flags")
-    return [parse_flags(str(value))]
-
-
-def _choice(*options: str) -> Callable[[Any], str]:
-    def parse(value: Any) -> str:
-        if value not in options:
-            raise InputError(f"{value!r} is not one of {', '.join(options)}")
-        return value
-    return parse
-
-
-def _name(value: Any) -> str:
-    if not isinstance(value, str) or not value:
-        raise InputError(f"{value!r} is not a name")
-    return value
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise InputError(f"{value!r} is not true or false")
-    return value
-
-
-def _page(value: Any) -> int:
-    if isinstance(value, str) and value.strip().lower() == "none":
-        return 0
-    size = parse_size(value)
-    if size < 4096 or size & (size - 1):
-        raise InputError(f"{value!r} is not a page size (a power of two from 4K; or none)")
-    return size
-
-
-_COMMON = {"name": _name, "socket": _count(0, 255)}
-#: every key an item may have, with its parser (the single commands' options)
-KINDS: dict[str, dict[str, Callable[[Any], Any]]] = {
-    "pool": {**_COMMON, "count": _count(), "elt_size": _size(), "cache_size": _count(), "private_size": _size(),
-             "flags": _flags, "cache_layout": _choice("pointer", "index")},
-    "mbuf": {**_COMMON, "count": _count(), "cache_size": _count(), "priv_size": _size(0, 0xFFFF),
-             "data_room": _size(0, 0xFFFF), "mtu": _size(1, 0xFFFF), "cache_layout": _choice("pointer", "index")},
-    "rib": {**_COMMON, "routes": _count(1, INT_MAX), "nodes": _count(1, INT_MAX), "ext_size": _size(),
-            "flags": _flags},
-    "fib": {**_COMMON, "routes": _count(0, INT_MAX), "type": _choice("dir24_8", "dummy"),
-            "nh_size": _choice(1, 2, 4, 8), "tbl8": _count(), "ext_size": _size(), "flags": _flags},
-}
-KINDS["rib6"] = KINDS["rib"]
-KINDS["fib6"] = {**KINDS["fib"], "type": _choice("trie", "dummy")}
-REQUIRED = {"pool": ("count", "elt_size"), "mbuf": ("count",), "rib": (), "rib6": (), "fib": ("routes",),
-            "fib6": ("routes",)}
-PLATFORM_KEYS: dict[str, Callable[[Any], Any]] = {
-    "dpdk": str, "arch": str, "platform": str, "channels": _count(1), "ranks": _count(1, 16), "page_size": _page,
-    "cache_line": _choice(64, 128), "max_lcore": _count(1, 65535), "debug": _bool, "stats": _bool,
-    "build_config": str, "eal_heap": _size(0, 1 << 40),
-}
+def platform_params() -> dict[str, Param]:
+    return {**{p.key: p for p in PLATFORM_PARAMS if "plan" in p.fronts}, "eal_heap": EAL_HEAP}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -177,8 +118,6 @@ class PlanReport:
         }
 
     def to_dict(self) -> dict[str, object]:
-        from . import __version__
-
         return {
             "schema_version": SCHEMA_VERSION,
             "mpcalc_version": __version__,
@@ -191,20 +130,26 @@ class PlanReport:
         }
 
 
+def _keyed(message: str) -> str:
+    """A message as a plan file speaks: options (``--data-room``) as keys (``data_room``)."""
+    import re
+
+    return re.sub(r"--([a-z][a-z0-9-]*)", lambda m: m[1].replace("-", "_"), message)
+
+
 def _item_error(path: str, where: str, key: str | None, exc: Exception) -> InputError:
     at = f"{path}: {where}" + (f", key {key!r}" if key else "")
     return InputError(f"{at}: {exc}", param=path)
 
 
-def _parse_keys(path: str, where: str, table: Mapping[str, Any], spec: Mapping[str, Callable[[Any], Any]],
-                ) -> dict[str, Any]:
+def _parse_keys(path: str, where: str, table: Mapping[str, Any], spec: Mapping[str, Param]) -> dict[str, Any]:
     out = {}
     for key, value in table.items():
         if key not in spec:
             known = ", ".join(spec)
             raise _item_error(path, where, key, ValueError(f"unknown key (known: {known})"))
         try:
-            out[key] = spec[key](value)
+            out[key] = spec[key].parse(value)
         except (InputError, ValueError, TypeError) as exc:
             raise _item_error(path, where, key, exc) from None
     return out
@@ -214,47 +159,19 @@ def _platform(path: str, doc: Mapping[str, Any]) -> tuple[Platform, int]:
     table = doc.get("platform", {})
     if not isinstance(table, dict):
         raise _item_error(path, "[platform]", None, ValueError("must be a table"))
-    keys = _parse_keys(path, "[platform]", table, PLATFORM_KEYS)
+    keys = _parse_keys(path, "[platform]", table, platform_params())
     eal_heap = keys.pop("eal_heap", EAL_INIT_HEAP)
-    bc = keys.pop("build_config", None)
     try:
-        platform = make_platform(
-            dpdk=keys.get("dpdk"), arch=keys.get("arch"), platform=keys.get("platform"),
-            channels=keys.get("channels", 4), ranks=keys.get("ranks", 1), page_size=keys.get("page_size", 2 << 20),
-            cache_line=keys.get("cache_line"), max_lcore=keys.get("max_lcore"), debug=keys.get("debug"),
-            stats=keys.get("stats"),
-            build_config=read_build_config(Path(path).parent / bc) if bc else None)
+        platform = platform_from(keys, base_dir=str(Path(path).parent))
     except InputError as exc:
         raise _item_error(path, "[platform]", exc.param and exc.param.lstrip("-").replace("-", "_"), exc) from None
     return platform, eal_heap
 
 
 def _compute(kind: str, keys: dict[str, Any], p: Platform) -> Result:
-    flags = keys.get("flags", [0])[0]
-    name = keys["name"]
-    if kind == "pool":
-        return engine.pool(engine.PoolSpec(name=name, count=keys["count"], elt_size=keys["elt_size"],
-                                           cache_size=keys.get("cache_size", 0),
-                                           private_size=keys.get("private_size", 0), flags=flags,
-                                           cache_layout=keys.get("cache_layout", "pointer")), p)
-    if kind == "mbuf":
-        if "mtu" in keys and "data_room" in keys:
-            raise InputError("give at most one of data_room and mtu")
-        return engine.mbuf(engine.MbufSpec(name=name, count=keys["count"], cache_size=keys.get("cache_size", 0),
-                                           priv_size=keys.get("priv_size", 0), data_room=keys.get("data_room"),
-                                           mtu=keys.get("mtu"), cache_layout=keys.get("cache_layout", "pointer")),
-                           p)
-    if kind in ("rib", "rib6"):
-        if ("routes" in keys) == ("nodes" in keys):
-            raise InputError("give exactly one of routes and nodes")
-        nodes = keys["nodes"] if "nodes" in keys else engine.rib_max_nodes(keys["routes"])
-        return engine.rib(name, nodes, keys.get("ext_size", 0), flags, 4 if kind == "rib" else 6, p)
-    family = 4 if kind == "fib" else 6
-    spec = engine.FibSpec(family=family, name=name, max_routes=keys["routes"],
-                          type=keys.get("type", "dir24_8" if family == 4 else "trie"),
-                          nh_size=keys.get("nh_size", 4), num_tbl8=keys.get("tbl8", 1 << 15),
-                          ext_size=keys.get("ext_size", 0))
-    return engine.fib(spec, flags, p)
+    """An item's result: its object's declared checks and sizing, under its one set of flags."""
+    job = Job.of(objects.get(kind), p, keys)
+    return job.result(keys.get("flags", [0])[0])
 
 
 def load(path: str | Path) -> tuple[dict[str, Any], str]:
@@ -326,14 +243,14 @@ def _iova_pa_chunk_headers(results: list[Result], p: Platform) -> int:
 
 def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
     """Evaluate every item of a parsed plan file."""
-    unknown = sorted(set(doc) - {"platform", *KINDS})
+    unknown = sorted(set(doc) - {"platform", *objects.NAMES})
     if unknown:
         raise _item_error(path, f"[{unknown[0]}]", None,
-                          ValueError(f"unknown table (known: platform, {', '.join(KINDS)})"))
+                          ValueError(f"unknown table (known: platform, {', '.join(objects.NAMES)})"))
     platform, eal_heap = _platform(path, doc)
     items: list[Item] = []
     seen: dict[tuple[int, str], str] = {}
-    for kind in KINDS:
+    for kind in objects.NAMES:
         entries = doc.get(kind, [])
         if isinstance(entries, dict):
             entries = [entries]
@@ -343,14 +260,15 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
             where = f"[[{kind}]] #{index}"
             if not isinstance(table, dict):
                 raise _item_error(path, where, None, ValueError("must be a table"))
-            keys = _parse_keys(path, where, table, KINDS[kind])
+            params = item_params(kind)
+            keys = _parse_keys(path, where, table, params)
             where = f"[[{kind}]] {keys.get('name', '#' + str(index))!r}"
-            missing = [k for k in ("name", *REQUIRED[kind]) if k not in keys]
+            missing = [k for k, prm in params.items() if (prm.required or prm.needed or k == "name") and k not in keys]
             if missing:
                 raise _item_error(path, where, missing[0], ValueError("is required"))
             socket = keys.pop("socket", 0)
             # DPDK refuses a second pool, RIB or FIB of the same memzone name (EEXIST)
-            mz = ("MP_" if kind in ("pool", "mbuf") else "MP_MP_") + keys["name"]
+            mz = objects.get(kind).zone_prefix + keys["name"]
             if (0, mz) in seen:
                 raise _item_error(path, where, "name", ValueError(
                     f"memzone {mz} is already used by {seen[(0, mz)]}: DPDK would fail with EEXIST"))
@@ -358,7 +276,8 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
             try:
                 result = _compute(kind, keys, platform)
             except InputError as exc:
-                raise _item_error(path, where, exc.param, exc) from None
+                raise _item_error(path, where, exc.param and exc.param.lstrip("-").replace("-", "_"),
+                                  InputError(_keyed(str(exc)))) from None
             items.append(Item(kind=kind, name=keys["name"], socket=socket, result=result))
             if len(items) > MAX_ITEMS:
                 raise _item_error(path, where, None, ValueError(f"more than {MAX_ITEMS:,} items"))
@@ -377,13 +296,7 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
     return PlanReport(path=path, platform=platform, items=tuple(items), sockets=tuple(sockets))
 
 
-__all__ = ["EAL_INIT_HEAP", "KINDS", "PlanReport", "load", "plan"]
-
-
-#: the key --fit grows for each kind of item
-FIT_KEYS = {"pool": ("count",), "mbuf": ("count",), "rib": ("nodes", "routes"), "rib6": ("nodes", "routes"),
-            "fib": ("routes",), "fib6": ("routes",)}
-FIT_LIMITS = {"count": (1 << 30) - 1, "nodes": (1 << 30) - 1, "routes": ((1 << 30) - 1) // 2}
+__all__ = ["EAL_INIT_HEAP", "PlanReport", "item_params", "load", "plan"]
 
 
 def fit_item(doc: Mapping[str, Any], path: str, name: str, budget: int) -> tuple[str, int | None, PlanReport]:
@@ -393,7 +306,7 @@ def fit_item(doc: Mapping[str, Any], path: str, name: str, budget: int) -> tuple
     import copy
 
     where = None
-    for kind in KINDS:
+    for kind in objects.NAMES:
         entries = doc.get(kind, [])
         for index, table in enumerate(entries if isinstance(entries, list) else [entries]):
             if isinstance(table, dict) and table.get("name") == name:
@@ -402,7 +315,9 @@ def fit_item(doc: Mapping[str, Any], path: str, name: str, budget: int) -> tuple
         raise InputError(f"{path}: no item named {name!r} to --fit", param="--fit-item")
     kind, index = where
     table = doc[kind][index] if isinstance(doc[kind], list) else doc[kind]
-    key = next((k for k in FIT_KEYS[kind] if k in table), FIT_KEYS[kind][0])
+    decl = objects.get(kind)
+    key = decl.fit_key(table)
+    assert key is not None
 
     def evaluate(value: int) -> PlanReport:
         trial = copy.deepcopy(dict(doc))
@@ -420,7 +335,7 @@ def fit_item(doc: Mapping[str, Any], path: str, name: str, budget: int) -> tuple
         rejected, size = used(evaluate(value))
         return rejected or size <= budget
 
-    value = largest(fits, 1, FIT_LIMITS[key])
+    value = largest(fits, 1, decl.fit[key])
     if value is None:
         return key, None, evaluate(1)
     best = evaluate(value)

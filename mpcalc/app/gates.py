@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from .dpdk.errors import InputError
-from .dpdk.records import Result
-from .dpdk.units import parse_size
+from ..dpdk.errors import InputError
+from ..dpdk.records import Result
+from ..dpdk.units import parse_size
 
 
 def tolerance(text: str, base: int) -> int:

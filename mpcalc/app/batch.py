@@ -1,0 +1,245 @@
+"""``mpcalc batch``'s evaluation: one JSON object -> one answer, through the declarations and
+:func:`mpcalc.app.request.evaluate` like every other front end.
+
+A line's keys are the declared keys of its object, of the platform and of the analyses (``--explain``,
+``--fit``) that batch lines accept; each value is parsed by its declaration (:meth:`Param.parse`), so
+batch, plan and command line accept exactly the same values.  Answers are memoized on a line's exact
+text, in a bounded table: a long stream's memory stays flat.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import IO, Any
+
+from ..dpdk import objects
+from ..dpdk.declare import Param
+from ..dpdk.errors import InputError
+from ..dpdk.platform import PLATFORM_PARAMS
+from ..stream import MAX_LINE_BYTES, Progress, split_chunks
+from .exitcodes import ExitCode
+from .report import Report
+from .request import ANALYSIS_PARAMS, Request, evaluate, request_of
+
+#: memo sizes: a table is cleared when it grows past this (bounded memory)
+MEMO_LIMIT = 4096
+#: the keys a command line has but a batch line may not (batch writes the output itself; the CI gates
+#: belong to single runs)
+NOT_IN_BATCH = ("format", "json", "svg", *(p.key for p in ANALYSIS_PARAMS if "batch" not in p.fronts))
+
+dumps: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
+
+
+class LineError(Exception):
+    """A batch line that cannot be evaluated: the key it concerns and the message."""
+
+    def __init__(self, message: str, key: str | None = None, exit_code: int = ExitCode.USAGE) -> None:
+        super().__init__(message)
+        self.key = key
+        self.exit_code = exit_code
+
+
+def keys_of(command: str) -> dict[str, Param]:
+    """Every key a batch line of ``command`` may have, with its declaration."""
+    decl = objects.get(command)
+    return {p.key: p for p in (*decl.params, *PLATFORM_PARAMS, *ANALYSIS_PARAMS) if "batch" in p.fronts}
+
+
+class Lines:
+    """Turn batch records into requests (:meth:`request`) and answers (:meth:`answer`)."""
+
+    def __init__(self) -> None:
+        self._keys: dict[str, dict[str, Param]] = {}
+        self._parsed: dict[tuple[str, str, Any, type], Any] = {}
+
+    def keys(self, name: object) -> dict[str, Param]:
+        found = self._keys.get(name)  # type: ignore[arg-type]
+        if found is None:
+            if not isinstance(name, str) or name not in objects.OBJECTS:
+                raise LineError(f"command {name!r} is not one of {', '.join(objects.NAMES)}", key="command")
+            found = self._keys[name] = keys_of(name)
+        return found
+
+    def parse(self, name: str, param: Param, value: Any) -> Any:
+        """A value as its declaration parses it (memoized: a batch repeats few distinct values)."""
+        if isinstance(value, float):
+            if not value.is_integer():
+                raise LineError(f"{value!r} is not a value for {param.option}", key=param.key)
+            value = int(value)
+        if isinstance(value, dict) or (isinstance(value, list) and param.kind != "flags"):
+            raise LineError(f"{value!r} is not a value for {param.option}", key=param.key)
+        if isinstance(value, bool) != (param.kind == "bool"):
+            raise LineError(f"{value!r} is not a value for {param.option}"
+                            + (" (true or false)" if param.kind == "bool" else ""), key=param.key)
+        memo = (name, param.key, tuple(value) if isinstance(value, list) else value, type(value))
+        try:
+            return self._parsed[memo]
+        except KeyError:
+            pass
+        try:
+            out = param.parse(value)
+        except InputError as exc:
+            raise LineError(str(exc), key=param.key) from None
+        if len(self._parsed) >= MEMO_LIMIT:
+            self._parsed.clear()
+        self._parsed[memo] = out
+        return out
+
+    def request(self, record: dict[str, Any]) -> Request:
+        if "command" not in record:
+            raise LineError('no "command" key (one of ' + ", ".join(objects.NAMES) + ")", key="command")
+        name = record["command"]
+        keys = self.keys(name)
+        values: dict[str, Any] = {}
+        for key, value in record.items():
+            if key == "command":
+                continue
+            param = keys.get(key)
+            if param is None:
+                why = " (not in a batch)" if key in NOT_IN_BATCH else ""
+                raise LineError(f"unknown key {key!r} for {name}{why}; known: {', '.join(sorted(keys))}", key=key)
+            if value is not None:
+                values[key] = self.parse(name, param, value)
+        for param in keys.values():
+            if param.required and values.get(param.key) is None:
+                raise LineError(f"{name} needs {param.key!r}", key=param.key)
+        if values.get("routes_file") == "-":
+            raise LineError("routes_file '-' would read the batch's own input", key="routes_file")
+        return request_of(name, values)
+
+    def answer(self, value: Any, compact: bool) -> tuple[bool, str, int]:
+        """The answer to one line's JSON value, as (numbered, text, exit code): a numbered answer is
+        written as ``{"line":N`` + text, a full document (which carries no line number) as it is."""
+        try:
+            if isinstance(value, NotJSON):
+                raise LineError(f"not JSON: {value.message}")
+            if not isinstance(value, dict):
+                raise LineError(f"a line must be a JSON object, not {type(value).__name__}")
+            request = self.request(value)
+            try:
+                outcome = evaluate(request)
+            except InputError as exc:
+                raise LineError(str(exc), key=exc.param.lstrip("-").replace("-", "_") if exc.param else None) from None
+        except LineError as exc:
+            return numbered(dumps({"line": 0, "key": exc.key, "error": str(exc), "exit_code": exc.exit_code}),
+                            exc.exit_code)
+        except Exception as exc:  # noqa: BLE001 - an internal fault on one line is answered, not hidden
+            return numbered(dumps({"line": 0, "key": None, "error": f"internal error: {type(exc).__name__}: {exc}",
+                                   "exit_code": ExitCode.REJECTED}), ExitCode.REJECTED)
+        if compact:
+            return True, compact_tail(outcome.report), outcome.code
+        return False, dumps(outcome.report.to_dict()), outcome.code
+
+
+def numbered(record: str, code: int) -> tuple[bool, str, int]:
+    """A record written with line number 0, as the text that follows ``{"line":N``."""
+    head = '{"line":0'
+    assert record.startswith(head)
+    return True, record[len(head):], code
+
+
+#: one flag combination of a compact record, and the record after its ``{"line":N``
+_RESULT = '{"flags":"%s","object_size":%s,"total_bytes":%d,"heap_bytes":%d,"hugepages":%s,"errors":[%s]}'
+_TAIL = ',"command":"%s","ok":%s,"results":[%s]}'
+
+
+def compact_tail(report: Report) -> str:
+    """The short answer, after its ``{"line":N``: per flag combination, the object size and the totals."""
+    parts = []
+    for r in report.results:
+        obj = r.mempools[0].objsz.total_size if r.mempools and r.mempools[0].objsz else None
+        errnos = ",".join('"%s"' % (e.errno or "hazard") for e in r.errors)
+        parts.append(_RESULT % (r.flags_label, "null" if obj is None else obj, r.total_bytes, r.heap_bytes,
+                                "null" if r.hugepages is None else r.hugepages, errnos))
+    return _TAIL % (report.command, "true" if report.ok else "false", ",".join(parts))
+
+
+class NotJSON:
+    """What :func:`parser` returns for a line that is not JSON: the decoder's message."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+_SCALARS = {str, int, bool, type(None)}
+
+
+def parser() -> Callable[[bytes], Any]:
+    """``json.loads`` for a stripped line, with the same results, faster: orjson where installed, for an
+    object of strings, integers, booleans and nulls (orjson reads an integer past 64 bits as a float,
+    json does not: anything else is read again by json); anything json cannot read comes back as
+    :class:`NotJSON` with json's own message."""
+    loads = json.loads
+    try:
+        import orjson
+    except ImportError:
+        orjson = None
+
+    def parse(text: bytes) -> Any:
+        if orjson is not None:
+            try:
+                value = orjson.loads(text)
+            except orjson.JSONDecodeError:
+                pass  # json words the error
+            else:
+                if type(value) is dict and set(map(type, value.values())) <= _SCALARS:
+                    return value
+        try:
+            return loads(text)
+        except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError
+            return NotJSON(str(exc))
+
+    return parse
+
+
+def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = False) -> int:
+    """Answer every line of ``source`` on ``out``; return the exit code (the worst line's).
+
+    ``freeze`` (the ``mpcalc batch`` process) moves what the batch keeps out of the cyclic collector's
+    sight after every read (``gc.freeze``): its full collections would otherwise rescan the memo
+    tables again and again.  A batch makes no cyclic garbage (tests/test_fastpath.py).
+    """
+    import gc
+
+    parse = parser()
+    lines = Lines()
+    seen: dict[bytes, tuple[bool, str, int]] = {}
+    too_long = numbered(dumps({"line": 0, "key": None, "error": f"line is longer than {MAX_LINE_BYTES:,} bytes",
+                               "exit_code": ExitCode.USAGE}), ExitCode.USAGE)
+    pending: list[str] = []
+    worst = ExitCode.OK
+    progress = Progress("batch")
+
+    def flush() -> None:
+        if pending:
+            out.write("".join(pending))
+            pending.clear()
+        out.flush()
+
+    for first, chunk in split_chunks(source, before_read=flush):
+        for number, line in enumerate(chunk, first):
+            if line is None:
+                numbered_, answer, code = too_long
+            else:
+                text = line.strip()
+                if not text:
+                    continue  # a blank line
+                found = seen.get(text)
+                if found is None:
+                    if len(seen) >= MEMO_LIMIT:
+                        seen.clear()
+                    found = seen[text] = lines.answer(parse(text), compact)
+                numbered_, answer, code = found
+            pending.append('{"line":%d%s\n' % (number, answer) if numbered_ else answer + "\n")
+            if code > worst:
+                worst = ExitCode(code)
+        if len(pending) >= 4096:
+            out.write("".join(pending))
+            pending.clear()
+        progress.update(first + len(chunk) - 1)
+        if freeze:
+            gc.freeze()
+    flush()
+    progress.close()
+    return worst

@@ -1,0 +1,13 @@
+"""The exit codes of every mpcalc command, streams included (the README's table)."""
+
+import enum
+
+
+class ExitCode(enum.IntEnum):
+    OK = 0
+    #: DPDK would reject a configuration (or an answer could not be found)
+    REJECTED = 1
+    #: a bad option, value, file or line
+    USAGE = 2
+    #: a CI gate: a total over --max-total, or grown beyond --baseline's tolerance
+    BUDGET = 3

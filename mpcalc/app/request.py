@@ -1,0 +1,149 @@
+"""The application layer: one pure function from a request to a report and an exit code.
+
+Every front end builds a :class:`Request` from parsed values (the command line, a batch line, a
+sweep point, a diff side) and calls :func:`evaluate`: the flag combinations, ``--fit``,
+``--explain`` and the CI gates are applied here, once.  No click, no rich: what is over budget
+comes back as messages for the front end to print.
+"""
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+from ..dpdk import objects
+from ..dpdk.declare import Param
+from ..dpdk.eal import assemble
+from ..dpdk.flags import flag_names
+from ..dpdk.platform import PLATFORM_KEYS, Platform, describe, platform_from
+from ..dpdk.records import Result
+from .exitcodes import ExitCode
+from .job import Job, fit_rejection
+from .report import Report
+
+
+class Analysis(NamedTuple):
+    """What to do besides sizing: --explain, --fit, and the CI gates."""
+
+    explain: bool = False
+    fit: int | None = None
+    max_total: int | None = None
+    baseline: str | None = None
+    tolerance: str = "0"
+
+
+class Request(NamedTuple):
+    """One sizing command: the object, its parameters and the platform's (parsed; absent ones take
+    their declared defaults), and the analyses."""
+
+    command: str
+    args: Mapping[str, Any]
+    platform: Mapping[str, Any]
+    analysis: Analysis = Analysis()
+
+
+class Outcome(NamedTuple):
+    report: Report
+    code: ExitCode
+    #: what a CI gate found (one line each), for stderr
+    messages: tuple[str, ...] = ()
+
+
+def job_of(request: Request) -> Job:
+    """The request's object, platform and checked arguments (InputError for a bad combination)."""
+    decl = objects.get(request.command)
+    platform = platform_from(request.platform)
+    args = dict(request.args)
+    if request.analysis.fit is not None:
+        key = decl.fit_key(args)
+        if key is None:
+            from ..dpdk.errors import InputError
+
+            raise InputError(f"{request.command} has nothing --fit can grow", param="--fit")
+        if args.get(key) is None:
+            args[key] = 1  # --fit finds it
+    return Job.of(decl, platform, args)
+
+
+def evaluate(request: Request) -> Outcome:
+    """Size the request's object under each of its flag combinations, with --fit, --explain and the gates."""
+    job = job_of(request)
+    analysis = request.analysis
+    masks = request.args.get("flags") or [0]
+    results = [_one(job, mask, analysis) for mask in masks]
+    report = Report(command=job.command, platform=describe(job.platform), inputs=job.inputs, results=tuple(results),
+                    notes=platform_notes(job.platform))
+    problems = gates(analysis, results)
+    code = ExitCode.BUDGET if problems else ExitCode.OK if report.ok else ExitCode.REJECTED
+    return Outcome(report, code, tuple(problems))
+
+
+def _one(job: Job, mask: int, analysis: Analysis) -> Result:
+    extra: dict[str, object] = {}
+    if analysis.fit is not None:
+        value, result = job.fit(mask, analysis.fit)
+        if value is None:
+            result = assemble(job.command, mask, job.platform, errors=[fit_rejection(job, analysis.fit)])
+        else:
+            nxt = job.result(mask, **{job.fit_key: value + 1})
+            extra["fit"] = {"budget": analysis.fit, "on": "heap_bytes", "key": job.decl.input_name(job.fit_key), "value": value,
+                            "heap_bytes": result.heap_bytes, "next_heap_bytes": nxt.heap_bytes}  # type: ignore[union-attr]
+    else:
+        result = job.result(mask)
+    assert result is not None
+    if analysis.explain and result.mempools:
+        from . import explain
+
+        extra["explain"] = {"steps": explain.steps(result, job.platform),
+                            "savings": explain.savings(result, job.variants(mask))}
+    if extra:
+        result = result._replace(details={**result.details, **extra})
+    return result
+
+
+def gates(analysis: Analysis, results: list[Result]) -> list[str]:
+    """CI gates: what is over budget or grew, one line each (empty: exit as the results say)."""
+    problems = []
+    if analysis.max_total is not None:
+        for r in results:
+            if r.total_bytes > analysis.max_total:
+                problems.append(f"total_bytes {r.total_bytes:,} ({','.join(flag_names(r.flags)) or 'none'}) is over "
+                                f"--max-total {analysis.max_total:,}")
+    if analysis.baseline is not None:
+        from .gates import check_baseline  # reads JSON: imported only with --baseline
+
+        problems += check_baseline(analysis.baseline, results, analysis.tolerance)
+    return problems
+
+
+def platform_notes(platform: Platform) -> tuple[str, ...]:
+    notes = []
+    if not platform.spreads and (platform.channels, platform.ranks) != (4, 1):
+        notes.append(f"--channels/--ranks have no effect on {platform.arch}: DPDK spreads objects over memory "
+                     "channels and ranks only on x86 (arch_mem_object_align)")
+    if platform.stats and platform.release.stats_switch == "debug":
+        notes.append(f"DPDK {platform.dpdk} has no RTE_LIBRTE_MEMPOOL_STATS: its statistics come with --debug")
+    return tuple(notes)
+
+
+#: the analyses' inputs, declared once for the command line and batch lines (the gates: command line only)
+ANALYSIS_PARAMS = (
+    Param("explain", "bool", "Show the derivation of every figure and the savings on the table.", default=False),
+    Param("fit", "size", "Find the largest count (pool, mbuf), max_nodes or max_routes whose heap_bytes fit SIZE.",
+          lo=1, hi=1 << 50, metavar="SIZE"),
+    Param("max_total", "size", "Exit 3 when a total_bytes is over SIZE.", hi=1 << 62, metavar="SIZE",
+          fronts=frozenset({"cli"})),
+    Param("baseline", "path", "A previous --json report: exit 3 when a total grew by more than --tolerance.",
+          fronts=frozenset({"cli"})),
+    Param("tolerance", "text", "Growth allowed against --baseline: bytes (64K) or a percentage (2%).", default="0",
+          show_default=True, metavar="SIZE|PCT", fronts=frozenset({"cli"})),
+)
+
+
+def request_of(command: str, values: Mapping[str, Any]) -> Request:
+    """A request from parsed values keyed as the declarations key them (the object's, the platform's
+    and the analyses' parameters; any other key is ignored here: each front end checks its own)."""
+    decl = objects.get(command)
+    analysis = Analysis(**{p.key: values.get(p.key, p.default) for p in ANALYSIS_PARAMS})
+    return Request(command=command,
+                   args={p.key: values.get(p.key, p.default) for p in decl.params},
+                   platform={k: values[k] for k in PLATFORM_KEYS if values.get(k) is not None},
+                   analysis=analysis)

@@ -1,0 +1,52 @@
+"""``mpcalc sweep``'s evaluation: one request over a range of one parameter, a row per value and flag
+combination, through :func:`mpcalc.app.request.evaluate` like every other front end."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from .request import Request, evaluate
+
+#: most points a sweep may have (before multiplying by the flag combinations)
+MAX_STEPS = 100_000
+METRICS = ("total_bytes", "heap_bytes", "hugepages", "object_size")
+COLUMNS = ("flags", "ok", "object_size", "total_bytes", "heap_bytes", "hugepages", "errors")
+#: one row: COLUMNS' values
+Row = tuple[str, bool, "int | None", int, int, "int | None", str]
+
+
+def points(lo: int, hi: int, steps: int, log: bool) -> list[int]:
+    """``steps`` integers from ``lo`` to ``hi`` (both included), evenly or geometrically spaced; duplicates
+    (a range narrower than the steps) are dropped.
+
+    >>> points(0, 100, 5, False), points(1, 10000, 5, True), points(1, 3, 10, False)
+    ([0, 25, 50, 75, 100], [1, 10, 100, 1000, 10000], [1, 2, 3])
+    """
+    if steps == 1 or lo == hi:
+        return [lo] if lo == hi or steps == 1 else [lo, hi]
+    n = steps - 1
+    if log:
+        ratio = math.log(hi / lo)
+        values = [lo] + [min(hi, max(lo, round(lo * math.exp(ratio * i / n)))) for i in range(1, n)] + [hi]
+    else:
+        span = hi - lo
+        values = [lo + (span * i + n // 2) // n for i in range(steps)]
+    return sorted(set(values))
+
+
+def rows(request: Request, key: str, values: list[int]) -> Iterator[tuple[int, dict[str, object], list[Row]]]:
+    """Per value: the value, the report's platform, and each flag combination's row."""
+    on_platform = key not in request.args
+    for value in values:
+        if on_platform:
+            varied = request._replace(platform={**request.platform, key: value})
+        else:
+            varied = request._replace(args={**request.args, key: value})
+        report = evaluate(varied).report
+        out: list[Row] = []
+        for r in report.results:
+            obj = r.mempools[0].objsz.total_size if r.mempools and r.mempools[0].objsz else None
+            out.append((r.flags_label, r.ok, obj, r.total_bytes, r.heap_bytes, r.hugepages,
+                        "|".join(e.errno or "hazard" for e in r.errors)))
+        yield value, report.platform, out

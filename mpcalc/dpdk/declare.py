@@ -1,0 +1,228 @@
+"""How each DPDK object declares its inputs, once, for every front end.
+
+A :class:`Param` is one input: its key (``elt_size``: the batch key, the plan-file key and, as
+``--elt-size``, the command-line option), its kind, default, limits and help.  An
+:class:`ObjectDecl` is one DPDK object: its parameters, the cross-checks and derived values
+(:attr:`ObjectDecl.resolve`) and the function that sizes it (:attr:`ObjectDecl.build`).  The
+command line (mpcalc.cli), plan items (mpcalc.app.plan), batch lines and sweeps (mpcalc.app.batch,
+mpcalc.app.sweep) and the JSON Schema's inputs are all made from these declarations: there is no
+second list of options, defaults or limits.
+
+Pure: stdlib only.  :meth:`Param.parse` raises :class:`~mpcalc.dpdk.errors.InputError` quoting
+the bad value; each front end adds where the value came from.
+"""
+
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
+
+from .errors import InputError
+from .intmath import U32_MAX
+from .units import parse_count, parse_size
+
+#: the kinds of input a parameter can be
+KINDS = ("count", "size", "choice", "flags", "text", "bool", "path", "page")
+
+
+class Param(NamedTuple):
+    """One input of a DPDK object (or of the platform)."""
+
+    key: str
+    kind: str
+    help: str
+    default: Any = None
+    lo: int = 0
+    hi: int = U32_MAX
+    choices: tuple[str, ...] = ()
+    #: a choice whose values are integers on the command line's strings ("64", "128")
+    numeric: bool = False
+    required: bool = False
+    #: required unless ``--fit`` finds it (the value ``--fit`` grows)
+    needed: bool = False
+    short: str | None = None
+    #: what ``--help`` shows as the default (None: nothing, or the default itself when ``show_default``)
+    show_default: bool | str = False
+    metavar: str | None = None
+    #: the front ends that accept it: the command line, plan items, batch lines
+    fronts: frozenset[str] = frozenset({"cli", "plan", "batch"})
+    #: ``--flags all`` (every sizing combination) is accepted on the command line and in a batch
+    all_combinations: bool = True
+
+    @property
+    def option(self) -> str:
+        """The command-line option: ``--elt-size``."""
+        return "--" + self.key.replace("_", "-")
+
+    @property
+    def numeric_kind(self) -> bool:
+        """A count or a size: what a sweep can vary."""
+        return self.kind in ("count", "size")
+
+    def parse(self, value: Any) -> Any:
+        """The value as mpcalc uses it, from a command-line string or a JSON/TOML value.
+
+        >>> Param("count", "count", "").parse("1M"), Param("elt_size", "size", "").parse("2K")
+        (1000000, 2048)
+        >>> Param("count", "count", "", hi=10).parse(11)
+        Traceback (most recent call last):
+        ...
+        mpcalc.dpdk.errors.InputError: 11 is above the maximum 10
+        """
+        return _PARSERS[self.kind](self, value)
+
+
+def _ranged(p: Param, value: Any, parse: Callable[[Any], int]) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise InputError(f"{value!r} is not a {'count' if p.kind == 'count' else 'size'}")
+    number = value if isinstance(value, int) else parse(value)
+    if number < p.lo:
+        raise InputError(f"{value!r} is below the minimum {p.lo}")
+    if number > p.hi:
+        raise InputError(f"{value!r} is above the maximum {p.hi:,}")
+    return number
+
+
+def _choice(p: Param, value: Any) -> Any:
+    text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+    if text not in p.choices:
+        raise InputError(f"{value!r} is not one of {', '.join(p.choices)}")
+    return int(text) if p.numeric else text
+
+
+def _flags(p: Param, value: Any) -> list[int]:
+    """A list of flag masks: one, or every sizing combination for ``all``."""
+    from .flags import parse_flags, sizing_combinations
+
+    if isinstance(value, list):
+        if not all(isinstance(v, str) for v in value):
+            raise InputError(f"{value!r} is not a flag list")
+        value = ",".join(value) or "none"
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputError(f"{value!r} is not a flag list")
+    if str(value).strip().lower() == "all":
+        if not p.all_combinations:
+            raise InputError("'all' is for the single commands; a plan item has one set of flags")
+        return sizing_combinations()
+    return [parse_flags(str(value))]
+
+
+def _text(p: Param, value: Any) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{value!r} is not text")
+    return value
+
+
+def _bool(p: Param, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(f"{value!r} is not true or false")
+    return value
+
+
+def _page(p: Param, value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value == 0:
+        return 0
+    if isinstance(value, str) and value.strip().lower() in ("none", "0"):
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        raise InputError(f"{value!r} is not a page size (a power of two from 4K; or none)")
+    size = value if isinstance(value, int) else parse_size(value)
+    if size < 4096 or size & (size - 1) or size > 1 << 40:
+        raise InputError(f"{value!r} is not a page size (a power of two from 4K; or none)")
+    return size
+
+
+_PARSERS: dict[str, Callable[[Param, Any], Any]] = {
+    "count": lambda p, v: _ranged(p, v, parse_count),
+    "size": lambda p, v: _ranged(p, v, parse_size),
+    "choice": _choice,
+    "flags": _flags,
+    "text": _text,
+    "bool": _bool,
+    "path": _text,
+    "page": _page,
+}
+
+
+class Resolved(NamedTuple):
+    """An object's arguments after its cross-checks: the report's ``input`` section, and what the
+    sizing needs besides (a parsed route table, say) that is not part of the document."""
+
+    inputs: dict[str, Any]
+    extra: Mapping[str, Any]
+
+
+def plain(args: Mapping[str, Any]) -> Resolved:
+    """The default :attr:`ObjectDecl.resolve`: every argument but the flags is an input."""
+    return Resolved({k: v for k, v in args.items() if k != "flags"}, {})
+
+
+class ObjectDecl(NamedTuple):
+    """One DPDK object, as every front end sees it.
+
+    ``build(inputs, extra, flags, platform)`` sizes it (:class:`~mpcalc.dpdk.records.Result`);
+    ``resolve(args)`` checks the arguments together and derives the report's inputs, raising
+    :class:`InputError` naming the option; ``fit`` maps the keys ``--fit`` can grow (the first
+    given one is grown, else the first) to their largest valid value.
+    """
+
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    build: Callable[[Mapping[str, Any], Mapping[str, Any], int, Any], Any]
+    resolve: Callable[[Mapping[str, Any]], Resolved] = plain
+    fit: Mapping[str, int] = {}
+    #: the prefix of the memzone names a plan checks for a duplicate (DPDK's EEXIST)
+    zone_prefix: str = "MP_"
+    #: parameters the report's inputs name otherwise (rib's ``--nodes`` is its ``max_nodes``)
+    input_names: Mapping[str, str] = {}
+
+    def input_name(self, key: str) -> str:
+        return self.input_names.get(key, key)
+
+    def param(self, key: str) -> Param | None:
+        for p in self.params:
+            if p.key == key:
+                return p
+        return None
+
+    def keys(self, front: str) -> dict[str, Param]:
+        """The parameters a front end accepts, by key."""
+        return {p.key: p for p in self.params if front in p.fronts}
+
+    def defaults(self) -> dict[str, Any]:
+        return {p.key: p.default for p in self.params}
+
+    @property
+    def has_flags(self) -> bool:
+        return any(p.kind == "flags" for p in self.params)
+
+    def fit_key(self, args: Mapping[str, Any]) -> str | None:
+        """The key ``--fit`` grows: the first of :attr:`fit` that is given, else the first."""
+        if not self.fit:
+            return None
+        return next((k for k in self.fit if args.get(k) is not None), next(iter(self.fit)))
+
+
+# --- parameters shared by several objects ---------------------------------------------------------
+
+FLAGS = Param("flags", "flags", "Mempool flags: a list (no_cache_align,no_spread), DPDK macro names, a mask (0x23), "
+              "none, or all (every combination of no_cache_align, no_spread and no_iova_contig).",
+              default=[0], show_default="none")
+CACHE_SIZE = Param("cache_size", "count", "Per-lcore cache size.", default=0, show_default=True)
+CACHE_LAYOUT = Param("cache_layout", "choice", "Per-lcore cache slots: pointers (DPDK) or 32-bit indices (the "
+                     "index-based cache RFC).", default="pointer", choices=("pointer", "index"), show_default=True)
+
+
+def name_param(default: str, zones: str, what: str = "Pool") -> Param:
+    return Param("name", "text", f"{what} name (memzones {zones}...).", default=default, show_default=True)
+
+
+def exactly_one(args: Mapping[str, Any], *keys: str) -> None:
+    given = [k for k in keys if args.get(k) is not None]
+    if len(given) != 1:
+        raise InputError("give exactly one of " + " and ".join("--" + k.replace("_", "-") for k in keys))
+
+
+def at_most_one(args: Mapping[str, Any], *keys: str) -> None:
+    given = [k for k in keys if args.get(k) is not None]
+    if len(given) > 1:
+        raise InputError("give at most one of " + " and ".join("--" + k.replace("_", "-") for k in keys))

@@ -1,0 +1,75 @@
+"""rte_mempool: ``rte_mempool_create`` with the ring ops, its object layout, header and ring.
+
+* :mod:`.layout`: ``rte_mempool_calc_obj_size``, the header memzone, ``calc_mem_size``;
+* :mod:`.create`: the composition of ``rte_mempool_create`` (:class:`PoolCalc`) and its records;
+* :data:`POOL`: the ``pool`` object as every front end sees it; :func:`size` sizes one pool.
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..declare import CACHE_LAYOUT, CACHE_SIZE, FLAGS, ObjectDecl, Param, name_param
+from ..eal import assemble
+from ..errors import InputError
+from ..intmath import U32_MAX
+from ..platform import Platform
+from ..records import Result
+from .create import RING_LIMIT, PoolCalc, PoolSizes, PoolSpec, create_pool, pool_calc
+from .layout import (CACHE_SLOT_BYTES, arch_mem_object_align, calc_mem_size, calc_obj_size, header_layout,
+                     header_size, objects_per_page, ops_name, unwrapped_obj_size)
+
+__all__ = ["CACHE_SLOT_BYTES", "POOL", "RING_LIMIT", "PoolCalc", "PoolSizes", "PoolSpec", "arch_mem_object_align",
+           "calc_mem_size", "calc_obj_size", "check_u32", "create_pool", "header_layout", "header_size",
+           "objects_per_page", "ops_name", "pool_calc", "size", "unwrapped_obj_size"]
+
+
+def check_u32(value: int, what: str) -> None:
+    """A value DPDK stores in an unsigned 32-bit field."""
+    if not 0 <= value <= U32_MAX:
+        raise InputError(f"{what} {value!r} does not fit the unsigned 32-bit field DPDK stores it in", param=what)
+
+
+def size(spec: PoolSpec, p: Platform) -> Result:
+    """``rte_mempool_create(name, n, elt_size, cache_size, private_data_size, ..., flags)``."""
+    for value, what in ((spec.count, "count"), (spec.elt_size, "elt_size"), (spec.cache_size, "cache_size"),
+                        (spec.private_size, "private_size"), (spec.flags, "flags")):
+        check_u32(value, what)
+    if spec.cache_layout not in CACHE_SLOT_BYTES:
+        raise InputError(f"unknown cache layout {spec.cache_layout!r} (known: pointer, index)", param="cache_layout")
+    mp = create_pool(spec, p)
+    details = {}
+    if spec.cache_size and mp.header:
+        from ..mbuf import cache_report
+
+        details["cache"] = cache_report(mp, p, spec.cache_layout)
+    return assemble("pool", spec.flags, p, [mp], details=details)
+
+
+def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
+    return size(PoolSpec(name=a["name"], count=a["count"], elt_size=a["elt_size"], cache_size=a["cache_size"],
+                         private_size=a["private_size"], flags=flags, cache_layout=a["cache_layout"]), p)
+
+
+def _resolve(a: Mapping[str, Any]) -> Any:
+    from ..declare import Resolved
+
+    return Resolved({k: a[k] for k in ("name", "count", "elt_size", "cache_size", "private_size", "cache_layout")},
+                    {})
+
+
+POOL = ObjectDecl(
+    name="pool",
+    summary="An rte_mempool_create() pool with the default ring ops.",
+    params=(
+        Param("count", "count", "Number of objects (n); required unless --fit.", short="-n", needed=True),
+        Param("elt_size", "size", "Element size in bytes.", required=True),
+        Param("private_size", "size", "Private data size.", default=0, show_default=True),
+        name_param("mp", "MP_<name>"),
+        CACHE_SIZE,
+        CACHE_LAYOUT,
+        FLAGS,
+    ),
+    build=_build,
+    resolve=_resolve,
+    fit={"count": RING_LIMIT},
+)
