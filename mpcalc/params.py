@@ -49,9 +49,12 @@ def option(p: Param, **overrides: Any) -> click.Option:
     """The click option of a declared parameter (``--elt-size``; ``--debug/--no-debug`` for a tri-state switch)."""
     if p.kind == "bool":
         decls = [p.option if p.default is False else f"{p.option}/--no-{p.option[2:]}", p.key]
-        return click.Option(decls, is_flag=True, default=p.default, help=p.help, **overrides)
+        return click.Option(decls, **{"is_flag": True, "default": p.default, "help": p.help, **overrides})
     decls = [p.option, *([p.short] if p.short else []), p.key]
-    kw: dict[str, Any] = dict(type=click_type(p), required=p.required, help=p.help, show_default=p.show_default,
+    shown, help_text = p.show_default, p.help
+    if isinstance(shown, str):  # the default as it is written (click would put it in parentheses)
+        shown, help_text = False, f"{help_text}  [default: {shown}]"
+    kw: dict[str, Any] = dict(type=click_type(p), required=p.required, help=help_text, show_default=shown,
                               metavar=p.metavar)
     if p.default is not None:  # click takes an explicit None as a value: a required option would be satisfied
         kw["default"] = p.default

@@ -13,9 +13,10 @@ from jsonschema import Draft202012Validator
 
 import mpcalc
 from mpcalc.cli import main
+from mpcalc.app.schema import documents
 from mpcalc.stream import MAX_LINE_BYTES, split_lines
 
-VALIDATOR = Draft202012Validator(json.loads(Path(mpcalc.__file__).with_name("schema.json").read_text()))
+VALIDATOR = Draft202012Validator(documents())
 
 
 def batch(capsys, monkeypatch, lines: list[str] | str, *args: str) -> tuple[int, list[dict], str]:

@@ -13,28 +13,27 @@ import click
 from .. import inspect as ins
 from ..app.exitcodes import ExitCode
 from ..cli import output_options
-from ..dpdk.facts import ARCHES, RELEASES
-from ..dpdk.intmath import U32_MAX
-from ..params import Count, PageSize
 from ..render import inspect as draw
 
 
-@click.command("inspect")
+#: the platform options inspect can pin (the platform's own declarations, with no default)
+PINS = ("dpdk", "arch", "cache_line", "max_lcore", "channels", "ranks", "page_size", "debug", "stats")
+
+
+def _pin_options() -> list[click.Option]:
+    from ..dpdk.platform import PLATFORM_PARAMS
+    from ..params import option
+
+    declared = {p.key: p for p in PLATFORM_PARAMS}
+    return [option(declared[k]._replace(default=None, show_default=False), help="Pin (else inferred from the dump): "
+                   + declared[k].help)
+            for k in PINS]
+
+
+@click.command("inspect", params=_pin_options())
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--dpdk", type=click.Choice(sorted(RELEASES)), default=None,
-              help="Pin the DPDK release [default: what the dump format allows, 22.11 first].")
-@click.option("--arch", type=click.Choice(sorted(ARCHES)), default=None, help="Pin the build architecture.")
-@click.option("--cache-line", type=click.Choice(["64", "128"]), default=None, help="Pin RTE_CACHE_LINE_SIZE.")
-@click.option("--max-lcore", type=Count(minimum=1, maximum=65535), default=None, help="Pin RTE_MAX_LCORE.")
-@click.option("--channels", type=Count(minimum=1, maximum=U32_MAX), default=None, help="Pin EAL -n.")
-@click.option("--ranks", type=Count(minimum=1, maximum=16), default=None, help="Pin EAL -r.")
-@click.option("--page-size", type=PageSize(), default=None, help="Pin the page size (4K, 2M, 1G, none).")
-@click.option("--debug/--no-debug", default=None, help="Pin a RTE_LIBRTE_MEMPOOL_DEBUG build (or not).")
-@click.option("--stats/--no-stats", default=None, help="Pin a RTE_LIBRTE_MEMPOOL_STATS build (or not).")
 @output_options
-def command(file: str, dpdk: str | None, arch: str | None, cache_line: str | None, max_lcore: int | None,
-            channels: int | None, ranks: int | None, page_size: int | None, debug: bool | None,
-            stats: bool | None, fmt: str) -> int:
+def command(file: str, fmt: str, **pinned: object) -> int:
     """Read what a live DPDK reports and hold it against the model.
 
     FILE (or - for stdin) holds any mix of rte_mempool_dump() text (dpdk-proc-info --show-mempool,
@@ -53,8 +52,7 @@ def command(file: str, dpdk: str | None, arch: str | None, cache_line: str | Non
         except OSError as exc:
             raise click.UsageError(f"cannot read {file!r}: {exc.strerror}") from None
         source = file
-    pins = ins.Pins(dpdk=dpdk, arch=arch, cache_line=int(cache_line) if cache_line else None, max_lcore=max_lcore,
-                    channels=channels, ranks=ranks, page_size=page_size, debug=debug, stats=stats)
+    pins = ins.Pins(**pinned)  # type: ignore[arg-type]
     report = ins.inspect_text(text, source, pins)
     doc = report.to_dict()
     if fmt == "json":

@@ -1,6 +1,8 @@
-"""``mpcalc schema``: the JSON Schema of every document mpcalc prints."""
+"""``mpcalc schema``: the JSON Schema of every document mpcalc prints, or of a plan file."""
 
 from __future__ import annotations
+
+import json
 
 import click
 
@@ -8,9 +10,12 @@ from ..app.exitcodes import ExitCode
 
 
 @click.command("schema")
-def command() -> int:
-    """Print the JSON Schema of the JSON output."""
-    from importlib.resources import files
+@click.option("--document", type=click.Choice(["output", "plan-file"]), default="output", show_default=True,
+              help="output: every JSON document mpcalc prints; plan-file: the TOML file mpcalc plan reads.")
+def command(document: str) -> int:
+    """Print a JSON Schema: of mpcalc's JSON output, or of a plan file."""
+    from ..app import schema
 
-    click.echo(files("mpcalc").joinpath("schema.json").read_text(), nl=False)
+    doc = schema.documents() if document == "output" else schema.plan_file()
+    click.echo(json.dumps(doc, indent=2))
     return ExitCode.OK

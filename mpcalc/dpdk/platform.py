@@ -215,10 +215,10 @@ def _platform_params() -> tuple["Param", ...]:
     from .declare import Param
 
     return (
-        Param("dpdk", "choice", f"DPDK release (its newest stable point release) [default: {_facts.DEFAULT_RELEASE}].",
-              choices=tuple(sorted(_facts.RELEASES))),
-        Param("arch", "choice", f"Build architecture [default: {_facts.DEFAULT_ARCH}].",
-              choices=tuple(sorted(_facts.ARCHES))),
+        Param("dpdk", "choice", "DPDK release (its newest stable point release).",
+              choices=tuple(sorted(_facts.RELEASES)), show_default=_facts.DEFAULT_RELEASE),
+        Param("arch", "choice", "Build architecture.", choices=tuple(sorted(_facts.ARCHES)),
+              show_default=_facts.DEFAULT_ARCH),
         Param("platform", "choice", "A named build whose cache line or RTE_MAX_LCORE differ (arm64 SoCs as "
               "-Dplatform=..., native Zen builds).", choices=tuple(sorted(_facts.PRESETS))),
         Param("cache_line", "choice", "Override RTE_CACHE_LINE_SIZE.", choices=("64", "128"), numeric=True),
