@@ -8,9 +8,9 @@ import pytest
 
 from mpcalc import engine
 from mpcalc.app.exitcodes import ExitCode
-from mpcalc.dpdk.platform import make_platform
 from mpcalc.app.job import Job
 from mpcalc.dpdk.mempool import POOL
+from mpcalc.dpdk.platform import make_platform
 
 FIT_CASES = [
     ("pool", ("--elt-size", "40"), "count", "1G"),

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
 import mpcalc
-from mpcalc.cli import cli
 from mpcalc.app.exitcodes import ExitCode
 from mpcalc.app.schema import documents
+from mpcalc.cli import cli
 from mpcalc.dpdk import records as model
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -492,7 +492,9 @@ def test_table_with_force_terminal_env_still_plain_with_no_color(run, monkeypatc
 # --- click's CliRunner -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("args", "code"), [(MBUF, ExitCode.OK), (["pool", "-n", "0", "--elt-size", "64"], ExitCode.REJECTED)])
+@pytest.mark.parametrize(
+    ("args", "code"), [(MBUF, ExitCode.OK), (["pool", "-n", "0", "--elt-size", "64"], ExitCode.REJECTED)]
+)
 def test_cli_runner_return_value(args, code):
     result = CliRunner().invoke(cli, [*args, "--json"], standalone_mode=False)
     assert result.exception is None

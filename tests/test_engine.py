@@ -21,8 +21,8 @@ from mpcalc.dpdk.mempool import (
     header_layout,
     header_size,
 )
-from mpcalc.dpdk.ring import ring_memsize
 from mpcalc.dpdk.platform import Platform, make_platform
+from mpcalc.dpdk.ring import ring_memsize
 
 NS = MempoolFlag.NO_SPREAD
 NCA = MempoolFlag.NO_CACHE_ALIGN

@@ -151,6 +151,7 @@ def test_flag_names_round_trip(mask):
 
 # --- effective_flags: v22.11:lib/mempool/rte_mempool.c:850-858 -----------------------------------------------------
 
+
 def test_effective_flags_adds_non_io():
     assert effective_flags(0) == NON_IO
 
@@ -176,6 +177,7 @@ def test_effective_flags_idempotent_and_monotone(mask):
 
 
 # --- sizing_combinations: what --flags all sweeps ------------------------------------------------------------------
+
 
 def test_sizing_combinations():
     combos = sizing_combinations()

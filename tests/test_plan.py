@@ -10,8 +10,8 @@ import pytest
 
 from mpcalc import engine
 from mpcalc.app.exitcodes import ExitCode
-from mpcalc.dpdk.platform import make_platform
 from mpcalc.app.plan import EAL_INIT_HEAP
+from mpcalc.dpdk.platform import make_platform
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANS = sorted((ROOT / "examples" / "plans").glob("*.toml"))

@@ -13,10 +13,21 @@ import textwrap
 import pytest
 
 ENGINE_MODULES = [
-    "mpcalc", "mpcalc.dpdk.errors", "mpcalc.dpdk.intmath", "mpcalc.dpdk.units", "mpcalc.dpdk.flags", "mpcalc.dpdk.facts", "mpcalc.dpdk.platform",
-    "mpcalc.dpdk.records", "mpcalc.dpdk.eal", "mpcalc.dpdk.mempool", "mpcalc.engine",
+    "mpcalc",
+    "mpcalc.dpdk.errors",
+    "mpcalc.dpdk.intmath",
+    "mpcalc.dpdk.units",
+    "mpcalc.dpdk.flags",
+    "mpcalc.dpdk.facts",
+    "mpcalc.dpdk.platform",
+    "mpcalc.dpdk.records",
+    "mpcalc.dpdk.eal",
+    "mpcalc.dpdk.mempool",
+    "mpcalc.engine",
     # newer engine modules, checked when present
-    "mpcalc.dpdk.rib", "mpcalc.dpdk.fib", "mpcalc.dpdk.mbuf",
+    "mpcalc.dpdk.rib",
+    "mpcalc.dpdk.fib",
+    "mpcalc.dpdk.mbuf",
 ]
 
 

@@ -10,8 +10,8 @@ from mpcalc.dpdk.errors import InputError, MpcalcError
 from mpcalc.dpdk.intmath import align32pow2
 from mpcalc.dpdk.units import iec, page_label, parse_count, parse_size, size_label
 
-
 # --- counts ----------------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("text", "expected"),
@@ -86,6 +86,7 @@ def test_bool_is_not_a_count():
 
 # --- sizes -----------------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -143,6 +144,7 @@ def test_parse_size_rejects_garbage(text):
 
 
 # --- labels ----------------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("nbytes", "expected"),

@@ -1,13 +1,68 @@
-"""Fixtures that start the real DPDK (Debian libdpdk-dev) through the probe."""
+"""Fixtures that start the real DPDK (Debian libdpdk-dev) through the probe, and the ``conformance`` mark.
+
+Every test under tests/conformance/ is marked ``conformance``: ``pytest -m "not conformance"`` runs the unit suite
+alone, ``pytest -m conformance`` this suite alone. When the ``-m`` expression cannot select a conformance test,
+the modules here are not even imported (some evaluate ``skipif`` conditions that reserve hugepages at import).
+"""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import itertools
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from .oracle import Probe, build_probe
+
+HERE = Path(__file__).resolve().parent
+
+#: an identifier of a pytest -m expression (the scanner's rule in _pytest/mark/expression.py)
+_MARK_IDENT = re.compile(r"(?:\w|:|\+|-|\.|\[|\]|\\|/)+")
+_MARK_KEYWORDS = {"and", "or", "not", "True", "False", "None"}
+
+
+def _has(marks: set[str]) -> Callable[..., bool]:
+    """A -m matcher for a test with exactly ``marks``."""
+    return lambda name, /, **kwargs: name in marks
+
+
+def _may_select_conformance(markexpr: str) -> bool:
+    """Whether ``-m markexpr`` is true for some test marked ``conformance``, whatever its other marks.
+
+    Tries every combination of the other names in the expression (True when unsure: a wrong True only costs
+    importing this suite to deselect it; a wrong False would silently drop tests).
+    """
+    if not markexpr.strip():
+        return True
+    try:
+        from _pytest.mark.expression import Expression
+
+        expr = Expression.compile(markexpr)
+        others = sorted({m.group() for m in _MARK_IDENT.finditer(markexpr)} - _MARK_KEYWORDS - {"conformance"})
+        if len(others) > 12:
+            return True
+        return any(
+            expr.evaluate(_has({"conformance", *(name for name, on in zip(others, values, strict=True) if on)}))
+            for values in itertools.product((False, True), repeat=len(others))
+        )
+    except Exception:
+        return True
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if HERE in collection_path.parents and not _may_select_conformance(config.getoption("markexpr", "") or ""):
+        return True
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before the mark plugin's hook deselects by -m
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if HERE in item.path.parents:
+            item.add_marker(pytest.mark.conformance)
 
 
 @pytest.fixture(scope="session")

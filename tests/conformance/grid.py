@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from mpcalc import engine
 from mpcalc.dpdk.mempool import calc_mem_size, calc_obj_size
-from mpcalc.dpdk.records import Result
 from mpcalc.dpdk.platform import Platform, make_platform
+from mpcalc.dpdk.records import Result
 
 SEED = 20261130
 #: keep each real pool well inside the probe's -m 3072
@@ -30,20 +30,29 @@ class Case:
 
     def command(self) -> str:
         if self.kind == "pool":
-            return (f"pool {self.name} {self.count} {self.elt_size} {self.cache_size} "
-                    f"{self.private_size} {self.flags:#x}")
+            return (
+                f"pool {self.name} {self.count} {self.elt_size} {self.cache_size} {self.private_size} {self.flags:#x}"
+            )
         return f"{self.kind} {self.name} {self.count} {self.elt_size}"
 
     def compute(self, p: Platform) -> Result:
         if self.kind == "pool":
-            return engine.pool(engine.PoolSpec(name=self.name, count=self.count, elt_size=self.elt_size,
-                                               cache_size=self.cache_size, private_size=self.private_size,
-                                               flags=self.flags), p)
+            return engine.pool(
+                engine.PoolSpec(
+                    name=self.name,
+                    count=self.count,
+                    elt_size=self.elt_size,
+                    cache_size=self.cache_size,
+                    private_size=self.private_size,
+                    flags=self.flags,
+                ),
+                p,
+            )
         return engine.rib(self.name, self.count, self.elt_size, 0, 4 if self.kind == "rib" else 6, p)
 
 
 def _log_uniform(rng: random.Random, lo: int, hi: int) -> int:
-    return int(round(lo * (hi / lo) ** rng.random()))
+    return round(lo * (hi / lo) ** rng.random())
 
 
 def _name(rng: random.Random, index: int, limit_range: tuple[int, int]) -> str:
@@ -83,14 +92,21 @@ def cases(n: int, seed: int = SEED) -> list[Case]:
         channels, ranks = rng.randint(1, 8), rng.randint(1, 4)
         roll = rng.random()
         if roll < 0.7:
-            elt = rng.choice((0, 1, 7, 8, 9, 40, 56, 64, 65, 2304, 9216)) if rng.random() < 0.15 else \
-                _log_uniform(rng, 1, 65536)
+            elt = (
+                rng.choice((0, 1, 7, 8, 9, 40, 56, 64, 65, 2304, 9216))
+                if rng.random() < 0.15
+                else _log_uniform(rng, 1, 65536)
+            )
             per_obj = elt + 256
-            count = 0 if rng.random() < 0.01 else \
-                min(_log_uniform(rng, 1, 3_000_000), max(1, MAX_POOL_BYTES // per_obj))
+            count = (
+                0 if rng.random() < 0.01 else min(_log_uniform(rng, 1, 3_000_000), max(1, MAX_POOL_BYTES // per_obj))
+            )
             priv = 0 if rng.random() < 0.5 else rng.choice((8, 64, rng.randint(1, 4096), rng.randint(1, 2**20)))
-            out.append(Case("pool", _name(rng, i, (20, 31)), count, elt, _cache(rng, count), priv, _flags(rng),
-                            channels, ranks))
+            out.append(
+                Case(
+                    "pool", _name(rng, i, (20, 31)), count, elt, _cache(rng, count), priv, _flags(rng), channels, ranks
+                )
+            )
         else:
             kind = "rib" if roll < 0.85 else "rib6"
             ext = 0 if rng.random() < 0.5 else rng.randint(0, 300)
@@ -117,8 +133,7 @@ def mismatches(case, result: Result, reply: dict) -> list[str]:
     check("ok", not errnos, reply["ok"])
     if errnos and not reply["ok"]:
         check("errno", errnos[0], reply["errno"])
-    check("memzones", [(m.name, m.len) for m in result.memzones],
-          [(m["name"], m["len"]) for m in reply["memzones"]])
+    check("memzones", [(m.name, m.len) for m in result.memzones], [(m["name"], m["len"]) for m in reply["memzones"]])
     check("heap_bytes", result.heap_bytes, reply["heap_delta"])
     if reply["ok"] and "objsz" in reply:  # pools and mbuf pools
         mp = result.mempools[0]
@@ -168,9 +183,19 @@ class FibCase:
         return f"{kind} {self.name} {self.max_routes} {type_id} {nh_enum} {self.num_tbl8} {self.ext_size}"
 
     def compute(self, p: Platform) -> Result:
-        return engine.fib(engine.FibSpec(family=self.family, name=self.name, max_routes=self.max_routes,
-                                         type=self.dp_type, nh_size=self.nh_size, num_tbl8=self.num_tbl8,
-                                         ext_size=self.ext_size), 0, p)
+        return engine.fib(
+            engine.FibSpec(
+                family=self.family,
+                name=self.name,
+                max_routes=self.max_routes,
+                type=self.dp_type,
+                nh_size=self.nh_size,
+                num_tbl8=self.num_tbl8,
+                ext_size=self.ext_size,
+            ),
+            0,
+            p,
+        )
 
 
 def fib_cases(n: int, seed: int = SEED + 3) -> list[FibCase]:
@@ -206,8 +231,16 @@ class MbufCase:
         return f"mbuf {self.name} {self.count} {self.cache_size} {self.priv_size} {self.data_room}"
 
     def compute(self, p: Platform) -> Result:
-        return engine.mbuf(engine.MbufSpec(name=self.name, count=self.count, cache_size=self.cache_size,
-                                           priv_size=self.priv_size, data_room=self.data_room), p)
+        return engine.mbuf(
+            engine.MbufSpec(
+                name=self.name,
+                count=self.count,
+                cache_size=self.cache_size,
+                priv_size=self.priv_size,
+                data_room=self.data_room,
+            ),
+            p,
+        )
 
 
 def mbuf_cases(n: int, seed: int = SEED + 4) -> list[MbufCase]:
@@ -239,7 +272,7 @@ def run_grid(cases: list[Case], probe_for, platform_for_probe) -> tuple[list[str
         with probe_for(channels, ranks) as probe:
             p = platform_for_probe(probe.platform, channels, ranks, probe.platform["page_size"])
             replies = probe.run_many([c.command() for c in group])
-        for case, reply in zip(group, replies):
+        for case, reply in zip(group, replies, strict=True):
             rejected += not reply["ok"]
             diffs = mismatches(case, case.compute(p), reply)
             if diffs:

@@ -28,8 +28,8 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
 
 HERE = Path(__file__).resolve().parent
 PROBE_SRC = HERE / "probe.c"
@@ -38,17 +38,17 @@ DEFAULT_BUILD_DIR = HERE / ".build"
 HUGEPAGE_2M_SYSFS = Path("/sys/kernel/mm/hugepages/hugepages-2048kB")
 
 __all__ = [
+    "ARM64_SYSROOT",
     "OracleError",
-    "ProbeCommandError",
-    "build_probe",
     "Probe",
-    "hugepages",
+    "ProbeCommandError",
+    "arm64_pkg_config_env",
+    "arm64_probe_factory",
+    "build_arm64_probe",
+    "build_probe",
     "can_reserve_hugepages",
     "dpdk_runtime_dir",
-    "ARM64_SYSROOT",
-    "arm64_pkg_config_env",
-    "build_arm64_probe",
-    "arm64_probe_factory",
+    "hugepages",
 ]
 
 
@@ -68,22 +68,23 @@ def _tail(text: str, lines: int = 40) -> str:
 # building
 
 
-def _pkg_config(pkg_config: str, env: dict[str, str],
-                static: bool = False) -> tuple[list[str], list[str]]:
+def _pkg_config(pkg_config: str, env: dict[str, str], static: bool = False) -> tuple[list[str], list[str]]:
     def run(*args: str) -> list[str]:
         if static:
             args = ("--static", *args)
         try:
             res = subprocess.run(
                 [pkg_config, *args, "libdpdk"],
-                env=env, capture_output=True, text=True, check=False,
+                env=env,
+                capture_output=True,
+                text=True,
+                check=False,
             )
         except FileNotFoundError as exc:
             raise OracleError(f"{pkg_config} not found: {exc}") from exc
         if res.returncode != 0:
             raise OracleError(
-                f"`{pkg_config} {' '.join(args)} libdpdk` failed "
-                f"(rc={res.returncode}):\n{_tail(res.stderr)}"
+                f"`{pkg_config} {' '.join(args)} libdpdk` failed (rc={res.returncode}):\n{_tail(res.stderr)}"
             )
         return shlex.split(res.stdout)
 
@@ -120,9 +121,7 @@ def build_probe(
         env.update(pkg_config_env)
     cflags, libs = _pkg_config(pkg_config, env, static)
     cmd_tail = ["-O1", "-g", "-Wall", *extra_cflags, *cflags]
-    key = hashlib.sha256(
-        json.dumps([cc, cmd_tail, libs]).encode()
-    ).hexdigest()[:12]
+    key = hashlib.sha256(json.dumps([cc, cmd_tail, libs]).encode()).hexdigest()[:12]
     out_dir.mkdir(parents=True, exist_ok=True)
     binary = out_dir / f"probe-{Path(cc).name}-{key}"
     if binary.exists() and binary.stat().st_mtime >= PROBE_SRC.stat().st_mtime:
@@ -136,8 +135,7 @@ def build_probe(
     if res.returncode != 0:
         tmp.unlink(missing_ok=True)
         raise OracleError(
-            f"building the probe failed (rc={res.returncode}):\n"
-            f"{shlex.join(cmd)}\n{_tail(res.stderr + res.stdout)}"
+            f"building the probe failed (rc={res.returncode}):\n{shlex.join(cmd)}\n{_tail(res.stderr + res.stdout)}"
         )
     os.replace(tmp, binary)
     return binary
@@ -149,10 +147,7 @@ def build_probe(
 
 def dpdk_runtime_dir(file_prefix: str) -> Path:
     """Where EAL keeps its per-prefix runtime files (same rule as EAL)."""
-    if os.geteuid() == 0:
-        base = Path("/var/run")
-    else:
-        base = Path(os.environ.get("XDG_RUNTIME_DIR") or "/tmp")
+    base = Path("/var/run") if os.geteuid() == 0 else Path(os.environ.get("XDG_RUNTIME_DIR") or "/tmp")
     return base / "dpdk" / file_prefix
 
 
@@ -192,21 +187,27 @@ class Probe:
         self.timeout = timeout
         if eal_args is None:
             eal_args = self.default_eal_args(
-                nchannel=nchannel, nrank=nrank, mem_mb=mem_mb,
-                hugepages=hugepages, huge_dir=self.huge_dir,
+                nchannel=nchannel,
+                nrank=nrank,
+                mem_mb=mem_mb,
+                hugepages=hugepages,
+                huge_dir=self.huge_dir,
                 file_prefix=self.file_prefix,
             )
         self.eal_args = [*eal_args, *extra_eal_args]
         self.argv = [*runner, str(self.binary), *self.eal_args]
-        self._stderr = tempfile.TemporaryFile(mode="w+b", prefix="mpcalc-probe-")
+        self._stderr = tempfile.TemporaryFile(mode="w+b", prefix="mpcalc-probe-")  # noqa: SIM115 (closed by close())
         self._buf = b""
         self._lock = threading.Lock()
         self.platform: dict = {}
         try:
             self.proc = subprocess.Popen(
                 self.argv,
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self._stderr, env=env, bufsize=0,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self._stderr,
+                env=env,
+                bufsize=0,
             )
         except OSError as exc:
             self._stderr.close()
@@ -234,8 +235,18 @@ class Probe:
         huge_dir: Path | None = None,
         file_prefix: str,
     ) -> list[str]:
-        args = ["--no-pci", "-l", "0", "--file-prefix", file_prefix,
-                "-n", str(nchannel), "-r", str(nrank), "--no-telemetry"]
+        args = [
+            "--no-pci",
+            "-l",
+            "0",
+            "--file-prefix",
+            file_prefix,
+            "-n",
+            str(nchannel),
+            "-r",
+            str(nrank),
+            "--no-telemetry",
+        ]
         if hugepages:
             if huge_dir is None:
                 raise OracleError("hugepages=True needs huge_dir (see hugepages())")
@@ -260,10 +271,7 @@ class Probe:
 
     def _fail(self, what: str) -> OracleError:
         rc = self.proc.poll()
-        return OracleError(
-            f"probe {what} (rc={rc}, argv={shlex.join(self.argv)});"
-            f" stderr tail:\n{self.stderr_tail()}"
-        )
+        return OracleError(f"probe {what} (rc={rc}, argv={shlex.join(self.argv)}); stderr tail:\n{self.stderr_tail()}")
 
     def _readline(self, timeout: float, what: str) -> dict:
         deadline = time.monotonic() + timeout
@@ -312,8 +320,9 @@ class Probe:
             raise ProbeCommandError(f"probe rejected {cmd!r}: {reply['error']}")
         return reply
 
-    def run(self, cmd: str, extra_lines: Sequence[str] = (), *,
-            check: bool = True, timeout: float | None = None) -> dict:
+    def run(
+        self, cmd: str, extra_lines: Sequence[str] = (), *, check: bool = True, timeout: float | None = None
+    ) -> dict:
         """Send one command (plus its extra lines, for fibadd); return the reply.
 
         With ``check`` (default) a reply carrying "error" (malformed command)
@@ -326,8 +335,9 @@ class Probe:
             reply = self._readline(timeout or self.timeout, f"reply to {cmd!r}")
             return self._check(cmd, reply, check)
 
-    def run_many(self, cmds: Iterable[str | tuple[str, Sequence[str]]], *,
-                 check: bool = True, timeout: float | None = None) -> list[dict]:
+    def run_many(
+        self, cmds: Iterable[str | tuple[str, Sequence[str]]], *, check: bool = True, timeout: float | None = None
+    ) -> list[dict]:
         """Pipeline many commands; return the replies in order.
 
         Each item is a command string or ``(command, extra_lines)``.  A
@@ -366,10 +376,8 @@ class Probe:
     def _kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                pass
 
     def _cleanup_files(self) -> None:
         shutil.rmtree(dpdk_runtime_dir(self.file_prefix), ignore_errors=True)
@@ -411,7 +419,7 @@ class Probe:
             raise err
         return rc
 
-    def __enter__(self) -> "Probe":
+    def __enter__(self) -> Probe:
         return self
 
     def __exit__(self, exc_type, exc, tb) -> None:
@@ -479,8 +487,10 @@ def hugepages(count: int, mount_dir: Path | str | None = None) -> Iterator[tuple
             res = _sh("umount", str(mnt))
             if res.returncode != 0:
                 res2 = _sh("umount", "-l", str(mnt))
-                problems.append(f"umount {mnt}: {res.stderr.strip()}"
-                                + ("" if res2.returncode == 0 else " (lazy umount failed too)"))
+                problems.append(
+                    f"umount {mnt}: {res.stderr.strip()}"
+                    + ("" if res2.returncode == 0 else " (lazy umount failed too)")
+                )
         if mnt is not None:
             with contextlib.suppress(OSError):
                 mnt.rmdir()
@@ -492,7 +502,7 @@ def hugepages(count: int, mount_dir: Path | str | None = None) -> Iterator[tuple
             raise OracleError("hugepages cleanup: " + "; ".join(problems))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def can_reserve_hugepages() -> bool:
     """True if this process can really reserve a 2 MiB page and mount hugetlbfs.
 
@@ -531,16 +541,20 @@ def arm64_pkg_config_env(sysroot: Path | str = ARM64_SYSROOT) -> dict[str, str]:
 
 
 def _check_arm64_sysroot(root: Path) -> None:
-    needed = [f"usr/lib/{ARM64_TRIPLET}/pkgconfig/libdpdk.pc", f"usr/lib/{ARM64_TRIPLET}/librte_eal.so.23",
-              "lib/ld-linux-aarch64.so.1"]
+    needed = [
+        f"usr/lib/{ARM64_TRIPLET}/pkgconfig/libdpdk.pc",
+        f"usr/lib/{ARM64_TRIPLET}/librte_eal.so.23",
+        "lib/ld-linux-aarch64.so.1",
+    ]
     missing = [n for n in needed if not (root / n).exists()]
     if missing:
-        raise OracleError(f"arm64 sysroot {root} is incomplete (missing {', '.join(missing)}): "
-                          "run scripts/arm64-sysroot.sh (scripts/test.sh does)")
+        raise OracleError(
+            f"arm64 sysroot {root} is incomplete (missing {', '.join(missing)}): "
+            "run scripts/arm64-sysroot.sh (scripts/test.sh does)"
+        )
 
 
-def build_arm64_probe(sysroot: Path | str = ARM64_SYSROOT, out_dir: Path | None = None, *,
-                      cc: str = ARM64_CC) -> Path:
+def build_arm64_probe(sysroot: Path | str = ARM64_SYSROOT, out_dir: Path | None = None, *, cc: str = ARM64_CC) -> Path:
     """Cross-compile probe.c against the sysroot's DPDK (armv8 generic) and return the binary."""
     root = Path(sysroot).resolve()
     _check_arm64_sysroot(root)
@@ -552,8 +566,7 @@ def build_arm64_probe(sysroot: Path | str = ARM64_SYSROOT, out_dir: Path | None 
     return build_probe(cc, env, out_dir, extra_cflags=[f"--sysroot={root}"])
 
 
-def arm64_probe_factory(sysroot: Path | str = ARM64_SYSROOT, *, qemu: str = ARM64_QEMU,
-                        out_dir: Path | None = None):
+def arm64_probe_factory(sysroot: Path | str = ARM64_SYSROOT, *, qemu: str = ARM64_QEMU, out_dir: Path | None = None):
     """Build the arm64 probe; return ``make(**probe_kwargs) -> Probe`` running it under qemu-user.
 
     EAL finds its driver plugins (librte_mempool_ring among them) in the sysroot through qemu's

@@ -105,8 +105,8 @@ def test_channels_and_ranks_have_no_effect(arm64):
             replies = probe.run_many(cmds)
         assert all(r["ok"] for r in replies), replies
         seen[(channels, ranks)] = [
-            {k: r.get(k) for k in ("objsz", "memzones", "heap_delta", "chunk_lens", "populated_size")}
-            for r in replies]
+            {k: r.get(k) for k in ("objsz", "memzones", "heap_delta", "chunk_lens", "populated_size")} for r in replies
+        ]
     first = seen[(1, 1)]
     for key, replies in seen.items():
         assert replies == first, f"-n/-r {key} changed the pools"
@@ -124,11 +124,17 @@ def test_arm64_randomized_grid(arm64):
 def test_arm64_calc_obj_size(arm64_probe):
     """rte_mempool_calc_obj_size with 128-byte lines, uint32 wrap-around included."""
     p = arm64_platform(arm64_probe.platform, 4, 1, 4096)
-    pairs = [(e, f) for e in (0, 1, 8, 40, 56, 64, 128, 129, 1000, 2304, 65535, 0xFFFFFF80, 0xFFFFFFC0,
-                              0xFFFFFFF0, 0xFFFFFFF9) for f in (0, 1, 2, 3)]
+    pairs = [
+        (e, f)
+        for e in (0, 1, 8, 40, 56, 64, 128, 129, 1000, 2304, 65535, 0xFFFFFF80, 0xFFFFFFC0, 0xFFFFFFF0, 0xFFFFFFF9)
+        for f in (0, 1, 2, 3)
+    ]
     replies = arm64_probe.run_many([f"calc {e} {f}" for e, f in pairs])
-    bad = [(e, f, calc_obj_size(e, f, p).to_dict(), r["objsz"]) for (e, f), r in zip(pairs, replies)
-           if calc_obj_size(e, f, p).to_dict() != r["objsz"]]
+    bad = [
+        (e, f, calc_obj_size(e, f, p).to_dict(), r["objsz"])
+        for (e, f), r in zip(pairs, replies, strict=True)
+        if calc_obj_size(e, f, p).to_dict() != r["objsz"]
+    ]
     assert not bad, bad[:10]
 
 
@@ -137,15 +143,18 @@ def test_arm64_calc_mem_size(arm64_probe):
     p = arm64_platform(arm64_probe.platform, 4, 1, 4096)
     cases = grid.memsize_cases(MEMSIZE_CASES)
     replies = arm64_probe.run_many([f"memsize {e} {f} {n} {s}" for e, f, n, s in cases])
-    bad = [(c, r["mem_size"], grid.expected_mem_size(*c, p)) for c, r in zip(cases, replies)
-           if r["mem_size"] != grid.expected_mem_size(*c, p)]
+    bad = [
+        (c, r["mem_size"], grid.expected_mem_size(*c, p))
+        for c, r in zip(cases, replies, strict=True)
+        if r["mem_size"] != grid.expected_mem_size(*c, p)
+    ]
     assert not bad, bad[:10]
 
 
 def _compare(probe: Probe, cases) -> list[str]:
     p = arm64_platform(probe.platform, 4, 1, probe.platform["page_size"])
     replies = probe.run_many([c.command() for c in cases])
-    return [f"{c}: {d}" for c, r in zip(cases, replies) if (d := grid.mismatches(c, c.compute(p), r))]
+    return [f"{c}: {d}" for c, r in zip(cases, replies, strict=True) if (d := grid.mismatches(c, c.compute(p), r))]
 
 
 def test_arm64_fib_and_fib6(arm64_probe):

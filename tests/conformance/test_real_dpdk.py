@@ -29,16 +29,20 @@ def test_platform_matches_the_facts(probes):
 def test_randomized_grid(probes):
     """At least 1,000 pools and RIBs over every flag, channels 1-8 and ranks 1-4, on 4 KiB pages."""
     cases = grid.cases(GRID_SIZE)
-    failures, rejected = grid.run_grid(cases, lambda c, r: contextlib.nullcontext(probes[(c, r)]),
-                                       grid.platform_for)
+    failures, rejected = grid.run_grid(cases, lambda c, r: contextlib.nullcontext(probes[(c, r)]), grid.platform_for)
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
     # the grid must exercise both sides
     assert 50 < rejected < len(cases) // 2
 
 
-@pytest.mark.parametrize("elt,flags", [(e, f) for e in (0, 1, 8, 40, 56, 64, 1000, 2304, 65535, 0xFFFFFFC0,
-                                                         0xFFFFFFF0, 0xFFFFFFF9)
-                                       for f in (0, 1, 2, 3)])
+@pytest.mark.parametrize(
+    "elt,flags",
+    [
+        (e, f)
+        for e in (0, 1, 8, 40, 56, 64, 1000, 2304, 65535, 0xFFFFFFC0, 0xFFFFFFF0, 0xFFFFFFF9)
+        for f in (0, 1, 2, 3)
+    ],
+)
 def test_calc_obj_size(probes, elt, flags):
     """rte_mempool_calc_obj_size itself, including its uint32 wrap-around (no NO_SPREAD implication)."""
     probe = probes[(4, 1)]
@@ -53,8 +57,11 @@ def test_calc_mem_size_for_every_page_size(probes):
     p = grid.platform_for(probe.platform, 4, 1, 4096)
     cases = grid.memsize_cases(400)
     replies = probe.run_many([f"memsize {e} {f} {n} {s}" for e, f, n, s in cases])
-    bad = [(c, r["mem_size"], grid.expected_mem_size(*c, p)) for c, r in zip(cases, replies)
-           if r["mem_size"] != grid.expected_mem_size(*c, p)]
+    bad = [
+        (c, r["mem_size"], grid.expected_mem_size(*c, p))
+        for c, r in zip(cases, replies, strict=True)
+        if r["mem_size"] != grid.expected_mem_size(*c, p)
+    ]
     assert not bad, bad[:10]
 
 
@@ -65,19 +72,20 @@ def test_real_2m_hugepages(probe_binary):
     with hugepages(256) as (huge_dir, free):
         assert free >= 200
         # IOVA as VA keeps every objects memzone one IOVA-contiguous chunk, so one memhdr each
-        with Probe(probe_binary, hugepages=True, huge_dir=huge_dir, nchannel=4, nrank=1,
-                   extra_eal_args=["--iova-mode=va"]) as probe:
+        with Probe(
+            probe_binary, hugepages=True, huge_dir=huge_dir, nchannel=4, nrank=1, extra_eal_args=["--iova-mode=va"]
+        ) as probe:
             assert probe.platform["page_size"] == 2 * 2**20
             p = grid.platform_for(probe.platform, 4, 1, 2 * 2**20)
             replies = probe.run_many([c.command() for c in cases])
-    failures = [f"{c}: {d}" for c, r in zip(cases, replies) if (d := grid.mismatches(c, c.compute(p), r))]
+    failures = [f"{c}: {d}" for c, r in zip(cases, replies, strict=True) if (d := grid.mismatches(c, c.compute(p), r))]
     assert not failures, "\n".join(failures[:20])
 
 
 def _compare(probe, cases) -> list[str]:
     p = grid.platform_for(probe.platform, 4, 1, probe.platform["page_size"])
     replies = probe.run_many([c.command() for c in cases])
-    return [f"{c}: {d}" for c, r in zip(cases, replies) if (d := grid.mismatches(c, c.compute(p), r))]
+    return [f"{c}: {d}" for c, r in zip(cases, replies, strict=True) if (d := grid.mismatches(c, c.compute(p), r))]
 
 
 def test_fib_and_fib6(probes):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -43,7 +43,7 @@ def release_of(tag: str) -> str:
     return m.group(1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(path: Path) -> tuple[dict, ...]:
     with gzip.open(path, "rt") as f:
         return tuple(json.loads(line) for line in f)
@@ -53,8 +53,9 @@ def platform(line: dict) -> Platform:
     plat = line["platform"]
     assert (plat["nchannel"], plat["nrank"]) == (line["channels"], line["ranks"])
     assert plat["page_size"] == PAGE_SIZE and not plat["has_hugepages"]
-    return make_platform(dpdk=release_of(line["tag"]), channels=line["channels"], ranks=line["ranks"],
-                         page_size=PAGE_SIZE)
+    return make_platform(
+        dpdk=release_of(line["tag"]), channels=line["channels"], ranks=line["ranks"], page_size=PAGE_SIZE
+    )
 
 
 def test_vectors_exist():
@@ -123,7 +124,8 @@ def test_recorded_replies(path, category):
             diffs = grid.mismatches(case, case.compute(p), reply)
             if diffs:
                 failures.append(f"-n {ln['channels']} -r {ln['ranks']} {cmd}: " + "; ".join(diffs))
-    assert not failures, (f"{lines[0]['tag']} {category}: {len(failures)} of {len(lines)} differ:\n"
-                          + "\n".join(failures[:25]))
+    assert not failures, f"{lines[0]['tag']} {category}: {len(failures)} of {len(lines)} differ:\n" + "\n".join(
+        failures[:25]
+    )
     if category == "grid":  # the recording exercised both sides
         assert 10 < rejected < len(lines) // 2

@@ -1,0 +1,76 @@
+"""Fixtures shared by the unit tests: run the command line in-process, and the Hypothesis profile.
+
+``run(*argv)`` is ``mpcalc.cli.main(list(argv))`` with stdout and stderr captured (pytest's ``capsys``); it returns
+a :class:`Result` ``(code, out, err)``. ``run_json(*argv)`` adds ``--json``, checks the document against
+mpcalc/schema.json and returns ``(code, doc)``.
+
+Nothing here starts DPDK: the conformance suite's fixtures are in tests/conformance/conftest.py.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+# No deadline: a per-example wall-clock limit is a timing assertion, and fails on a loaded machine. Loaded here,
+# before any test module is imported, so every @given gets the same settings whatever the collection order.
+settings.register_profile("mpcalc", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("mpcalc")
+
+
+class Result(NamedTuple):
+    """What one in-process ``mpcalc`` run returned and printed."""
+
+    code: int
+    out: str
+    err: str
+
+
+class JsonResult(NamedTuple):
+    """The exit code and the schema-valid ``--json`` document of one run."""
+
+    code: int
+    doc: dict[str, Any]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
+    """Run ``mpcalc.cli.main(list(argv))``; return its exit code, stdout and stderr."""
+    from mpcalc.cli import main  # here, not at import: the conformance suite does not need the CLI
+
+    def _run(*argv: str) -> Result:
+        capsys.readouterr()  # start from nothing, whatever the test printed before
+        code = main(list(argv))
+        out, err = capsys.readouterr()
+        return Result(code, out, err)
+
+    return _run
+
+
+@pytest.fixture(scope="session")
+def schema_validator() -> Any:
+    """A Draft 2020-12 validator for the schema ``mpcalc schema`` prints (mpcalc/schema.json)."""
+    from jsonschema import Draft202012Validator
+
+    import mpcalc
+
+    return Draft202012Validator(json.loads(Path(mpcalc.__file__).with_name("schema.json").read_text()))
+
+
+@pytest.fixture
+def run_json(run: Callable[..., Result], schema_validator: Any) -> Callable[..., JsonResult]:
+    """Run with ``--json``; check the document against the schema; return (exit code, document)."""
+
+    def _run(*argv: str) -> JsonResult:
+        code, out, _ = run(*argv, "--json")
+        doc = json.loads(out)
+        errors = sorted(schema_validator.iter_errors(doc), key=str)
+        assert not errors, "\n".join(e.message for e in errors)
+        return JsonResult(code, doc)
+
+    return _run
