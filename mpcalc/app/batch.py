@@ -22,6 +22,7 @@ from .exitcodes import ExitCode
 from .report import Report
 from .request import ANALYSIS_PARAMS, Request, evaluate, request_of
 
+_NUMBERS = frozenset({"count", "size"})
 #: memo sizes: a table is cleared when it grows past this (bounded memory)
 MEMO_LIMIT = 4096
 #: the keys a command line has but a batch line may not (batch writes the output itself; the CI gates
@@ -52,6 +53,7 @@ class Lines:
     def __init__(self) -> None:
         self._keys: dict[str, dict[str, Param]] = {}
         self._parsed: dict[tuple[str, str, Any, type], Any] = {}
+        self._required_keys: dict[str, tuple[str, ...]] = {}
 
     def keys(self, name: object) -> dict[str, Param]:
         found = self._keys.get(name)  # type: ignore[arg-type]
@@ -63,6 +65,8 @@ class Lines:
 
     def parse(self, name: str, param: Param, value: Any) -> Any:
         """A value as its declaration parses it (memoized: a batch repeats few distinct values)."""
+        if type(value) is int and param.kind in _NUMBERS and param.lo <= value <= param.hi:
+            return value  # what Param.parse returns for a count or size in range, without a memo entry
         if isinstance(value, float):
             if not value.is_integer():
                 raise LineError(f"{value!r} is not a value for {param.option}", key=param.key)
@@ -86,6 +90,12 @@ class Lines:
         self._parsed[memo] = out
         return out
 
+    def _required(self, name: str) -> tuple[str, ...]:
+        found = self._required_keys.get(name)
+        if found is None:
+            found = self._required_keys[name] = tuple(k for k, p in self.keys(name).items() if p.required)
+        return found
+
     def request(self, record: dict[str, Any]) -> Request:
         if "command" not in record:
             raise LineError('no "command" key (one of ' + ", ".join(objects.NAMES) + ")", key="command")
@@ -101,9 +111,9 @@ class Lines:
                 raise LineError(f"unknown key {key!r} for {name}{why}; known: {', '.join(sorted(keys))}", key=key)
             if value is not None:
                 values[key] = self.parse(name, param, value)
-        for param in keys.values():
-            if param.required and values.get(param.key) is None:
-                raise LineError(f"{name} needs {param.key!r}", key=param.key)
+        for key in self._required(name):
+            if values.get(key) is None:
+                raise LineError(f"{name} needs {key!r}", key=key)
         if values.get("routes_file") == "-":
             raise LineError("routes_file '-' would read the batch's own input", key="routes_file")
         return request_of(name, values)

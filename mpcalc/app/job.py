@@ -30,10 +30,10 @@ class Job(NamedTuple):
 
     @classmethod
     def of(cls, decl: ObjectDecl, platform: Platform, args: Mapping[str, Any]) -> "Job":
-        full = {**decl.defaults(), **args}
-        for p in decl.params:
-            if p.needed and full[p.key] is None:
-                raise InputError(f"{p.option} is required (unless --fit finds it)")
+        full = {**_defaults(decl), **args}
+        for key in _needed(decl):
+            if full[key] is None:
+                raise InputError(f"--{key.replace('_', '-')} is required (unless --fit finds it)")
         return cls(decl, platform, full, decl.resolve(full))
 
     @property
@@ -106,6 +106,24 @@ class Job(NamedTuple):
             if size != self.platform.page_size:
                 out[f"page size {page_label(size)}"] = lambda s=size: self.result(flags, page_size=s)
         return out
+
+
+_DEFAULTS: dict[str, dict[str, Any]] = {}
+_NEEDED: dict[str, tuple[str, ...]] = {}
+
+
+def _defaults(decl: ObjectDecl) -> dict[str, Any]:
+    found = _DEFAULTS.get(decl.name)
+    if found is None:
+        found = _DEFAULTS[decl.name] = decl.defaults()
+    return found
+
+
+def _needed(decl: ObjectDecl) -> tuple[str, ...]:
+    found = _NEEDED.get(decl.name)
+    if found is None:
+        found = _NEEDED[decl.name] = tuple(p.key for p in decl.params if p.needed)
+    return found
 
 
 def fit_rejection(job: Job, budget: int) -> Rejection:

@@ -6,6 +6,7 @@ sweep point, a diff side) and calls :func:`evaluate`: the flag combinations, ``-
 comes back as messages for the front end to print.
 """
 
+import functools
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
@@ -114,6 +115,7 @@ def gates(analysis: Analysis, results: list[Result]) -> list[str]:
     return problems
 
 
+@functools.lru_cache(maxsize=256)
 def platform_notes(platform: Platform) -> tuple[str, ...]:
     notes = []
     if not platform.spreads and (platform.channels, platform.ranks) != (4, 1):

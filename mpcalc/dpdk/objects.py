@@ -5,6 +5,7 @@ neither the FIB nor the route planner.  Adding an object: write its module (spec
 citations, declaration) and add one line here.
 """
 
+import functools
 import importlib
 
 from .declare import ObjectDecl
@@ -21,6 +22,7 @@ OBJECTS: dict[str, tuple[str, str]] = {
 NAMES = tuple(OBJECTS)
 
 
+@functools.cache
 def get(name: str) -> ObjectDecl:
     """The declaration of object ``name`` (a KeyError for an unknown name)."""
     module, attr = OBJECTS[name]

@@ -189,8 +189,9 @@ def make_platform(
     )
 
 
+@functools.lru_cache(maxsize=256)
 def describe(p: Platform) -> dict[str, object]:
-    """The platform section of a report."""
+    """The platform section of a report (memoized: callers copy it before changing it)."""
     return {
         "dpdk": p.dpdk,
         "dpdk_stable_tag": p.release.stable_tag,
@@ -248,8 +249,15 @@ def platform_from(args: "Mapping[str, Any]", base_dir: str | None = None) -> Pla
     ``build_config`` is read relative to ``base_dir`` when given (a plan file's folder)."""
     build_config, use_pkg_config = args.get("build_config"), args.get("pkg_config")
     if not build_config and not use_pkg_config:
-        return _platform_of(*(args.get(k, p.default) for k, p in zip(PLATFORM_KEYS, PLATFORM_PARAMS)
-                              if k not in ("build_config", "pkg_config")))
+        key = tuple(args.items())
+        found = _BY_ITEMS.get(key)
+        if found is None:
+            if len(_BY_ITEMS) >= 1024:
+                _BY_ITEMS.clear()
+            found = _BY_ITEMS[key] = _platform_of(*(args.get(k, p.default) for k, p in
+                                                    zip(PLATFORM_KEYS, PLATFORM_PARAMS)
+                                                    if k not in ("build_config", "pkg_config")))
+        return found
     if build_config and use_pkg_config:
         raise InputError("give at most one of --build-config and --pkg-config")
     from . import buildconfig
@@ -266,6 +274,10 @@ def platform_from(args: "Mapping[str, Any]", base_dir: str | None = None) -> Pla
                          page_size=args.get("page_size", 2 << 20), cache_line=args.get("cache_line"),
                          max_lcore=args.get("max_lcore"), debug=args.get("debug"), stats=args.get("stats"),
                          build_config=bc)
+
+
+#: platform_from's memo: the platform of the exact arguments given (a batch asks for few platforms, many times)
+_BY_ITEMS: dict[tuple[tuple[str, Any], ...], Platform] = {}
 
 
 @functools.lru_cache(maxsize=1024)
