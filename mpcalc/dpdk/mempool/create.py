@@ -283,11 +283,17 @@ def pool_calc(p: Platform) -> PoolCalc:
     return PoolCalc(p)
 
 
+def pool_sizes(spec: PoolSpec, p: Platform) -> PoolSizes:
+    """``rte_mempool_create`` + ``rte_mempool_populate_default``, as sizes: what :func:`create_pool` makes
+    records of, and what a footprint reads (mpcalc.dpdk.mempool.footprint)."""
+    return pool_calc(p).sizes(spec.name, spec.count, spec.elt_size, spec.cache_size, spec.private_size, spec.flags,
+                              spec.cache_layout)
+
+
 def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
     """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops, as records."""
     calc = pool_calc(p)
-    s = calc.sizes(spec.name, spec.count, spec.elt_size, spec.cache_size, spec.private_size, spec.flags,
-                   spec.cache_layout)
+    s = pool_sizes(spec, p)
     zone_names = {"header": "MP_" + spec.name, "ring": "RG_MP_" + spec.name, "objects": f"MP_{spec.name}_0"}
     memzones = tuple(Memzone(name=zone_names[role], len=size, role=role, leaked=s.leaked) for role, size in s.zones())
     mp_flags = None
