@@ -237,7 +237,7 @@ def test_advice_works_and_is_tight(probe_binary, huge, path):
         tried: dict[int, Attempt] = {}
 
         def works(pages: int) -> bool:  # called in this iteration only (by minimum_pages)
-            a = tried[pages]  # noqa: B023 = attempt(probe_binary, huge, cmds, pages, iova)
+            a = tried[pages] = attempt(probe_binary, huge, cmds, pages, iova)  # noqa: B023
             # EAL itself needs one page: not starting with 90% of the advice is a broken machine, not a count
             assert a.started, f"{path.name}: EAL did not start with {pages} pages: {a.error}"
             return a.ok
