@@ -16,15 +16,16 @@ from typing import IO, Any
 from ..dpdk import objects
 from ..dpdk.declare import Param
 from ..dpdk.errors import InputError
+from ..dpdk.records import Footprint, flags_label
 from ..dpdk.platform import PLATFORM_PARAMS
 from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
-from .report import Report
-from .request import ANALYSIS_PARAMS, Request, evaluate, request_of
+from .request import ANALYSIS_PARAMS, Analysis, Request, evaluate, footprints
 
 _NUMBERS = frozenset({"count", "size"})
 #: memo sizes: a table is cleared when it grows past this (bounded memory)
 MEMO_LIMIT = 4096
+NO_ANALYSIS = Analysis()
 #: the keys a command line has but a batch line may not (batch writes the output itself; the CI gates
 #: belong to single runs)
 NOT_IN_BATCH = ("format", "json", "svg", *(p.key for p in ANALYSIS_PARAMS if "batch" not in p.fronts))
@@ -54,6 +55,7 @@ class Lines:
         self._keys: dict[str, dict[str, Param]] = {}
         self._parsed: dict[tuple[str, str, Any, type], Any] = {}
         self._required_keys: dict[str, tuple[str, ...]] = {}
+        self._bucket_maps: dict[str, dict[str, str]] = {}
 
     def keys(self, name: object) -> dict[str, Param]:
         found = self._keys.get(name)  # type: ignore[arg-type]
@@ -101,7 +103,11 @@ class Lines:
             raise LineError('no "command" key (one of ' + ", ".join(objects.NAMES) + ")", key="command")
         name = record["command"]
         keys = self.keys(name)
-        values: dict[str, Any] = {}
+        buckets = self._buckets(name)
+        args: dict[str, Any] = {}
+        platform: dict[str, Any] = {}
+        analysis: dict[str, Any] = {}
+        into = {"args": args, "platform": platform, "analysis": analysis}
         for key, value in record.items():
             if key == "command":
                 continue
@@ -110,13 +116,23 @@ class Lines:
                 why = " (not in a batch)" if key in NOT_IN_BATCH else ""
                 raise LineError(f"unknown key {key!r} for {name}{why}; known: {', '.join(sorted(keys))}", key=key)
             if value is not None:
-                values[key] = self.parse(name, param, value)
+                into[buckets[key]][key] = self.parse(name, param, value)
         for key in self._required(name):
-            if values.get(key) is None:
+            if args.get(key) is None:
                 raise LineError(f"{name} needs {key!r}", key=key)
-        if values.get("routes_file") == "-":
+        if args.get("routes_file") == "-":
             raise LineError("routes_file '-' would read the batch's own input", key="routes_file")
-        return request_of(name, values)
+        return Request(name, args, platform, Analysis(**analysis) if analysis else NO_ANALYSIS)
+
+    def _buckets(self, name: str) -> dict[str, str]:
+        """Which part of a request each key of ``name`` goes to: the object's args, the platform, the analysis."""
+        found = self._bucket_maps.get(name)
+        if found is None:
+            objs = {p.key for p in objects.get(name).params}
+            plat = {p.key for p in PLATFORM_PARAMS}
+            found = self._bucket_maps[name] = {
+                k: "args" if k in objs else "platform" if k in plat else "analysis" for k in self.keys(name)}
+        return found
 
     def answer(self, value: Any, compact: bool) -> tuple[bool, str, int]:
         """The answer to one line's JSON value, as (numbered, text, exit code): a numbered answer is
@@ -128,6 +144,8 @@ class Lines:
                 raise LineError(f"a line must be a JSON object, not {type(value).__name__}")
             request = self.request(value)
             try:
+                if compact:
+                    return (True, *compact_tail(*footprints(request)))
                 outcome = evaluate(request)
             except InputError as exc:
                 raise LineError(str(exc), key=exc.param.lstrip("-").replace("-", "_") if exc.param else None) from None
@@ -137,8 +155,6 @@ class Lines:
         except Exception as exc:  # noqa: BLE001 - an internal fault on one line is answered, not hidden
             return numbered(dumps({"line": 0, "key": None, "error": f"internal error: {type(exc).__name__}: {exc}",
                                    "exit_code": ExitCode.REJECTED}), ExitCode.REJECTED)
-        if compact:
-            return True, compact_tail(outcome.report), outcome.code
         return False, dumps(outcome.report.to_dict()), outcome.code
 
 
@@ -154,15 +170,20 @@ _RESULT = '{"flags":"%s","object_size":%s,"total_bytes":%d,"heap_bytes":%d,"huge
 _TAIL = ',"command":"%s","ok":%s,"results":[%s]}'
 
 
-def compact_tail(report: Report) -> str:
-    """The short answer, after its ``{"line":N``: per flag combination, the object size and the totals."""
+def compact_tail(command: str, results: list[tuple[int, Footprint]]) -> tuple[str, int]:
+    """The short answer, after its ``{"line":N``: per flag combination, the object size and the totals;
+    and its exit code."""
     parts = []
-    for r in report.results:
-        obj = r.mempools[0].objsz.total_size if r.mempools and r.mempools[0].objsz else None
-        errnos = ",".join('"%s"' % (e.errno or "hazard") for e in r.errors)
-        parts.append(_RESULT % (r.flags_label, "null" if obj is None else obj, r.total_bytes, r.heap_bytes,
-                                "null" if r.hugepages is None else r.hugepages, errnos))
-    return _TAIL % (report.command, "true" if report.ok else "false", ",".join(parts))
+    ok = True
+    for flags, fp in results:
+        if fp.errors:
+            ok = False
+        errnos = ",".join('"%s"' % (e.errno or "hazard") for e in fp.errors)
+        parts.append(_RESULT % (flags_label(flags), "null" if fp.object_size is None else fp.object_size,
+                                fp.total_bytes, fp.heap_bytes, "null" if fp.hugepages is None else fp.hugepages,
+                                errnos))
+    return (_TAIL % (command, "true" if ok else "false", ",".join(parts)),
+            ExitCode.OK if ok else ExitCode.REJECTED)
 
 
 class NotJSON:

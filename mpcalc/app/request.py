@@ -15,7 +15,7 @@ from ..dpdk.declare import Param
 from ..dpdk.eal import assemble
 from ..dpdk.flags import flag_names
 from ..dpdk.platform import PLATFORM_KEYS, Platform, describe, platform_from
-from ..dpdk.records import Result
+from ..dpdk.records import Footprint, Result
 from .exitcodes import ExitCode
 from .job import Job, fit_rejection
 from .report import Report
@@ -29,6 +29,9 @@ class Analysis(NamedTuple):
     max_total: int | None = None
     baseline: str | None = None
     tolerance: str = "0"
+
+
+_NO_ANALYSIS = Analysis()
 
 
 class Request(NamedTuple):
@@ -75,6 +78,20 @@ def evaluate(request: Request) -> Outcome:
     problems = gates(analysis, results)
     code = ExitCode.BUDGET if problems else ExitCode.OK if report.ok else ExitCode.REJECTED
     return Outcome(report, code, tuple(problems))
+
+
+def footprints(request: Request) -> tuple[str, list[tuple[int, Footprint]]]:
+    """The numbers of :func:`evaluate`'s results, per flag combination: from the object's footprint
+    function when it has one and nothing else is asked (no --fit, --explain or gate), else read off
+    the results.  (The object's name, and (flags, footprint) pairs.)"""
+    if request.analysis != _NO_ANALYSIS or objects.get(request.command).footprint is None:
+        report = evaluate(request).report
+        return report.command, [(r.flags, r.footprint) for r in report.results]
+    job = job_of(request)
+    numbers = job.decl.footprint
+    assert numbers is not None
+    inputs, extra = job.resolved
+    return job.command, [(mask, numbers(inputs, extra, mask, job.platform)) for mask in request.args.get("flags") or [0]]
 
 
 def _one(job: Job, mask: int, analysis: Analysis) -> Result:

@@ -174,6 +174,9 @@ class ObjectDecl(NamedTuple):
     zone_prefix: str = "MP_"
     #: parameters the report's inputs name otherwise (rib's ``--nodes`` is its ``max_nodes``)
     input_names: Mapping[str, str] = {}
+    #: ``footprint(inputs, extra, flags, platform)``: the numbers of :attr:`build`'s result without its
+    #: records, from the same composition (compact batch answers, sweeps); None: read off ``build``
+    footprint: Callable[[Mapping[str, Any], Mapping[str, Any], int, Any], Any] | None = None
 
     def input_name(self, key: str) -> str:
         return self.input_names.get(key, key)

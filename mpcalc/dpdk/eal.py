@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from .errors import Rejection
 from .intmath import ceil_a, ceil_div
 from .platform import Platform
-from .records import Allocation, Mempool, Result
+from .records import Allocation, Footprint, Mempool, Result
 
 
 def memzone_len(requested: int, p: Platform) -> int:
@@ -60,16 +60,28 @@ def hugepages(heap: int, p: Platform) -> int | None:
 def assemble(kind: str, flags: int, p: Platform, mempools: Sequence[Mempool] = (),
              allocations: Sequence[Allocation] = (), errors: Iterable[Rejection] = (),
              details: dict[str, object] | None = None) -> Result:
-    """Totals of a configuration: its pools (each with its own totals, mpcalc.dpdk.mempool.create),
-    the object's other allocations, and the heap they take."""
-    total = sum(mp.total_bytes for mp in mempools)
-    heap = sum(mp.heap_bytes for mp in mempools)
-    for a in allocations:
-        total += a.size
-        heap += _heap_cost(a.size, p)
+    """The records of a configuration: its pools (each with its own totals, mpcalc.dpdk.mempool.create),
+    the object's other allocations, and the totals of :func:`footprint`."""
+    all_errors = (*(e for mp in mempools for e in mp.errors), *errors)
+    fp = footprint(None, [(mp.total_bytes, mp.heap_bytes) for mp in mempools], [a.size for a in allocations],
+                   all_errors, p)
     return Result(kind=kind, flags=flags, mempools=tuple(mempools), allocations=tuple(allocations),
-                  total_bytes=total, heap_bytes=heap, hugepages=hugepages(heap, p),
-                  errors=(*(e for mp in mempools for e in mp.errors), *errors), details=details or {})
+                  total_bytes=fp.total_bytes, heap_bytes=fp.heap_bytes, hugepages=fp.hugepages, errors=all_errors,
+                  details=details or {})
+
+
+def footprint(object_size: int | None, pools: Iterable[tuple[int, int]], allocations: Iterable[int],
+              errors: tuple[Rejection, ...], p: Platform) -> Footprint:
+    """The totals of a configuration: its pools' (total bytes, heap bytes), each other allocation one
+    heap element (:func:`heap_cost`), and the pages the heap spans."""
+    total = heap = 0
+    for t, h in pools:
+        total += t
+        heap += h
+    for size in allocations:
+        total += size
+        heap += _heap_cost(size, p)
+    return Footprint(object_size, total, heap, hugepages(heap, p), errors)
 
 
 _heap_cost = functools.lru_cache(maxsize=4096)(heap_cost)

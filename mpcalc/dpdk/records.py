@@ -19,6 +19,16 @@ def _names(mask: int) -> tuple[str, ...]:
     return tuple(_flag_names(mask))
 
 
+@functools.lru_cache(maxsize=1024)
+def flags_label(mask: int) -> str:
+    """``no_cache_align|no_spread``, or ``none``: a flag combination in one word.
+
+    >>> flags_label(3), flags_label(0)
+    ('no_spread|no_cache_align', 'none')
+    """
+    return "|".join(_names(mask)) or "none"
+
+
 def flag_names(mask: int) -> list[str]:
     """:func:`mpcalc.dpdk.flags.flag_names`, memoized (to_dict asks for the same few masks over and over)."""
     return list(_names(mask))
@@ -133,6 +143,20 @@ class Mempool(NamedTuple):
         }
 
 
+class Footprint(NamedTuple):
+    """What an object reserves, as numbers only: what a compact batch answer and a sweep row show.
+
+    An object's footprint function (``ObjectDecl.footprint``) and its records (``ObjectDecl.build``)
+    come from the same composition; :attr:`Result.footprint` is the same numbers read off the records.
+    """
+
+    object_size: int | None
+    total_bytes: int
+    heap_bytes: int
+    hugepages: int | None
+    errors: tuple[Rejection, ...]
+
+
 class Result(NamedTuple):
     """Everything one configuration reserves, under one flag combination."""
 
@@ -159,9 +183,14 @@ class Result(NamedTuple):
         return not self.errors
 
     @property
+    def footprint(self) -> Footprint:
+        objsz = self.mempools[0].objsz if self.mempools else None
+        return Footprint(objsz.total_size if objsz else None, self.total_bytes, self.heap_bytes, self.hugepages,
+                         self.errors)
+
+    @property
     def flags_label(self) -> str:
-        """``no_cache_align|no_spread``, or ``none``."""
-        return "|".join(_names(self.flags)) or "none"
+        return flags_label(self.flags)
 
     def to_dict(self) -> dict[str, object]:
         return {

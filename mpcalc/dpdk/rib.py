@@ -3,14 +3,15 @@
 from collections.abc import Mapping
 from typing import Any
 
+from . import eal
 from .declare import FLAGS, ObjectDecl, Param, Resolved, exactly_one
 from .eal import assemble
 from .errors import InputError, Rejection
 from .facts import ReleaseFacts
 from .intmath import INT_MAX, u32
-from .mempool import RING_LIMIT, PoolSpec, create_pool
+from .mempool import RING_LIMIT, PoolSpec, create_pool, pool_sizes
 from .platform import Platform
-from .records import Allocation, Mempool, Result
+from .records import Allocation, Footprint, Mempool, Result
 
 
 def rib_max_nodes(routes: int) -> int:
@@ -39,20 +40,44 @@ def rib_parts(name: str, max_nodes: int, ext_size: int, flags: int, family: int,
     ``flags`` are the node pool's flags: 0 in DPDK today, what the RIB patch
     (seed rib-node-pool-flags) proposes otherwise.
     """
+    spec, allocs, rejection = _parts(name, max_nodes, ext_size, flags, family, p)
+    if rejection is not None:
+        return [], [], [rejection]
+    mp = create_pool(spec, p)
+    return [mp], _after_pool(allocs, mp.ring_size), []
+
+
+def footprint(name: str, max_nodes: int, ext_size: int, flags: int, family: int, p: Platform) -> Footprint:
+    """:func:`size`'s numbers without its records, from the same parts and pool sizes."""
+    spec, allocs, rejection = _parts(name, max_nodes, ext_size, flags, family, p)
+    if rejection is not None:
+        return eal.footprint(None, (), (), (rejection,), p)
+    s = pool_sizes(spec, p)
+    return eal.footprint(s.object_size, [(s.total_bytes, s.heap_bytes)], [a.size for a in _after_pool(allocs, s.slots)],
+                         s.errors, p)
+
+
+def _parts(name: str, max_nodes: int, ext_size: int, flags: int, family: int, p: Platform,
+           ) -> tuple[PoolSpec, tuple[Allocation, ...], Rejection | None]:
+    """What rte_rib(6)_create makes: the node pool, and the tailq entry and struct it allocates once the
+    pool exists; or the rejection of max_nodes before anything is made."""
     d = _RIB[family]
     r = p.release
     if max_nodes <= 0:
-        return [], [], [_max_nodes_rejection(max_nodes, family)]
+        return PoolSpec("", 0, 0), (), _max_nodes_rejection(max_nodes, family)
     pool_name, elt = _node_pool(name, ext_size, family, r)
-    mp = create_pool(PoolSpec(name=pool_name, count=max_nodes, elt_size=elt, flags=flags), p)
-    if mp.errors and mp.ring_size is None:
-        return [mp], [], []
     tailq, struct = _allocation_sizes(family, r)
-    allocs = [
+    allocs = (
         Allocation(name=d["tailq"], size=tailq, role="tailq entry"),
         Allocation(name=d["prefix"] + name, size=struct, role=f"struct rte_{d['kind']}"),
-    ]
-    return [mp], allocs, []
+    )
+    return PoolSpec(name=pool_name, count=max_nodes, elt_size=elt, flags=flags), allocs, None
+
+
+def _after_pool(allocs: tuple[Allocation, ...], ring_slots: int | None) -> list[Allocation]:
+    """The RIB's allocations, made only when its node pool was created (it has a ring): a pool that
+    fails frees what it made and rte_rib_create returns (v22.11:lib/rib/rte_rib.c:410-418)."""
+    return list(allocs) if ring_slots is not None else []
 
 
 def _max_nodes_rejection(max_nodes: int, family: int) -> Rejection:
@@ -103,6 +128,9 @@ def _declare(family: int) -> ObjectDecl:
     def build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
         return size(a["name"], a["max_nodes"], a["ext_size"], flags, family, p)
 
+    def numbers(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Footprint:
+        return footprint(a["name"], a["max_nodes"], a["ext_size"], flags, family, p)
+
     return ObjectDecl(
         name=kind,
         summary=(f"An rte_{kind}_create() RIB: a node pool of {node} + ext_size objects. --flags sets the node "
@@ -116,6 +144,7 @@ def _declare(family: int) -> ObjectDecl:
             FLAGS,
         ),
         build=build,
+        footprint=numbers,
         resolve=_resolve,
         fit={"routes": RING_LIMIT // 2, "nodes": RING_LIMIT},
         zone_prefix="MP_MP_",

@@ -9,18 +9,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..declare import CACHE_LAYOUT, CACHE_SIZE, FLAGS, ObjectDecl, Param, name_param
-from ..eal import assemble
+from ..eal import assemble, hugepages
 from ..errors import InputError
 from ..intmath import U32_MAX
 from ..platform import Platform
-from ..records import Result
-from .create import RING_LIMIT, PoolCalc, PoolSizes, PoolSpec, create_pool, pool_calc
+from ..records import Footprint, Result
+from .create import RING_LIMIT, PoolCalc, PoolSizes, PoolSpec, create_pool, pool_calc, pool_sizes
 from .layout import (CACHE_SLOT_BYTES, arch_mem_object_align, calc_mem_size, calc_obj_size, header_layout,
                      header_size, objects_per_page, ops_name, unwrapped_obj_size)
 
 __all__ = ["CACHE_SLOT_BYTES", "POOL", "RING_LIMIT", "PoolCalc", "PoolSizes", "PoolSpec", "arch_mem_object_align",
-           "calc_mem_size", "calc_obj_size", "check_u32", "create_pool", "header_layout", "header_size",
-           "objects_per_page", "ops_name", "pool_calc", "size", "unwrapped_obj_size"]
+           "calc_mem_size", "calc_obj_size", "check_u32", "create_pool", "footprint", "header_layout", "header_size",
+           "objects_per_page", "ops_name", "pool_calc", "pool_sizes", "size", "unwrapped_obj_size"]
 
 
 def check_u32(value: int, what: str) -> None:
@@ -29,13 +29,17 @@ def check_u32(value: int, what: str) -> None:
         raise InputError(f"{what} {value!r} does not fit the unsigned 32-bit field DPDK stores it in", param=what)
 
 
-def size(spec: PoolSpec, p: Platform) -> Result:
-    """``rte_mempool_create(name, n, elt_size, cache_size, private_data_size, ..., flags)``."""
+def _check(spec: PoolSpec) -> None:
     for value, what in ((spec.count, "count"), (spec.elt_size, "elt_size"), (spec.cache_size, "cache_size"),
                         (spec.private_size, "private_size"), (spec.flags, "flags")):
         check_u32(value, what)
     if spec.cache_layout not in CACHE_SLOT_BYTES:
         raise InputError(f"unknown cache layout {spec.cache_layout!r} (known: pointer, index)", param="cache_layout")
+
+
+def size(spec: PoolSpec, p: Platform) -> Result:
+    """``rte_mempool_create(name, n, elt_size, cache_size, private_data_size, ..., flags)``."""
+    _check(spec)
     mp = create_pool(spec, p)
     details = {}
     if spec.cache_size and mp.header:
@@ -45,9 +49,16 @@ def size(spec: PoolSpec, p: Platform) -> Result:
     return assemble("pool", spec.flags, p, [mp], details=details)
 
 
-def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
-    return size(PoolSpec(name=a["name"], count=a["count"], elt_size=a["elt_size"], cache_size=a["cache_size"],
-                         private_size=a["private_size"], flags=flags, cache_layout=a["cache_layout"]), p)
+def footprint(spec: PoolSpec, p: Platform) -> Footprint:
+    """:func:`size`'s numbers without its records: the same :class:`PoolCalc` sizes."""
+    _check(spec)
+    s = pool_sizes(spec, p)
+    return Footprint(s.object_size, s.total_bytes, s.heap_bytes, hugepages(s.heap_bytes, p), s.errors)
+
+
+def _spec(a: Mapping[str, Any], flags: int) -> PoolSpec:
+    return PoolSpec(name=a["name"], count=a["count"], elt_size=a["elt_size"], cache_size=a["cache_size"],
+                    private_size=a["private_size"], flags=flags, cache_layout=a["cache_layout"])
 
 
 def _resolve(a: Mapping[str, Any]) -> Any:
@@ -69,7 +80,8 @@ POOL = ObjectDecl(
         CACHE_LAYOUT,
         FLAGS,
     ),
-    build=_build,
+    build=lambda a, extra, flags, p: size(_spec(a, flags), p),
+    footprint=lambda a, extra, flags, p: footprint(_spec(a, flags), p),
     resolve=_resolve,
     fit={"count": RING_LIMIT},
 )
