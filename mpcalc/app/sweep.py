@@ -6,7 +6,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from .request import Request, evaluate
+from ..dpdk.platform import describe, platform_from
+from ..dpdk.records import flags_label
+from .request import Request, footprints
 
 #: most points a sweep may have (before multiplying by the flag combinations)
 MAX_STEPS = 100_000
@@ -43,10 +45,7 @@ def rows(request: Request, key: str, values: list[int]) -> Iterator[tuple[int, d
             varied = request._replace(platform={**request.platform, key: value})
         else:
             varied = request._replace(args={**request.args, key: value})
-        report = evaluate(varied).report
-        out: list[Row] = []
-        for r in report.results:
-            obj = r.mempools[0].objsz.total_size if r.mempools and r.mempools[0].objsz else None
-            out.append((r.flags_label, r.ok, obj, r.total_bytes, r.heap_bytes, r.hugepages,
-                        "|".join(e.errno or "hazard" for e in r.errors)))
-        yield value, report.platform, out
+        _, numbers = footprints(varied)
+        out: list[Row] = [(flags_label(flags), not fp.errors, fp.object_size, fp.total_bytes, fp.heap_bytes,
+                           fp.hugepages, "|".join(e.errno or "hazard" for e in fp.errors)) for flags, fp in numbers]
+        yield value, describe(platform_from(varied.platform)), out
