@@ -112,6 +112,7 @@ def test_channels_and_ranks_have_no_effect(arm64):
         assert replies == first, f"-n/-r {key} changed the pools"
 
 
+@pytest.mark.slow  # ~30 s: 600 pools through the qemu-user probe
 def test_arm64_randomized_grid(arm64):
     """The x86 suite's pool/RIB grid (its first cases, channels 1-8 and ranks 1-4) on arm64, 4 KiB pages."""
     cases = grid.cases(GRID_SIZE)

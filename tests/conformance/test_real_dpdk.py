@@ -26,6 +26,7 @@ def test_platform_matches_the_facts(probes):
     assert plat["mempool_cache_max_size"] == p.release.cache_max_size
 
 
+@pytest.mark.slow  # ~30 s: 1,200 pools through the probe
 def test_randomized_grid(probes):
     """At least 1,000 pools and RIBs over every flag, channels 1-8 and ranks 1-4, on 4 KiB pages."""
     cases = grid.cases(GRID_SIZE)
