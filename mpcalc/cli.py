@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from . import __version__
+from . import __version__, userio
 from .app.exitcodes import ExitCode
 from .dpdk.errors import InputError
 from .render import FORMATS, render
@@ -38,8 +38,15 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def output(report: object, fmt: str) -> None:
-    """Draw a report on stdout, and save its table view as SVG when --svg asked for it."""
-    render(report, fmt, sys.stdout)
+    """Draw a report on stdout, and save its table view as SVG when --svg asked for it.
+
+    A reader that goes away (``| head -3``) is no error: the rest of the report is dropped and the
+    command goes on to its exit code (mpcalc.userio.stdout_closed)."""
+    try:
+        render(report, fmt, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        userio.stdout_closed()
     ctx = click.get_current_context(silent=True)
     svg = ctx.meta.get("mpcalc.svg") if ctx else None
     if svg:
@@ -84,10 +91,11 @@ class _Group(click.Group):
         from .dpdk.objects import OBJECTS
 
         if name in OBJECTS:
-            self.add_command(sizing_command(name), name)
+            self.add_command(userio.add_switches(sizing_command(name)), name)
             return
         module = COMMANDS[name]
-        self.add_command(importlib.import_module(f"{__package__}.commands.{module}").command, name)
+        command = importlib.import_module(f"{__package__}.commands.{module}").command
+        self.add_command(userio.add_switches(command), name)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         from .commands import COMMANDS
@@ -103,6 +111,36 @@ class _Group(click.Group):
 
         return sorted({*COMMANDS, *OBJECTS})
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Bare ``mpcalc``: the help on stdout, and exit 2 (a command is needed), whatever click's version."""
+        if not args and not ctx.resilient_parsing:
+            click.echo(ctx.get_help())
+            ctx.exit(ExitCode.USAGE)
+        return super().parse_args(ctx, args)
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                             list[str]]:
+        """An unknown command names the closest ones (``mpcalc ribb``: did you mean 'rib' or 'rib6'?)."""
+        name = args[0] if args else ""
+        if not ctx.resilient_parsing and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            known = self.list_commands(ctx)
+            close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
+            hint = (f"Did you mean {' or '.join(repr(c) for c in close)}?" if close
+                    else f"The commands are {', '.join(known)}.")
+            raise click.UsageError(f"No such command {name!r}. {hint}", ctx)
+        return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """A command whose reader goes away (``mpcalc batch ... | head``) stops there, and exits as far as
+        it got: a closed pipe is not an error."""
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            userio.stdout_closed()
+            return ExitCode.OK
+
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="mpcalc")
@@ -114,15 +152,32 @@ def cli() -> None:
     """
 
 
+userio.add_switches(cli)  # --quiet and --no-color before the command name too
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI and return its exit code; errors become one line on stderr."""
+    """Run the CLI and return its exit code (mpcalc.app.exitcodes.ExitCode, the README's table); an error
+    becomes one line on stderr.  A run leaves sys.stdout, sys.stderr and the environment as it found them."""
+    try:
+        return _main(argv)
+    finally:
+        try:
+            sys.stdout.flush()  # a reader that went away shows here, not as a traceback at exit
+        except BrokenPipeError:
+            userio.stdout_closed()
+        except (OSError, ValueError):
+            pass
+        userio.restore()
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         rc = cli.main(args=argv, prog_name="mpcalc", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.exceptions.Abort:
-        click.echo("mpcalc: aborted", err=True)
-        return ExitCode.USAGE
+        click.echo("mpcalc: interrupted", err=True)
+        return ExitCode.INTERRUPTED
     except click.ClickException as exc:
         click.echo(f"mpcalc: error: {exc.format_message()}", err=True)
         return ExitCode.USAGE
@@ -131,9 +186,10 @@ def main(argv: list[str] | None = None) -> int:
         click.echo(f"mpcalc: error: {where}{exc}", err=True)
         return ExitCode.USAGE
     except BrokenPipeError:
+        userio.stdout_closed()
         return ExitCode.OK
-    except Exception as exc:  # noqa: BLE001 - the one place internal faults become an exit code
-        click.echo(f"mpcalc: internal error: {type(exc).__name__}: {exc}", err=True)
-        return ExitCode.REJECTED
+    except Exception as exc:
+        click.echo(f"mpcalc: internal error (a bug: please report it): {type(exc).__name__}: {exc}", err=True)
+        return ExitCode.INTERNAL
     return rc if isinstance(rc, int) else ExitCode.OK
 

@@ -7,7 +7,7 @@ mpcalc.dpdk.mbuf load with the first FIB or mbuf pool (PEP 562), so that ``mpcal
 ``mpcalc rib`` start without them.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .dpdk.eal import assemble
 from .dpdk.mempool import PoolSpec
@@ -15,6 +15,12 @@ from .dpdk.mempool import size as pool
 from .dpdk.records import Result
 from .dpdk.rib import rib_max_nodes
 from .dpdk.rib import size as rib
+
+if TYPE_CHECKING:  # loaded on first use (__getattr__)
+    from .dpdk.fib import FibSpec
+    from .dpdk.fib import size as fib
+    from .dpdk.mbuf import MbufSpec
+    from .dpdk.mbuf import size as mbuf
 
 __all__ = ["FibSpec", "MbufSpec", "PoolSpec", "Result", "assemble", "fib", "mbuf", "pool", "rib", "rib_max_nodes"]
 

@@ -62,16 +62,16 @@ def option(p: Param, **overrides: Any) -> click.Option:
     return click.Option(decls, **kw)
 
 
-def Count(minimum: int = 0, maximum: int = U32_MAX) -> Declared:  # noqa: N802 - a type, as click spells them
+def Count(minimum: int = 0, maximum: int = U32_MAX) -> Declared:
     """A count: ``8191``, ``1M`` (10^6), ``1Mi`` (2^20)."""
     return Declared(Param("count", "count", "", lo=minimum, hi=maximum))
 
 
-def Size(minimum: int = 0, maximum: int = U32_MAX) -> Declared:  # noqa: N802
+def Size(minimum: int = 0, maximum: int = U32_MAX) -> Declared:
     """A byte size: ``64``, ``4K``/``4KiB`` (4096), ``4KB`` (4000)."""
     return Declared(Param("size", "size", "", lo=minimum, hi=maximum))
 
 
-def PageSize() -> Declared:  # noqa: N802
+def PageSize() -> Declared:
     """``4K``, ``64K``, ``2M``, ``1G`` or ``none``."""
     return Declared(Param("page_size", "page", ""))

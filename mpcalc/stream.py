@@ -40,7 +40,8 @@ def split_chunks(stream: IO[bytes], limit: int = MAX_LINE_BYTES, before_read: Ca
                 lines[0], skipping = None, False
             elif pending:
                 head = lines[0]
-                lines[0] = None if pending_len + len(head) > limit else b"".join(pending) + head  # type: ignore[arg-type]
+                assert head is not None  # only a too-long line is None, and this one is being completed
+                lines[0] = None if pending_len + len(head) > limit else b"".join(pending) + head
             pending, pending_len = [], 0
             if limit < _CHUNK:  # whole lines of one read are shorter than a read
                 lines = [x if x is None or len(x) <= limit else None for x in lines]

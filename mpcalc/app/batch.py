@@ -16,8 +16,8 @@ from typing import IO, Any
 from ..dpdk import objects
 from ..dpdk.declare import Param
 from ..dpdk.errors import InputError
-from ..dpdk.records import Footprint, flags_label
 from ..dpdk.platform import PLATFORM_PARAMS
+from ..dpdk.records import Footprint, flags_label
 from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
 from .request import ANALYSIS_PARAMS, Analysis, Request, evaluate, footprints
@@ -58,7 +58,7 @@ class Lines:
         self._bucket_maps: dict[str, dict[str, str]] = {}
 
     def keys(self, name: object) -> dict[str, Param]:
-        found = self._keys.get(name)  # type: ignore[arg-type]
+        found = self._keys.get(name) if isinstance(name, str) else None
         if found is None:
             if not isinstance(name, str) or name not in objects.OBJECTS:
                 raise LineError(f"command {name!r} is not one of {', '.join(objects.NAMES)}", key="command")
@@ -152,7 +152,7 @@ class Lines:
         except LineError as exc:
             return numbered(dumps({"line": 0, "key": exc.key, "error": str(exc), "exit_code": exc.exit_code}),
                             exc.exit_code)
-        except Exception as exc:  # noqa: BLE001 - an internal fault on one line is answered, not hidden
+        except Exception as exc:
             return numbered(dumps({"line": 0, "key": None, "error": f"internal error: {type(exc).__name__}: {exc}",
                                    "exit_code": ExitCode.REJECTED}), ExitCode.REJECTED)
         return False, dumps(outcome.report.to_dict()), outcome.code
@@ -202,9 +202,10 @@ def parser() -> Callable[[bytes], Any]:
     json does not: anything else is read again by json); anything json cannot read comes back as
     :class:`NotJSON` with json's own message."""
     loads = json.loads
+    orjson: Any
     try:
         import orjson
-    except ImportError:
+    except ImportError:  # no wheel for this machine: json alone
         orjson = None
 
     def parse(text: bytes) -> Any:
@@ -262,7 +263,7 @@ def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = 
                         seen.clear()
                     found = seen[text] = lines.answer(parse(text), compact)
                 numbered_, answer, code = found
-            pending.append('{"line":%d%s\n' % (number, answer) if numbered_ else answer + "\n")
+            pending.append(f'{{"line":{number}{answer}\n' if numbered_ else answer + "\n")
             if code > worst:
                 worst = ExitCode(code)
         if len(pending) >= 4096:

@@ -11,3 +11,7 @@ class ExitCode(enum.IntEnum):
     USAGE = 2
     #: a CI gate: a total over --max-total, or grown beyond --baseline's tolerance
     BUDGET = 3
+    #: a fault of mpcalc itself (a bug), never a verdict on the configuration
+    INTERNAL = 4
+    #: interrupted (Ctrl-C), as a shell reports a SIGINT
+    INTERRUPTED = 130

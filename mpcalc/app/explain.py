@@ -10,8 +10,8 @@ from collections.abc import Callable
 from ..dpdk.flags import MempoolFlag, flag_names
 from ..dpdk.intmath import align32pow2, ceil_a, u32
 from ..dpdk.mempool import arch_mem_object_align, calc_mem_size, header_size, objects_per_page
-from ..dpdk.records import Mempool, Result
 from ..dpdk.platform import Platform
+from ..dpdk.records import Mempool, Result
 from ..dpdk.units import iec, page_label
 
 

@@ -6,6 +6,7 @@ a count) to rank the savings.  Everything comes from the object's declaration
 Pure: no click, no rich.
 """
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
@@ -83,7 +84,7 @@ class Job(NamedTuple):
         if self.decl.has_flags:
             for flag in SIZING_FLAGS:
                 if not flags & flag:
-                    out[f"add flag {flag_names(flag)[0]}"] = lambda f=flags | flag: self.result(f)
+                    out[f"add flag {flag_names(flag)[0]}"] = functools.partial(self.result, flags | flag)
             patch = flags | sum(int(f) for f in SIZING_FLAGS)
             if patch != flags:
                 out["flags no_cache_align,no_spread,no_iova_contig (the RIB patch's)"] = lambda: self.result(patch)
@@ -100,11 +101,11 @@ class Job(NamedTuple):
 
             under = under_pow2(self.args[key])
             if under is not None:
-                out[f"{self.decl.input_name(key)} {under:,} (the ring holds a power of two minus one)"] = lambda: self.result(
-                    flags, **{key: under})
+                label = f"{self.decl.input_name(key)} {under:,} (the ring holds a power of two minus one)"
+                out[label] = lambda: self.result(flags, **{key: under})
         for size in PAGE_SIZES:
             if size != self.platform.page_size:
-                out[f"page size {page_label(size)}"] = lambda s=size: self.result(flags, page_size=s)
+                out[f"page size {page_label(size)}"] = functools.partial(self.result, flags, page_size=size)
         return out
 
 

@@ -79,6 +79,7 @@ def _items(result: dict) -> list[tuple[str, str, int]]:
     for mp in result["mempools"]:
         items += [("memzone", m["name"], m["len"]) for m in mp["memzones"]]
         items += [("allocation", a["name"], a["size"]) for a in mp["allocations"]]
+    items += [("memzone", m["name"], m["len"]) for m in result.get("memzones", ())]
     items += [("allocation", a["name"], a["size"]) for a in result["allocations"]]
     items += [("total", k, result[k]) for k in ("total_bytes", "heap_bytes") if result[k] is not None]
     return items
@@ -88,7 +89,7 @@ def diff_reports(left: Report, right: Report) -> DiffReport:
     """Pair the results (by flag combination) and their items (by section and name)."""
     rows: list[DiffRow] = []
     lres, rres = left.to_dict()["results"], right.to_dict()["results"]
-    for lr, rr in zip(lres, rres):  # type: ignore[call-overload]
+    for lr, rr in zip(lres, rres, strict=True):  # type: ignore[call-overload]
         label = "|".join(lr["flags"]) or "none"
         lmap = {(s, n): v for s, n, v in _items(lr)}
         rmap = {(s, n): v for s, n, v in _items(rr)}

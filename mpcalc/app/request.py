@@ -74,7 +74,7 @@ def evaluate(request: Request) -> Outcome:
     masks = request.args.get("flags") or [0]
     results = [_one(job, mask, analysis) for mask in masks]
     report = Report(command=job.command, platform=describe(job.platform), inputs=job.inputs, results=tuple(results),
-                    notes=platform_notes(job.platform))
+                    notes=platform_notes(job.platform, *objects_zones(results)))
     problems = gates(analysis, results)
     code = ExitCode.BUDGET if problems else ExitCode.OK if report.ok else ExitCode.REJECTED
     return Outcome(report, code, tuple(problems))
@@ -91,7 +91,8 @@ def footprints(request: Request) -> tuple[str, list[tuple[int, Footprint]]]:
     numbers = job.decl.footprint
     assert numbers is not None
     inputs, extra = job.resolved
-    return job.command, [(mask, numbers(inputs, extra, mask, job.platform)) for mask in request.args.get("flags") or [0]]
+    masks = request.args.get("flags") or [0]
+    return job.command, [(mask, numbers(inputs, extra, mask, job.platform)) for mask in masks]
 
 
 def _one(job: Job, mask: int, analysis: Analysis) -> Result:
@@ -102,7 +103,8 @@ def _one(job: Job, mask: int, analysis: Analysis) -> Result:
             result = assemble(job.command, mask, job.platform, errors=[fit_rejection(job, analysis.fit)])
         else:
             nxt = job.result(mask, **{job.fit_key: value + 1})
-            extra["fit"] = {"budget": analysis.fit, "on": "heap_bytes", "key": job.decl.input_name(job.fit_key), "value": value,
+            extra["fit"] = {"budget": analysis.fit, "on": "heap_bytes", "key": job.decl.input_name(job.fit_key),
+                            "value": value,
                             "heap_bytes": result.heap_bytes, "next_heap_bytes": nxt.heap_bytes}  # type: ignore[union-attr]
     else:
         result = job.result(mask)
@@ -132,12 +134,31 @@ def gates(analysis: Analysis, results: list[Result]) -> list[str]:
     return problems
 
 
+def objects_zones(results: list[Result]) -> tuple[int, int]:
+    """(the most objects memzones of one result, the largest heap_bytes): what RTE_MEMPOOL_ALIGN's note adds to."""
+    zones = max((sum(z.role == "objects" for mp in r.mempools for z in mp.memzones) for r in results), default=0)
+    return zones, max((r.heap_bytes for r in results), default=0)
+
+
 @functools.lru_cache(maxsize=256)
-def platform_notes(platform: Platform) -> tuple[str, ...]:
+def platform_notes(platform: Platform, zones: int = 0, most: int = 0) -> tuple[str, ...]:
     notes = []
+    if platform.mempool_align > platform.cache_line:
+        # rte_mempool_populate_default reserves each objects memzone aligned to RTE_MEMPOOL_ALIGN
+        # (v22.11:lib/mempool/rte_mempool.c:578-580, rte_mempool_ops_default.c:63); malloc_elem_alloc carves
+        # it from the end of a free element, its data start floored to the alignment, and keeps a trailer
+        # too small to split inside the element (v22.11:lib/eal/common/malloc_elem.c:230-233,434-439)
+        slack = platform.mempool_align - platform.cache_line
+        notes.append(f"RTE_MEMPOOL_ALIGN {platform.mempool_align} is over the {platform.cache_line}-byte cache line: "
+                     f"the malloc heap grows by 0 or {slack} bytes more than heap_bytes per objects memzone, as the "
+                     f"free space it is carved from ends" + (f" (here {zones}: heap_bytes up to {most:,} + "
+                     f"{zones * slack:,})" if zones else ""))
     if not platform.spreads and (platform.channels, platform.ranks) != (4, 1):
         notes.append(f"--channels/--ranks have no effect on {platform.arch}: DPDK spreads objects over memory "
                      "channels and ranks only on x86 (arch_mem_object_align)")
+    build_notes = dict(platform.sources).get("build_notes")
+    if build_notes:
+        notes.append(build_notes)
     if platform.stats and platform.release.stats_switch == "debug":
         notes.append(f"DPDK {platform.dpdk} has no RTE_LIBRTE_MEMPOOL_STATS: its statistics come with --debug")
     return tuple(notes)

@@ -53,10 +53,10 @@ def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_sc
     no_cache_align, no_spread and no_iova_contig is evaluated.  One row per value and flag combination.
     """
     from ..app.request import request_of
-    from ..dpdk import objects
-    from ..dpdk.platform import PLATFORM_PARAMS
     from ..cli import cli
+    from ..dpdk import objects
     from ..dpdk.errors import InputError
+    from ..dpdk.platform import PLATFORM_PARAMS
 
     if command_name not in objects.NAMES:
         raise click.UsageError(f"sweep needs a sizing command ({', '.join(objects.NAMES)}), not {command_name!r}")
@@ -86,7 +86,7 @@ def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_sc
             given_flags = sub.get_parameter_source("flags") not in (None, click.core.ParameterSource.DEFAULT)
     except click.ClickException as exc:
         raise click.UsageError(f"{command_name}: {exc.format_message()}") from None
-    if "fmt" in params and params.get("fmt") not in (None, "json") or params.get("as_json"):
+    if ("fmt" in params and params.get("fmt") not in (None, "json")) or params.get("as_json"):
         raise click.UsageError("--format and --json belong to sweep here: use --format csv|jsonl")
     if "flags" in params and not given_flags:
         from ..dpdk.flags import sizing_combinations
@@ -109,16 +109,17 @@ def _run(request: Request, key: str, values: list[int], fmt: str, metric: str, p
     progress = Progress("sweep", total=len(values))
     buf: list[str] = []
     platform: dict[str, object] = {}
-    for i, (value, platform, results) in enumerate(rows(request, key, values)):
+    for i, (value, described, results) in enumerate(rows(request, key, values)):
+        platform = described
         for row in results:
             label, ok, obj, total, heap, pages, errors = row
             if fmt == "csv":
                 buf.append(f"{value},{label},{'true' if ok else 'false'},{'' if obj is None else obj},"
                            f"{total},{heap},{'' if pages is None else pages},{errors}\n")
             else:
-                buf.append(dumps({key: value, **dict(zip(COLUMNS, row))}) + "\n")
+                buf.append(dumps({key: value, **dict(zip(COLUMNS, row, strict=True))}) + "\n")
             if plot_file is not None:
-                y = dict(zip(COLUMNS, row))[metric]
+                y = dict(zip(COLUMNS, row, strict=True))[metric]
                 curves.setdefault(label, []).append((value, None if not ok else y))  # type: ignore[arg-type]
             if not ok:
                 worst = ExitCode.REJECTED

@@ -68,7 +68,7 @@ def _lookup(token: str) -> int:
     try:
         return MempoolFlag[name].value
     except KeyError:
-        known = ", ".join(f.name.lower() for f in MempoolFlag if f & VALID_USER_FLAGS)
+        known = ", ".join(str(f.name).lower() for f in MempoolFlag if f & VALID_USER_FLAGS)
         raise InputError(f"unknown flag {token!r} (known: {known}, none, or a mask such as 0x23)") from None
 
 
@@ -101,7 +101,7 @@ def flag_names(mask: int) -> list[str]:
     names = []
     for flag in MempoolFlag:
         if mask & flag:
-            names.append(flag.name.lower())
+            names.append(str(flag.name).lower())
     rest = mask & ~_ALL_KNOWN
     if rest:
         names.append(hex(rest))

@@ -21,7 +21,7 @@ INDEX_REACH = {"bytes": 1 << 32, "8-byte units": 1 << 35}
 
 class MbufSpec(NamedTuple):
     name: str
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, as namedtuples allow
     cache_size: int = 0
     priv_size: int = 0
     data_room: int | None = None

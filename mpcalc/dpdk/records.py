@@ -8,7 +8,7 @@ from typing import NamedTuple
 from .errors import Rejection
 from .flags import VALID_USER_FLAGS, effective_flags
 from .flags import flag_names as _flag_names
-
+from .objflags import KIND_FLAGS, OWN_ZONES
 
 #: the shared, read-only default of Result.details
 _NO_DETAILS: Mapping[str, object] = MappingProxyType({})
@@ -98,7 +98,7 @@ class Mempool(NamedTuple):
     """One ``rte_mempool`` as ``rte_mempool_create`` builds it."""
 
     name: str
-    count: int
+    count: int  # type: ignore[assignment]  # DPDK's name (n); shadows tuple.count, as namedtuples allow
     elt_size: int
     cache_size: int
     private_data_size: int
@@ -169,6 +169,8 @@ class Result(NamedTuple):
     hugepages: int | None
     errors: tuple[Rejection, ...]
     details: Mapping[str, object] = _NO_DETAILS
+    #: memzones outside any mempool (a ring's RG_<name>, a hash's rings: mpcalc.dpdk.objflags.OWN_ZONES kinds)
+    zones: tuple[Memzone, ...] = ()
 
     @property
     def effective_flags(self) -> int:
@@ -176,7 +178,7 @@ class Result(NamedTuple):
 
     @property
     def memzones(self) -> tuple[Memzone, ...]:
-        return tuple(m for mp in self.mempools for m in mp.memzones)
+        return tuple(m for mp in self.mempools for m in mp.memzones) + self.zones
 
     @property
     def ok(self) -> bool:
@@ -190,14 +192,17 @@ class Result(NamedTuple):
 
     @property
     def flags_label(self) -> str:
-        return flags_label(self.flags)
+        own = KIND_FLAGS.get(self.kind)
+        return ("|".join(own.names(self.flags)) or "none") if own else flags_label(self.flags)
 
     def to_dict(self) -> dict[str, object]:
+        own = KIND_FLAGS.get(self.kind)  # a ring's RING_F_*, a hash's extra flags
         return {
             "kind": self.kind,
-            "flags": flag_names(self.flags),
-            "effective_flags": flag_names(self.effective_flags & VALID_USER_FLAGS),
+            "flags": own.names(self.flags) if own else flag_names(self.flags),
+            "effective_flags": [] if own else flag_names(self.effective_flags & VALID_USER_FLAGS),
             "mempools": [m.to_dict() for m in self.mempools],
+            **({"memzones": [z.to_dict() for z in self.zones]} if self.kind in OWN_ZONES else {}),
             "allocations": [a.to_dict() for a in self.allocations],
             "details": dict(self.details),
             "total_bytes": self.total_bytes,

@@ -1,4 +1,5 @@
-"""rte_rib / rte_rib6: the node mempool and the RIB struct; the ``rib`` and ``rib6`` objects (:data:`RIB`, :data:`RIB6`)."""
+"""rte_rib / rte_rib6: the node mempool and the RIB struct; the ``rib`` and ``rib6`` objects
+(:data:`RIB`, :data:`RIB6`)."""
 
 from collections.abc import Mapping
 from typing import Any
@@ -140,7 +141,7 @@ def _declare(family: int) -> ObjectDecl:
                   hi=INT_MAX),
             Param("nodes", "count", "max_nodes directly.", lo=1, hi=INT_MAX),
             Param("ext_size", "size", "ext_sz: bytes added to each node.", default=0, show_default=True),
-            Param("name", "text", f"RIB name (memzones MP_MP_<name>...).", default=kind, show_default=True),
+            Param("name", "text", "RIB name (memzones MP_MP_<name>...).", default=kind, show_default=True),
             FLAGS,
         ),
         build=build,

@@ -30,7 +30,7 @@ _SIZE_UNITS = {
 }
 
 
-def _parse(text: str, units: dict[str, int], what: str) -> int:
+def _parse(text: str | int, units: dict[str, int], what: str) -> int:
     if isinstance(text, int) and not isinstance(text, bool):
         return text
     match = _NUMBER.match(str(text))

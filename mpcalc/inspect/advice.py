@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import engine
+from ..app.explain import under_pow2
 from ..dpdk.flags import SIZING_FLAGS, VALID_USER_FLAGS, MempoolFlag, effective_flags
 from ..dpdk.platform import Platform
 from ..dpdk.units import page_label
-from ..app.explain import under_pow2
 from .dumps import PoolDump
 from .model import model
 

@@ -41,7 +41,7 @@ def size(spec: PoolSpec, p: Platform) -> Result:
     """``rte_mempool_create(name, n, elt_size, cache_size, private_data_size, ..., flags)``."""
     _check(spec)
     mp = create_pool(spec, p)
-    details = {}
+    details: dict[str, object] = {}
     if spec.cache_size and mp.header:
         from ..mbuf import cache_report
 
