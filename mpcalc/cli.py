@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from . import __version__, userio
+from . import __version__, global_platform, userio
 from .app.exitcodes import ExitCode
 from .dpdk.errors import InputError
 from .render import FORMATS, render
@@ -149,7 +149,12 @@ def cli() -> None:
 
     Counts take 1K/1M/1G (10^3, 10^6, 10^9) or 1Ki/1Mi/1Gi (2^10, 2^20, 2^30);
     byte sizes take K/M/G or KiB/MiB/GiB (binary) and KB/MB/GB (decimal).
+    Platform options (--dpdk, --arch, --build-config, ...) go before or after a sizing command.
     """
+    global_platform.forward(click.get_current_context())
+
+
+global_platform.add(cli)  # the platform options before the command too
 
 
 userio.add_switches(cli)  # --quiet and --no-color before the command name too

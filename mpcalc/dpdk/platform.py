@@ -129,10 +129,10 @@ def make_platform(
     named platform (``--platform``), then the architecture's default build."""
     sources: dict[str, str] = {}
     bc = build_config
-    bc_src = f"build file {bc.path}" if bc else ""
 
     def pick(key: str, option: object, from_file: object, fallback: object, fallback_src: str) -> object:
-        for value, src in ((option, "option"), (from_file, bc_src), (fallback, fallback_src)):
+        file_src = f"build {bc.path}: {dict(bc.origins).get(key, 'read')}" if bc else ""
+        for value, src in ((option, "option"), (from_file, file_src), (fallback, fallback_src)):
             if value is not None:
                 sources[key] = src
                 return value
@@ -159,8 +159,13 @@ def make_platform(
     align_default = (step.mempool_align if step else a.mempool_align) or cl
     ma = int(pick("mempool_align", None, bc.mempool_align if bc else None, align_default,
                   base_src if (step and step.mempool_align) else "RTE_CACHE_LINE_SIZE (v22.11:lib/mempool/rte_mempool.h:132-137)"))
-    dbg = bool(pick("debug", debug, (bc.debug or None) if bc else None, False, "default"))
-    sts = bool(pick("stats", stats, (bc.stats or None) if bc else None, False, "default"))
+    # a build whose compile flags were read says "off" too (the switches live only in c_args)
+    dbg = bool(pick("debug", debug, (bc.debug if bc.flags_read else bc.debug or None) if bc else None, False,
+                    "default"))
+    sts = bool(pick("stats", stats, (bc.stats if bc.flags_read else bc.stats or None) if bc else None, False,
+                    "default"))
+    if bc and bc.notes:
+        sources["build_notes"] = "; ".join(bc.notes)
     if cl not in (64, 128):
         raise InputError(f"cache line {cl!r} is not 64 or 128", param="--cache-line")
     if lcores < 1:
@@ -226,9 +231,11 @@ def _platform_params() -> tuple["Param", ...]:
         Param("max_lcore", "count", "Override RTE_MAX_LCORE.", lo=1, hi=65535),
         Param("debug", "bool", "A RTE_LIBRTE_MEMPOOL_DEBUG build (object cookies)."),
         Param("stats", "bool", "A RTE_LIBRTE_MEMPOOL_STATS build (per-lcore statistics)."),
-        Param("build_config", "path", "Read arch, cache line, RTE_MAX_LCORE, release and debug switches from an "
-              "rte_build_config.h."),
-        Param("pkg_config", "bool", "Use the rte_build_config.h of the DPDK that pkg-config libdpdk finds.",
+        Param("build_config", "path", "Read arch, cache line, RTE_MAX_LCORE, RTE_MEMPOOL_ALIGN, release and the "
+              "debug/stats switches from your DPDK build: rte_config.h or rte_build_config.h (includes followed), "
+              "an include folder, or a meson build folder (its compile_commands.json: c_args too)."),
+        Param("pkg_config", "bool", "Read them as pkg-config --cflags libdpdk gives them to the compiler "
+              "(its -I, -D and -include rte_config.h).",
               default=False, fronts=frozenset({"cli", "batch"})),
         Param("channels", "count", "Memory channels (EAL -n); DPDK uses 4 when -n is not given. x86 only.",
               default=4, lo=1, show_default=True),
@@ -265,10 +272,9 @@ def platform_from(args: "Mapping[str, Any]", base_dir: str | None = None) -> Pla
     if build_config:
         import os
 
-        path = os.path.join(base_dir, build_config) if base_dir else build_config
+        bc = buildconfig.read(os.path.join(base_dir, build_config) if base_dir else build_config)
     else:
-        path = str(buildconfig.find_installed())
-    bc = buildconfig.read(path)
+        bc = buildconfig.from_pkg_config()
     return make_platform(dpdk=args.get("dpdk"), arch=args.get("arch"), platform=args.get("platform"),
                          channels=args.get("channels", 4), ranks=args.get("ranks", 1),
                          page_size=args.get("page_size", 2 << 20), cache_line=args.get("cache_line"),
