@@ -117,10 +117,81 @@ def record(c, page_size: int) -> dict:
 
 
 def run_batch(path: Path, args: list[str], env: dict[str, str]) -> tuple[float, int, int]:
+    seconds, lines, code, _ = run_batch_rss(path, args, env)
+    return seconds, lines, code
+
+
+#: runs ``mpcalc`` and, at exit, writes its own peak resident size (VmHWM, KiB) to stderr: the high-water mark
+#: of its own memory map (getrusage and wait4 would count the forking parent's, which Linux carries over)
+_HWM = ("import atexit, sys\n"
+        "def hwm():\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmHWM:'):\n"
+        "            sys.stderr.write('VmHWM ' + line.split()[1] + '\\n')\n"
+        "atexit.register(hwm)\n"
+        "sys.argv = ['mpcalc', *sys.argv[1:]]\n"
+        "from mpcalc.__main__ import run\n"
+        "run()\n")
+
+
+def run_batch_rss(path: Path, args: list[str], env: dict[str, str]) -> tuple[float, int, int, int]:
+    """Wall time, answer lines, exit code and peak resident size (KiB) of one ``mpcalc batch``."""
     start = time.perf_counter()
-    proc = subprocess.run([*mpcalc_argv(), "batch", *args, str(path)], stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, env=env, check=False)
-    return time.perf_counter() - start, proc.stdout.count(b"\n"), proc.returncode
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.run([sys.executable, "-c", _HWM, "batch", *args, str(path)], stdout=out,
+                              stderr=subprocess.PIPE, env=env, check=False)
+        seconds = time.perf_counter() - start
+        out.seek(0)
+        lines = sum(chunk.count(b"\n") for chunk in iter(lambda: out.read(1 << 20), b""))
+    hwm = [int(x.split()[1]) for x in proc.stderr.decode().splitlines() if x.startswith("VmHWM ")]
+    return seconds, lines, proc.returncode, hwm[-1] if hwm else 0
+
+
+def random_records(n: int, seed: int = 12) -> list[dict]:
+    """``n`` distinct random configurations: pools (count, element, cache and private sizes and flags all
+    varying, a few rejected by DPDK) and RIBs, on a few platforms."""
+    import random
+
+    rng = random.Random(seed)
+    seen: set[str] = set()
+    out: list[dict] = []
+    while len(out) < n:
+        base = {"page_size": rng.choice(["4K", "2M", "1G"]), "channels": rng.choice([1, 2, 4, 6]),
+                "dpdk": rng.choice(["22.11", "23.11", "26.07"])}
+        if rng.random() < 0.8:
+            count = rng.randint(1, 4_000_000)
+            rec = {"command": "pool", "name": f"p{rng.randint(0, 999)}", "count": count,
+                   "elt_size": rng.randint(1, 65536), "cache_size": rng.choice([0, 0, 32, 64, 250, 256, 512]),
+                   "private_size": rng.choice([0, 0, 8, 64, rng.randint(0, 4096)]),
+                   "flags": rng.choice(["none", "no_spread", "no_cache_align", "no_iova_contig", "0x23",
+                                        "no_spread|no_iova_contig", "sp_put|sc_get"]), **base}
+        else:
+            rec = {"command": rng.choice(["rib", "rib6"]), "name": f"r{rng.randint(0, 99)}",
+                   "routes": rng.randint(1, 2_000_000), "ext_size": rng.choice([0, 0, 8, 16, 64]),
+                   "flags": rng.choice(["none", "no_cache_align|no_spread|no_iova_contig"]), **base}
+        text = json.dumps(rec)
+        if text not in seen:
+            seen.add(text)
+            out.append(rec)
+    return out
+
+
+def memory(env: dict[str, str], tmp: Path) -> list[tuple[str, str]]:
+    """Peak resident size of a full-document batch at 10,000 and 100,000 distinct lines (goal: flat)."""
+    records = random_records(100_000, seed=99)
+    rows = []
+    for args in ([], ["--compact"]):
+        peak = {}
+        for n in (10_000, 100_000):
+            path = tmp / f"memory-{n}.jsonl"
+            path.write_text("".join(json.dumps(r) + "\n" for r in records[:n]))
+            seconds, lines, _, rss = run_batch_rss(path, args, env)
+            assert lines == n, (lines, n)
+            peak[n] = rss
+            rows.append((f"batch {' '.join(args) or '(full documents)'}, {n:,} distinct random lines",
+                         f"{n / seconds:,.0f} lines/s, peak RSS {rss / 1024:,.1f} MiB"))
+        rows.append((f"  peak RSS at 100,000 / at 10,000 (goal at most 1.25)", f"{peak[100_000] / peak[10_000]:.2f}"))
+    return rows
 
 
 def batch(n: int, repeats: int, env: dict[str, str], tmp: Path, page_size: int) -> tuple[list[tuple[str, str]], list]:
@@ -188,6 +259,7 @@ def main() -> int:
         rows += startup(args.runs, env)
         batch_rows, _ = batch(args.configs, args.repeats, env, tmp, 4096)
         rows += batch_rows
+        rows += memory(env, tmp)
         if not args.no_probe:
             try:
                 rows += probe(cases(args.probe_configs), env, tmp)
