@@ -80,7 +80,7 @@ def config_of(pp: Preprocessor, path: str, *, flags_read: bool, notes: tuple[str
         macro = pp.macros.get(key)
         if macro is None:
             return None
-        value = pp.evaluate(macro.value, macro.where)
+        value = pp.evaluate(macro.value, macro.where, strict=True)
         origins[KEYS[key]] = f"{key} {value} ({macro.where})"
         return value
 

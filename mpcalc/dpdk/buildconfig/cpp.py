@@ -159,16 +159,17 @@ class Preprocessor:
         macro = self.macros.get(name)
         return None if macro is None else macro.value
 
-    def evaluate(self, expr: str, where: str) -> int:
+    def evaluate(self, expr: str, where: str, strict: bool = False) -> int:
         """An ``#if`` expression (C11 6.10.1): ``defined``, macros expanded, unknown names 0.
 
         >>> Preprocessor([]).evaluate("defined(X) || (1 << 7) == 128 && !0", "t")
         1
         """
-        tokens = self._expand(_tokens(expr, where), where, set())
+        tokens = self._expand(_tokens(expr, where), where, set(), strict)
         return _Parser(tokens, where).parse()
 
-    def _expand(self, tokens: list[str], where: str, active: set[str]) -> list[str]:
+    def _expand(self, tokens: list[str], where: str, active: set[str], strict: bool = False) -> list[str]:
+        """``strict``: a name that is no macro is an error (a value, not an ``#if``)."""
         out: list[str] = []
         i = 0
         while i < len(tokens):
@@ -187,8 +188,10 @@ class Preprocessor:
                 if macro.params is not None:
                     raise InputError(f"{where}: function-like macro {tok} ({macro.where}) in an expression "
                                      "is not supported")
-                out += self._expand(_tokens(macro.value, macro.where), macro.where, active | {tok})
+                out += self._expand(_tokens(macro.value, macro.where), macro.where, active | {tok}, strict)
             elif _NAME.match(tok):
+                if strict:
+                    raise InputError(f"{where}: {tok!r} is not a number", param="--build-config")
                 out.append("0")  # C11 6.10.1p4: remaining identifiers are replaced with 0
             else:
                 out.append(tok)
