@@ -74,7 +74,7 @@ def test_rte_config_h_is_followed_to_rte_build_config_h(tmp_path):
 
 def test_an_include_off_the_path_is_an_error(tmp_path):
     (tmp_path / "rte_config.h").write_text(RTE_CONFIG.format(extra=""))
-    with pytest.raises(InputError, match="rte_build_config.h> is on no folder"):
+    with pytest.raises(InputError, match=r"rte_build_config\.h> is on no folder"):
         buildconfig.read(tmp_path / "rte_config.h")
 
 

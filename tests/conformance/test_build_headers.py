@@ -160,7 +160,7 @@ def test_debians_x86_build_through_pkg_config(probes):
     assert plat["sizeof"]["rte_mempool"] == p.sizeof_mempool
     cases = [dataclasses.replace(c, channels=4, ranks=1) for c in grid.cases(60)]
     lines = [{"cmd": c.command(), "channels": 4, "ranks": 1, "reply": r}
-             for c, r in zip(cases, probe.run_many([c.command() for c in cases]))]
+             for c, r in zip(cases, probe.run_many([c.command() for c in cases]), strict=True)]
     assert not replay(lines, lambda c, r: platform_from({"pkg_config": True, "page_size": 4096}))
 
 
@@ -186,7 +186,7 @@ def test_debians_arm64_build_through_its_pkg_config(arm64_probe, monkeypatch):
     assert plat["sizeof"]["rte_mempool"] == p.sizeof_mempool
     cases = grid.cases(60)[:40]
     lines = [{"cmd": c.command(), "channels": 4, "ranks": 1, "reply": r}
-             for c, r in zip(cases, arm64_probe.run_many([c.command() for c in cases]))]
+             for c, r in zip(cases, arm64_probe.run_many([c.command() for c in cases]), strict=True)]
     failures = replay(lines, lambda c, r: p)
     assert not failures, "\n".join(failures[:10])
 

@@ -102,10 +102,10 @@ def config_of(pp: Preprocessor, path: str, *, flags_read: bool, notes: tuple[str
         origins["dpdk"] = f"RTE_VER_YEAR {year}, RTE_VER_MONTH {month} ({pp.macros['RTE_VER_MONTH'].where})"
     switches = {}
     for key in ("RTE_LIBRTE_MEMPOOL_DEBUG", "RTE_LIBRTE_MEMPOOL_STATS"):
-        macro = pp.macros.get(key)
-        switches[key] = macro is not None
-        if macro is not None:
-            origins[KEYS[key]] = f"{key} ({macro.where})"
+        switch = pp.macros.get(key)
+        switches[key] = switch is not None
+        if switch is not None:
+            origins[KEYS[key]] = f"{key} ({switch.where})"
         elif flags_read:
             origins[KEYS[key]] = f"{key} not defined"
     return BuildConfig(

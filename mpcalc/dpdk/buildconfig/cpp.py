@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from ..errors import InputError
 
@@ -22,7 +22,8 @@ MAX_DEPTH = 32
 MAX_FILES = 256
 _DIRECTIVE = re.compile(r"^\s*#\s*(\w+)\s*(.*)$")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
-_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||<<|>>|<=|>=|==|!=|[-+*/%<>!~&|^?:(),]))")
+_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)"
+                    r"|(&&|\|\||<<|>>|<=|>=|==|!=|[-+*/%<>!~&|^?:(),]))")
 _NAME = re.compile(r"[A-Za-z_]\w*$")
 
 
@@ -220,8 +221,9 @@ def _tokens(expr: str, where: str) -> list[str]:
 class _Parser:
     """Precedence climbing over C's binary operators, then ``?:`` and unary ``! ~ - +``."""
 
-    _BINARY = {"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
-               "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+    _BINARY: ClassVar[dict[str, int]] = {
+        "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
+        "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
 
     def __init__(self, tokens: list[str], where: str) -> None:
         self.tokens, self.pos, self.where = tokens, 0, where
@@ -256,10 +258,10 @@ class _Parser:
 
     def binary(self, level: int) -> int:
         left = self.unary()
-        while (op := self.peek()) in self._BINARY and self._BINARY[op] >= level:  # type: ignore[operator]
+        while (op := self.peek()) in self._BINARY and self._BINARY[op] >= level:
             self.take()
-            right = self.binary(self._BINARY[op] + 1)  # type: ignore[index]
-            left = self.apply(op, left, right)  # type: ignore[arg-type]
+            right = self.binary(self._BINARY[op] + 1)
+            left = self.apply(op, left, right)
         return left
 
     def apply(self, op: str, a: int, b: int) -> int:
