@@ -33,6 +33,27 @@ NOT_IN_BATCH = ("format", "json", "svg", *(p.key for p in ANALYSIS_PARAMS if "ba
 dumps: Callable[[Any], str] = json.JSONEncoder(ensure_ascii=True, separators=(",", ":")).encode
 
 
+def document_writer() -> Callable[[Any], str]:
+    """:data:`dumps` for a float-free document, faster: orjson where installed, whose compact output is
+    json's for ASCII text, integers up to 64 bits, strings, booleans and nulls; anything else (non-ASCII
+    text, a larger integer) is written by json.  A document with floats (--explain's percentages) must
+    go to :data:`dumps` itself: json and orjson spell some floats differently."""
+    orjson: Any
+    try:
+        import orjson
+    except ImportError:  # no wheel for this machine: json alone
+        return dumps
+
+    def write(doc: Any) -> str:
+        try:
+            raw: bytes = orjson.dumps(doc)
+        except orjson.JSONEncodeError:  # an integer past 64 bits
+            return dumps(doc)
+        return raw.decode() if raw.isascii() else dumps(doc)
+
+    return write
+
+
 class LineError(Exception):
     """A batch line that cannot be evaluated: the key it concerns and the message."""
 
@@ -56,6 +77,7 @@ class Lines:
         self._parsed: dict[tuple[str, str, Any, type], Any] = {}
         self._required_keys: dict[str, tuple[str, ...]] = {}
         self._bucket_maps: dict[str, dict[str, str]] = {}
+        self.write = document_writer()
 
     def keys(self, name: object) -> dict[str, Param]:
         found = self._keys.get(name) if isinstance(name, str) else None
@@ -155,7 +177,8 @@ class Lines:
         except Exception as exc:
             return numbered(dumps({"line": 0, "key": None, "error": f"internal error: {type(exc).__name__}: {exc}",
                                    "exit_code": ExitCode.REJECTED}), ExitCode.REJECTED)
-        return False, dumps(outcome.report.to_dict()), outcome.code
+        write = dumps if request.analysis.explain else self.write
+        return False, write(outcome.report.to_dict()), outcome.code
 
 
 def numbered(record: str, code: int) -> tuple[bool, str, int]:
@@ -225,34 +248,26 @@ def parser() -> Callable[[bytes], Any]:
     return parse
 
 
-def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = False) -> int:
-    """Answer every line of ``source`` on ``out``; return the exit code (the worst line's).
+class Answerer:
+    """Answers the lines of one read: a batch's state (the parser, the memo of answers by a line's exact
+    text, the requests' memo tables), in the ``mpcalc batch`` process or in one of its workers."""
 
-    ``freeze`` (the ``mpcalc batch`` process) moves what the batch keeps out of the cyclic collector's
-    sight after every read (``gc.freeze``): its full collections would otherwise rescan the memo
-    tables again and again.  A batch makes no cyclic garbage (tests/test_fastpath.py).
-    """
-    import gc
+    def __init__(self, compact: bool) -> None:
+        self.compact = compact
+        self.parse = parser()
+        self.lines = Lines()
+        self.seen: dict[bytes, tuple[bool, str, int]] = {}
+        self.too_long = numbered(dumps({"line": 0, "key": None, "error": f"line is longer than {MAX_LINE_BYTES:,} "
+                                        "bytes", "exit_code": ExitCode.USAGE}), ExitCode.USAGE)
 
-    parse = parser()
-    lines = Lines()
-    seen: dict[bytes, tuple[bool, str, int]] = {}
-    too_long = numbered(dumps({"line": 0, "key": None, "error": f"line is longer than {MAX_LINE_BYTES:,} bytes",
-                               "exit_code": ExitCode.USAGE}), ExitCode.USAGE)
-    pending: list[str] = []
-    worst = ExitCode.OK
-    progress = Progress("batch")
-
-    def flush() -> None:
-        if pending:
-            out.write("".join(pending))
-            pending.clear()
-        out.flush()
-
-    for first, chunk in split_chunks(source, before_read=flush):
+    def chunk(self, first: int, chunk: list[bytes | None]) -> tuple[str, int]:
+        """The answers to lines ``first``, ``first + 1``, ... (None: a line over the length limit), as one
+        text, and the worst exit code among them."""
+        seen, pending = self.seen, []
+        worst = ExitCode.OK
         for number, line in enumerate(chunk, first):
             if line is None:
-                numbered_, answer, code = too_long
+                numbered_, answer, code = self.too_long
             else:
                 text = line.strip()
                 if not text:
@@ -261,17 +276,67 @@ def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = 
                 if found is None:
                     if len(seen) >= MEMO_LIMIT:
                         seen.clear()
-                    found = seen[text] = lines.answer(parse(text), compact)
+                    found = seen[text] = self.lines.answer(self.parse(text), self.compact)
                 numbered_, answer, code = found
             pending.append(f'{{"line":{number}{answer}\n' if numbered_ else answer + "\n")
             if code > worst:
                 worst = ExitCode(code)
-        if len(pending) >= 4096:
-            out.write("".join(pending))
-            pending.clear()
+        return "".join(pending), worst
+
+
+def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = False, jobs: int = 1) -> int:
+    """Answer every line of ``source`` on ``out``; return the exit code (the worst line's).
+
+    Every read's answers are written (and flushed) before the next read waits, so a producer may feed
+    lines one at a time.  ``jobs`` > 1 answers the reads in that many worker processes (forked; the
+    answers are written in order); meant for a file, read ahead as fast as the workers go.
+
+    ``freeze`` (the ``mpcalc batch`` process) moves what the batch keeps out of the cyclic collector's
+    sight after every read (``gc.freeze``): its full collections would otherwise rescan the memo
+    tables again and again.  A batch makes no cyclic garbage (tests/test_batch_memory.py).
+    """
+    import gc
+
+    worst = ExitCode.OK
+    progress = Progress("batch")
+    if jobs > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("fork").Pool(jobs, _start_worker, (compact, freeze)) as pool:
+            for last, (text, code) in pool.imap(_work, split_chunks(source)):
+                out.write(text)
+                worst = max(worst, ExitCode(code))
+                progress.update(last)
+        out.flush()
+        progress.close()
+        return worst
+    answerer = Answerer(compact)
+    for first, chunk in split_chunks(source, before_read=out.flush):
+        text, code = answerer.chunk(first, chunk)
+        out.write(text)
+        worst = max(worst, ExitCode(code))
         progress.update(first + len(chunk) - 1)
         if freeze:
             gc.freeze()
-    flush()
+    out.flush()
     progress.close()
     return worst
+
+
+#: a worker process's state (:func:`run_batch` with jobs > 1)
+_WORKER: list[Any] = []
+
+
+def _start_worker(compact: bool, freeze: bool) -> None:
+    _WORKER[:] = [Answerer(compact), freeze]
+
+
+def _work(read: tuple[int, list[bytes | None]]) -> tuple[int, tuple[str, int]]:
+    import gc
+
+    answerer, freeze = _WORKER
+    first, chunk = read
+    answered = answerer.chunk(first, chunk)
+    if freeze:
+        gc.freeze()
+    return first + len(chunk) - 1, answered

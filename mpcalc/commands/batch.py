@@ -30,7 +30,10 @@ import click
 @click.argument("input_file", metavar="[FILE]", type=click.Path(dir_okay=False, allow_dash=True), default="-")
 @click.option("--compact", is_flag=True,
               help="One short record per line (flags, object size, totals, errnos) instead of the full document.")
-def command(input_file: str, compact: bool) -> int:
+@click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
+              help="Worker processes for a FILE (answers stay in order); 0: one per CPU for a file of 1 MiB or "
+                   "more, else 1. A pipe is always answered by this process, read by read.")
+def command(input_file: str, compact: bool, jobs: int) -> int:
     """Evaluate JSON Lines configurations (FILE or stdin), one JSON answer per line, streaming.
 
     Each line is an object such as {"command": "pool", "count": 1000, "elt_size": 40, "flags": ["no_spread"]}:
@@ -48,4 +51,9 @@ def command(input_file: str, compact: bool) -> int:
     except OSError as exc:
         raise click.BadParameter(f"cannot read {input_file!r}: {exc.strerror}", param_hint="FILE") from None
     with source:
-        return run_batch(source, sys.stdout, compact, freeze=True)
+        if jobs == 0:
+            import os
+
+            big = os.fstat(source.fileno()).st_size >= 1 << 20
+            jobs = min(len(os.sched_getaffinity(0)), 8) if big else 1
+        return run_batch(source, sys.stdout, compact, freeze=True, jobs=jobs)
