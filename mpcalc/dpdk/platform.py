@@ -131,7 +131,7 @@ def make_platform(
     bc = build_config
 
     def pick(key: str, option: object, from_file: object, fallback: object, fallback_src: str) -> object:
-        file_src = f"build {bc.path}: {dict(bc.origins).get(key, 'read')}" if bc else ""
+        file_src = dict(bc.origins).get(key, f"build {bc.path}") if bc else ""  # "RTE_X 64 (file:line)"
         for value, src in ((option, "option"), (from_file, file_src), (fallback, fallback_src)):
             if value is not None:
                 sources[key] = src

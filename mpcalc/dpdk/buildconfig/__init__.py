@@ -107,7 +107,7 @@ def config_of(pp: Preprocessor, path: str, *, flags_read: bool, notes: tuple[str
         if switch is not None:
             origins[KEYS[key]] = f"{key} ({switch.where})"
         elif flags_read:
-            origins[KEYS[key]] = f"{key} not defined"
+            origins[KEYS[key]] = f"{key} not defined (build {path})"
     return BuildConfig(
         path=path,
         dpdk=f"{year:02d}.{month:02d}" if year is not None and month is not None else None,

@@ -109,7 +109,7 @@ def read_compile_commands(file: Path) -> BuildConfig:
                          "library", param="--build-config")
     flags = entry.get("arguments") or shlex.split(str(entry.get("command", "")))
     cwd = file.parent / str(entry.get("directory", "."))
-    return read_flags([str(f) for f in flags], cwd, f"{file.name} ({MEMPOOL_SOURCE})", str(file))
+    return read_flags([str(f) for f in flags], cwd, f"{file}'s compile of {MEMPOOL_SOURCE}", str(file))
 
 
 def read_header(header: Path) -> BuildConfig:
