@@ -208,6 +208,7 @@ def test_example_mbuf_pool(run_json):
         "cache_size": 250,
         "private_size": 8,
         "cache_layout": "pointer",
+        "ops": None,
     }
 
 

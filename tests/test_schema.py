@@ -21,6 +21,7 @@ ARGS = {
     "rib6": ["--routes", "1K"],
     "fib": ["--routes", "1K", "--tbl8", "64"],
     "fib6": ["--routes", "1K", "--type", "dummy"],
+    "ring": ["-n", "1024", "--flags", "sp_enq,sc_deq"],
 }
 
 

@@ -46,6 +46,8 @@ class Param(NamedTuple):
     fronts: frozenset[str] = frozenset({"cli", "plan", "batch"})
     #: ``--flags all`` (every sizing combination) is accepted on the command line and in a batch
     all_combinations: bool = True
+    #: a flags parameter's vocabulary: mempool flags, or an object's own (mpcalc.dpdk.objflags.VOCABULARIES)
+    vocabulary: str = "mempool"
 
     @property
     def option(self) -> str:
@@ -92,6 +94,10 @@ def _flags(p: Param, value: Any) -> list[int]:
     """A list of flag masks: one, or every sizing combination for ``all``."""
     from .flags import parse_flags, sizing_combinations
 
+    if p.vocabulary != "mempool":
+        from .objflags import VOCABULARIES
+
+        parse_flags, sizing_combinations = VOCABULARIES[p.vocabulary].parse, VOCABULARIES[p.vocabulary].combinations
     if isinstance(value, list):
         if not all(isinstance(v, str) for v in value):
             raise InputError(f"{value!r} is not a flag list")
@@ -196,7 +202,7 @@ class ObjectDecl(NamedTuple):
 
     @property
     def has_flags(self) -> bool:
-        return any(p.kind == "flags" for p in self.params)
+        return any(p.kind == "flags" and p.vocabulary == "mempool" for p in self.params)
 
     def fit_key(self, args: Mapping[str, Any]) -> str | None:
         """The key ``--fit`` grows: the first of :attr:`fit` that is given, else the first."""

@@ -9,6 +9,7 @@ from .declare import CACHE_LAYOUT, CACHE_SIZE, ObjectDecl, Param, Resolved, at_m
 from .errors import InputError, Rejection
 from .intmath import ceil_div
 from .mempool import CACHE_SLOT_BYTES, RING_LIMIT, PoolSpec, check_u32, create_pool, header_layout, header_size
+from .mempool.drivers import OPS
 from .platform import Platform
 from .records import Mempool, Result
 
@@ -27,6 +28,9 @@ class MbufSpec(NamedTuple):
     data_room: int | None = None
     mtu: int | None = None
     cache_layout: str = "pointer"
+    #: rte_pktmbuf_pool_create_by_ops's ops_name; "": rte_mbuf_best_mempool_ops(), ring_mp_mc unless configured
+    #: (v22.11:lib/mbuf/rte_mbuf.c:246-247, lib/mbuf/rte_mbuf_pool_ops.c:91-103)
+    ops: str = ""
 
 
 def data_room(spec: MbufSpec, p: Platform) -> tuple[int, str]:
@@ -61,7 +65,7 @@ def mbuf_pool(spec: MbufSpec, p: Platform) -> tuple[Mempool | None, list[Rejecti
                                 source="v22.11:lib/mbuf/rte_mbuf.c:229-234")], details
     mp = create_pool(PoolSpec(name=spec.name, count=spec.count, elt_size=r.mbuf_size + spec.priv_size + room,
                               cache_size=spec.cache_size, private_size=r.pktmbuf_pool_private_size, flags=0,
-                              cache_layout=spec.cache_layout), p)
+                              cache_layout=spec.cache_layout, ops=spec.ops), p)
     return mp, [], details
 
 
@@ -112,7 +116,7 @@ def size(spec: MbufSpec, p: Platform, lcores: int | None = None) -> Result:
     return eal.assemble("mbuf", 0, p, [mp] if mp else [], (), errors, details)
 
 
-_INPUTS = ("name", "count", "cache_size", "priv_size", "data_room", "mtu", "lcores", "cache_layout")
+_INPUTS = ("name", "count", "cache_size", "priv_size", "data_room", "mtu", "lcores", "cache_layout", "ops")
 
 
 def _resolve(a: Mapping[str, Any]) -> Resolved:
@@ -122,7 +126,8 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
 
 def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
     return size(MbufSpec(name=a["name"], count=a["count"], cache_size=a["cache_size"], priv_size=a["priv_size"],
-                         data_room=a["data_room"], mtu=a["mtu"], cache_layout=a["cache_layout"]), p, a["lcores"])
+                         data_room=a["data_room"], mtu=a["mtu"], cache_layout=a["cache_layout"], ops=a["ops"] or ""),
+                p, a["lcores"])
 
 
 MBUF = ObjectDecl(
@@ -141,6 +146,8 @@ MBUF = ObjectDecl(
         name_param("mbuf_pool", "MP_<name>"),
         CACHE_SIZE,
         CACHE_LAYOUT,
+        Param("ops", "choice", "Mempool driver (rte_pktmbuf_pool_create_by_ops) [default: rte_mbuf_best_mempool_ops(), "
+              "ring_mp_mc].", choices=OPS),
     ),
     build=_build,
     resolve=_resolve,

@@ -18,6 +18,7 @@ OBJECTS: dict[str, tuple[str, str]] = {
     "fib": ("fib", "FIB"),
     "rib6": ("rib", "RIB6"),
     "fib6": ("fib", "FIB6"),
+    "ring": ("ring", "RING"),
 }
 NAMES = tuple(OBJECTS)
 

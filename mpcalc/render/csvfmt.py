@@ -26,6 +26,8 @@ def rows(report: Report) -> Iterator[tuple[object, ...]]:
                 yield label, mp["name"], "memzone", mz["name"], mz["len"]
             for a in mp["allocations"]:
                 yield label, mp["name"], "allocation", a["name"], a["size"]
+        for mz in result.get("memzones", ()):
+            yield label, "", "memzone", mz["name"], mz["len"]
         for a in result["allocations"]:
             yield label, "", "allocation", a["name"], a["size"]
         for key in ("total_bytes", "heap_bytes", "hugepages"):
@@ -67,6 +69,8 @@ def render_plan(report, stream: TextIO, fmt: str = "csv") -> None:  # type: igno
                 writer.writerow([item["socket"], label, "memzone", mz["name"], mz["len"]])
             for a in mp["allocations"]:
                 writer.writerow([item["socket"], label, "allocation", a["name"], a["size"]])
+        for mz in r.get("memzones", ()):
+            writer.writerow([item["socket"], label, "memzone", mz["name"], mz["len"]])
         for a in r["allocations"]:
             writer.writerow([item["socket"], label, "allocation", a["name"], a["size"]])
         for key in ("total_bytes", "heap_bytes"):

@@ -110,6 +110,8 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
                       iec(mz["len"]))
         for a in mp["allocations"]:
             t.add_row("rte_malloc", a["name"], f"{a['size']:,}", iec(a["size"]))
+    for mz in result.get("memzones", ()):  # a ring's or a hash's own memzones
+        t.add_row("memzone", mz["name"], f"{mz['len']:,}", iec(mz["len"]))
     for a in result["allocations"]:
         t.add_row("rte_malloc", a["name"], f"{a['size']:,}", iec(a["size"]))
     t.add_section()

@@ -12,6 +12,7 @@
  * See README.md next to this file for the protocol.
  */
 #define _GNU_SOURCE
+#define ALLOW_EXPERIMENTAL_API 1 /* rte_stack.h inlines rte_atomic128_cmp_exchange */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -30,8 +31,11 @@
 #include <rte_errno.h>
 #include <rte_fib.h>
 #include <rte_fib6.h>
+#include <rte_hash.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
+#include <rte_lpm.h>
+#include <rte_lpm6.h>
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memory.h>
@@ -40,6 +44,7 @@
 #include <rte_rib.h>
 #include <rte_rib6.h>
 #include <rte_ring.h>
+#include <rte_stack.h>
 #include <rte_version.h>
 
 #define MAX_TOK 16
@@ -302,7 +307,7 @@ emit_remaining(const char *key)
 /* ------------------------------------------------------------------ */
 /* kept objects (created with trailing "keep")                          */
 
-enum kind { K_POOL, K_RIB, K_RIB6, K_FIB, K_FIB6 };
+enum kind { K_POOL, K_RIB, K_RIB6, K_FIB, K_FIB6, K_RING, K_LPM, K_LPM6, K_HASH };
 
 struct kept {
 	char name[64];
@@ -324,6 +329,10 @@ obj_free(enum kind k, void *o)
 	case K_RIB6: rte_rib6_free(o); break;
 	case K_FIB: rte_fib_free(o); break;
 	case K_FIB6: rte_fib6_free(o); break;
+	case K_RING: rte_ring_free(o); break;
+	case K_LPM: rte_lpm_free(o); break;
+	case K_LPM6: rte_lpm6_free(o); break;
+	case K_HASH: rte_hash_free(o); break;
 	}
 }
 
@@ -731,6 +740,305 @@ cmd_fibadd(char **t, int nt)
 	jend();
 }
 
+/* ------------------------------------------------------------------ */
+/* issue 13: rings, mempool drivers (--ops), LPM, LPM6, hash           */
+
+static const char *
+sync_name(enum rte_ring_sync_type t)
+{
+	switch (t) {
+	case RTE_RING_SYNC_MT: return "mt";
+	case RTE_RING_SYNC_ST: return "st";
+	case RTE_RING_SYNC_MT_RTS: return "mt_rts";
+	case RTE_RING_SYNC_MT_HTS: return "mt_hts";
+	default: return "?";
+	}
+}
+
+/* ring NAME COUNT ESIZE FLAGS [keep]: rte_ring_create_elem */
+static void
+cmd_ring(char **t, int nt, bool keep)
+{
+	uint32_t count, esize, flags;
+	struct rte_ring *r;
+	int err;
+
+	if (nt != 5 || !p_u32(t[2], &count) || !p_u32(t[3], &esize) || !p_u32(t[4], &flags)) {
+		if (nt != 5)
+			snprintf(perr, sizeof(perr), "usage: ring NAME COUNT ESIZE FLAGS [keep]");
+		fputs("{\"cmd\": \"ring\", \"ok\": false, \"error\": ", out);
+		jstr(perr);
+		jend();
+		return;
+	}
+	measure_begin();
+	r = rte_ring_create_elem(t[1], esize, count, SOCKET_ID_ANY, flags);
+	err = rte_errno;
+	measure_end();
+	reply_head("ring", t[1], r);
+	if (r) {
+		fprintf(out, ", \"size\": %u, \"mask\": %u, \"capacity\": %u, \"flags\": %u, \"prod_sync\": \"%s\", "
+			"\"cons_sync\": \"%s\", \"ring_name\": ", r->size, r->mask, r->capacity, r->flags,
+			sync_name(r->prod.sync_type), sync_name(r->cons.sync_type));
+		jstr(r->name);
+		if (r->prod.sync_type == RTE_RING_SYNC_MT_RTS)
+			fprintf(out, ", \"prod_htd_max\": %u", rte_ring_get_prod_htd_max(r));
+		if (r->cons.sync_type == RTE_RING_SYNC_MT_RTS)
+			fprintf(out, ", \"cons_htd_max\": %u", rte_ring_get_cons_htd_max(r));
+	}
+	finish_create(t[1], K_RING, r, err, keep);
+}
+
+/* ringmemsize ESIZE COUNT: rte_ring_get_memsize_elem */
+static void
+cmd_ringmemsize(char **t, int nt)
+{
+	uint32_t esize, count;
+	ssize_t r;
+
+	if (nt != 3 || !p_u32(t[1], &esize) || !p_u32(t[2], &count)) {
+		fputs("{\"cmd\": \"ringmemsize\", \"ok\": false, \"error\": \"usage: ringmemsize ESIZE COUNT\"", out);
+		jend();
+		return;
+	}
+	r = rte_ring_get_memsize_elem(esize, count);
+	fprintf(out, "{\"cmd\": \"ringmemsize\", \"ok\": %s, \"memsize\": %zd", r >= 0 ? "true" : "false", r);
+	jend();
+}
+
+/* poolops NAME N ELT CACHE PRIV FLAGS OPS [keep]: create_empty + set_ops_byname + populate_default */
+static void
+cmd_poolops(char **t, int nt, bool keep)
+{
+	uint32_t n, elt, cache, priv, flags;
+	struct rte_mempool *mp;
+	int err = 0, ret;
+
+	if (nt != 8 || !p_u32(t[2], &n) || !p_u32(t[3], &elt) ||
+	    !p_u32(t[4], &cache) || !p_u32(t[5], &priv) || !p_u32(t[6], &flags)) {
+		if (nt != 8)
+			snprintf(perr, sizeof(perr), "usage: poolops NAME N ELT CACHE PRIV FLAGS OPS [keep]");
+		fputs("{\"cmd\": \"poolops\", \"ok\": false, \"error\": ", out);
+		jstr(perr);
+		jend();
+		return;
+	}
+	measure_begin();
+	mp = rte_mempool_create_empty(t[1], n, elt, cache, priv, SOCKET_ID_ANY, flags);
+	if (mp == NULL) {
+		err = rte_errno;
+	} else {
+		ret = rte_mempool_set_ops_byname(mp, t[7], NULL);
+		if (ret == 0)
+			ret = rte_mempool_populate_default(mp);
+		if (ret < 0) {
+			rte_mempool_free(mp);
+			mp = NULL;
+			err = -ret;
+		}
+	}
+	measure_end();
+	reply_head("poolops", t[1], mp);
+	if (mp)
+		emit_pool_fields(mp);
+	finish_create(t[1], K_POOL, mp, err, keep);
+}
+
+/* mbufops NAME N CACHE PRIV DATA_ROOM OPS [keep]: rte_pktmbuf_pool_create_by_ops */
+static void
+cmd_mbufops(char **t, int nt, bool keep)
+{
+	uint32_t n, cache, priv, room;
+	struct rte_mempool *mp;
+	int err;
+
+	if (nt != 7 || !p_u32(t[2], &n) || !p_u32(t[3], &cache) ||
+	    !p_u32(t[4], &priv) || !p_u32(t[5], &room)) {
+		if (nt != 7)
+			snprintf(perr, sizeof(perr), "usage: mbufops NAME N CACHE PRIV DATA_ROOM OPS [keep]");
+		fputs("{\"cmd\": \"mbufops\", \"ok\": false, \"error\": ", out);
+		jstr(perr);
+		jend();
+		return;
+	}
+	measure_begin();
+	mp = rte_pktmbuf_pool_create_by_ops(t[1], n, cache, (uint16_t)priv, (uint16_t)room, SOCKET_ID_ANY, t[6]);
+	err = rte_errno;
+	measure_end();
+	reply_head("mbufops", t[1], mp);
+	if (mp)
+		emit_pool_fields(mp);
+	finish_create(t[1], K_POOL, mp, err, keep);
+}
+
+/* lpm NAME MAX_RULES NUMBER_TBL8S [keep]: rte_lpm_create */
+static void
+cmd_lpm(char **t, int nt, bool keep)
+{
+	struct rte_lpm_config c;
+	struct rte_lpm *lpm;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	if (nt != 4 || !p_u32(t[2], &c.max_rules) || !p_u32(t[3], &c.number_tbl8s)) {
+		if (nt != 4)
+			snprintf(perr, sizeof(perr), "usage: lpm NAME MAX_RULES NUMBER_TBL8S [keep]");
+		fputs("{\"cmd\": \"lpm\", \"ok\": false, \"error\": ", out);
+		jstr(perr);
+		jend();
+		return;
+	}
+	measure_begin();
+	lpm = rte_lpm_create(t[1], SOCKET_ID_ANY, &c);
+	err = rte_errno;
+	measure_end();
+	reply_head("lpm", t[1], lpm);
+	finish_create(t[1], K_LPM, lpm, err, keep);
+}
+
+/* lpm6 NAME MAX_RULES NUMBER_TBL8S [keep]: rte_lpm6_create */
+static void
+cmd_lpm6(char **t, int nt, bool keep)
+{
+	struct rte_lpm6_config c;
+	struct rte_lpm6 *lpm;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	if (nt != 4 || !p_u32(t[2], &c.max_rules) || !p_u32(t[3], &c.number_tbl8s)) {
+		if (nt != 4)
+			snprintf(perr, sizeof(perr), "usage: lpm6 NAME MAX_RULES NUMBER_TBL8S [keep]");
+		fputs("{\"cmd\": \"lpm6\", \"ok\": false, \"error\": ", out);
+		jstr(perr);
+		jend();
+		return;
+	}
+	measure_begin();
+	lpm = rte_lpm6_create(t[1], SOCKET_ID_ANY, &c);
+	err = rte_errno;
+	measure_end();
+	reply_head("lpm6", t[1], lpm);
+	finish_create(t[1], K_LPM6, lpm, err, keep);
+}
+
+/* hash NAME ENTRIES KEY_LEN EXTRA_FLAGS [keep]: rte_hash_create */
+static void
+cmd_hash(char **t, int nt, bool keep)
+{
+	struct rte_hash_parameters hp;
+	uint32_t entries, key_len, flags;
+	struct rte_hash *h;
+	int err;
+
+	if (nt != 5 || !p_u32(t[2], &entries) || !p_u32(t[3], &key_len) || !p_u32(t[4], &flags)) {
+		if (nt != 5)
+			snprintf(perr, sizeof(perr), "usage: hash NAME ENTRIES KEY_LEN EXTRA_FLAGS [keep]");
+		fputs("{\"cmd\": \"hash\", \"ok\": false, \"error\": ", out);
+		jstr(perr);
+		jend();
+		return;
+	}
+	memset(&hp, 0, sizeof(hp));
+	hp.name = t[1];
+	hp.entries = entries;
+	hp.key_len = key_len;
+	hp.socket_id = SOCKET_ID_ANY;
+	hp.extra_flag = (uint8_t)flags;
+	measure_begin();
+	h = rte_hash_create(&hp);
+	err = rte_errno;
+	measure_end();
+	reply_head("hash", t[1], h);
+	if (h)
+		fprintf(out, ", \"max_key_id\": %d", rte_hash_max_key_id(h));
+	finish_create(t[1], K_HASH, h, err, keep);
+}
+
+/* lpmadd NAME 4|6 N, then N lines "PREFIX/DEPTH NEXTHOP": rte_lpm_add / rte_lpm6_add on a kept table */
+static void
+cmd_lpmadd(char **t, int nt)
+{
+	uint32_t fam = 0, n = 0, i;
+	struct kept *k = NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	long added = 0, failed_at = -1;
+	int ferr = 0, ret;
+	const char *bad = NULL;
+	char badbuf[200];
+
+	if (nt != 4 || !p_u32(t[2], &fam) || !p_u32(t[3], &n) || (fam != 4 && fam != 6))
+		bad = "usage: lpmadd NAME 4|6 N";
+	if (!bad) {
+		k = kept_find(t[1]);
+		if (k == NULL || (fam == 4 && k->kind != K_LPM) || (fam == 6 && k->kind != K_LPM6))
+			bad = "no kept lpm/lpm6 of that name and family";
+	}
+	for (i = 0; i < n; i++) {
+		char *slash, *sp, *pfx;
+		uint64_t nhv, depth;
+		uint8_t a6[16];
+		struct in_addr a4;
+
+		if (getline(&line, &cap, stdin) < 0) {
+			bad = "EOF inside lpmadd";
+			break;
+		}
+		if (bad || failed_at >= 0)
+			continue;
+		line[strcspn(line, "\r\n")] = '\0';
+		pfx = line + strspn(line, " \t");
+		sp = strpbrk(pfx, " \t");
+		slash = strchr(pfx, '/');
+		if (sp == NULL || slash == NULL || slash > sp) {
+			snprintf(badbuf, sizeof(badbuf), "bad route line %u", i);
+			bad = badbuf;
+			continue;
+		}
+		*sp = '\0';
+		*slash = '\0';
+		sp++;
+		sp += strspn(sp, " \t");
+		if (!p_u64(slash + 1, 255, &depth) || !p_u64(sp, UINT32_MAX, &nhv) ||
+		    inet_pton(fam == 4 ? AF_INET : AF_INET6, pfx, fam == 4 ? (void *)&a4 : (void *)a6) != 1) {
+			snprintf(badbuf, sizeof(badbuf), "bad route line %u", i);
+			bad = badbuf;
+			continue;
+		}
+		rte_errno = 0;
+		if (fam == 4)
+			ret = rte_lpm_add(k->obj, ntohl(a4.s_addr), (uint8_t)depth, (uint32_t)nhv);
+		else
+#if RTE_VERSION >= RTE_VERSION_NUM(24, 11, 0, 0)
+			ret = rte_lpm6_add(k->obj, (const struct rte_ipv6_addr *)a6, (uint8_t)depth, (uint32_t)nhv);
+#else
+			ret = rte_lpm6_add(k->obj, a6, (uint8_t)depth, (uint32_t)nhv);
+#endif
+		if (ret == 0) {
+			added++;
+		} else {
+			failed_at = i;
+			ferr = ret < 0 ? -ret : ret;
+		}
+	}
+	free(line);
+	fputs("{\"cmd\": \"lpmadd\"", out);
+	if (bad) {
+		fputs(", \"ok\": false, \"error\": ", out);
+		jstr(bad);
+		fprintf(out, ", \"added\": %ld", added);
+		jend();
+		return;
+	}
+	fprintf(out, ", \"ok\": true, \"added\": %ld, \"failed_at\": ", added);
+	if (failed_at >= 0)
+		fprintf(out, "%ld, ", failed_at);
+	else
+		fputs("null, ", out);
+	jerrno(ferr);
+	jend();
+}
+
 static void
 cmd_free(char **t, int nt)
 {
@@ -942,11 +1250,13 @@ print_platform(void)
 	fprintf(out, ", \"sizeof\": {\"rte_mempool\": %zu, \"rte_mempool_cache\": %zu, "
 		"\"rte_mempool_objhdr\": %zu, \"rte_mempool_memhdr\": %zu, "
 		"\"rte_ring\": %zu, \"rte_mbuf\": %zu, "
-		"\"rte_pktmbuf_pool_private\": %zu, \"rte_memzone\": %zu}",
+		"\"rte_pktmbuf_pool_private\": %zu, \"rte_memzone\": %zu, "
+		"\"rte_stack\": %zu, \"rte_lpm\": %zu}",
 		sizeof(struct rte_mempool), sizeof(struct rte_mempool_cache),
 		sizeof(struct rte_mempool_objhdr), sizeof(struct rte_mempool_memhdr),
 		sizeof(struct rte_ring), sizeof(struct rte_mbuf),
-		sizeof(struct rte_pktmbuf_pool_private), sizeof(struct rte_memzone));
+		sizeof(struct rte_pktmbuf_pool_private), sizeof(struct rte_memzone),
+		sizeof(struct rte_stack), sizeof(struct rte_lpm));
 	fprintf(out, ", \"mempool_cache_max_size\": %d, \"socket_count\": %u, "
 		"\"sys_page_size\": %ld, \"iova_mode\": %d}}\n",
 		RTE_MEMPOOL_CACHE_MAX_SIZE, rte_socket_count(),
@@ -995,7 +1305,10 @@ main(int argc, char **argv)
 		if (nt > 2 && strcmp(t[nt - 1], "keep") == 0 &&
 		    (strcmp(t[0], "pool") == 0 || strcmp(t[0], "mbuf") == 0 ||
 		     strcmp(t[0], "rib") == 0 || strcmp(t[0], "rib6") == 0 ||
-		     strcmp(t[0], "fib") == 0 || strcmp(t[0], "fib6") == 0)) {
+		     strcmp(t[0], "fib") == 0 || strcmp(t[0], "fib6") == 0 ||
+		     strcmp(t[0], "ring") == 0 || strcmp(t[0], "poolops") == 0 ||
+		     strcmp(t[0], "mbufops") == 0 || strcmp(t[0], "lpm") == 0 ||
+		     strcmp(t[0], "lpm6") == 0 || strcmp(t[0], "hash") == 0)) {
 			keep = true;
 			nt--;
 		}
@@ -1020,6 +1333,22 @@ main(int argc, char **argv)
 			cmd_fib(t, nt, true, keep);
 		else if (strcmp(t[0], "fibadd") == 0)
 			cmd_fibadd(t, nt);
+		else if (strcmp(t[0], "ring") == 0)
+			cmd_ring(t, nt, keep);
+		else if (strcmp(t[0], "ringmemsize") == 0)
+			cmd_ringmemsize(t, nt);
+		else if (strcmp(t[0], "poolops") == 0)
+			cmd_poolops(t, nt, keep);
+		else if (strcmp(t[0], "mbufops") == 0)
+			cmd_mbufops(t, nt, keep);
+		else if (strcmp(t[0], "lpm") == 0)
+			cmd_lpm(t, nt, keep);
+		else if (strcmp(t[0], "lpm6") == 0)
+			cmd_lpm6(t, nt, keep);
+		else if (strcmp(t[0], "hash") == 0)
+			cmd_hash(t, nt, keep);
+		else if (strcmp(t[0], "lpmadd") == 0)
+			cmd_lpmadd(t, nt);
 		else if (strcmp(t[0], "free") == 0)
 			cmd_free(t, nt);
 		else if (strcmp(t[0], "mzlist") == 0)

@@ -15,8 +15,18 @@ from ..intmath import U32_MAX
 from ..platform import Platform
 from ..records import Footprint, Result
 from .create import RING_LIMIT, PoolCalc, PoolSizes, PoolSpec, create_pool, pool_calc, pool_sizes
-from .layout import (CACHE_SLOT_BYTES, arch_mem_object_align, calc_mem_size, calc_obj_size, header_layout,
-                     header_size, objects_per_page, ops_name, unwrapped_obj_size)
+from .drivers import OPS
+from .layout import (
+    CACHE_SLOT_BYTES,
+    arch_mem_object_align,
+    calc_mem_size,
+    calc_obj_size,
+    header_layout,
+    header_size,
+    objects_per_page,
+    ops_name,
+    unwrapped_obj_size,
+)
 
 __all__ = ["CACHE_SLOT_BYTES", "POOL", "RING_LIMIT", "PoolCalc", "PoolSizes", "PoolSpec", "arch_mem_object_align",
            "calc_mem_size", "calc_obj_size", "check_u32", "create_pool", "footprint", "header_layout", "header_size",
@@ -56,21 +66,27 @@ def footprint(spec: PoolSpec, p: Platform) -> Footprint:
     return Footprint(s.object_size, s.total_bytes, s.heap_bytes, hugepages(s.heap_bytes, p), s.errors)
 
 
+#: ``--ops``: rte_mempool_create_empty + rte_mempool_set_ops_byname + rte_mempool_populate_default
+OPS_PARAM = Param("ops", "choice", "Mempool driver, set with rte_mempool_set_ops_byname [default: the ring ops "
+                  "rte_mempool_create picks from sp_put/sc_get].", choices=OPS)
+
+
 def _spec(a: Mapping[str, Any], flags: int) -> PoolSpec:
     return PoolSpec(name=a["name"], count=a["count"], elt_size=a["elt_size"], cache_size=a["cache_size"],
-                    private_size=a["private_size"], flags=flags, cache_layout=a["cache_layout"])
+                    private_size=a["private_size"], flags=flags, cache_layout=a["cache_layout"], ops=a["ops"] or "")
 
 
 def _resolve(a: Mapping[str, Any]) -> Any:
     from ..declare import Resolved
 
-    return Resolved({k: a[k] for k in ("name", "count", "elt_size", "cache_size", "private_size", "cache_layout")},
-                    {})
+    return Resolved({k: a[k] for k in ("name", "count", "elt_size", "cache_size", "private_size", "cache_layout",
+                                       "ops")}, {})
 
 
 POOL = ObjectDecl(
     name="pool",
-    summary="An rte_mempool_create() pool with the default ring ops.",
+    summary="An rte_mempool_create() pool with the ring ops its flags pick, or with --ops a mempool driver "
+            "(ring_*, stack, lf_stack).",
     params=(
         Param("count", "count", "Number of objects (n); required unless --fit.", short="-n", needed=True),
         Param("elt_size", "size", "Element size in bytes.", required=True),
@@ -79,6 +95,7 @@ POOL = ObjectDecl(
         CACHE_SIZE,
         CACHE_LAYOUT,
         FLAGS,
+        OPS_PARAM,
     ),
     build=lambda a, extra, flags, p: size(_spec(a, flags), p),
     footprint=lambda a, extra, flags, p: footprint(_spec(a, flags), p),

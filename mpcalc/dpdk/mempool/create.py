@@ -13,9 +13,18 @@ from ..errors import Rejection
 from ..flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
 from ..intmath import U32_MAX, align32pow2, is_pow2
 from ..platform import Platform
-from ..records import Allocation, HeaderLayout, Memzone, Mempool, ObjSize
-from ..ring import RING_SZ_MASK, ring_memsize
-from .layout import calc_mem_size, calc_obj_size, header_layout, header_size, objects_per_page, ops_name, unwrapped_obj_size
+from ..records import Allocation, HeaderLayout, Mempool, Memzone, ObjSize
+from ..ring import RING_SZ_MASK, ring_memsize, zero_size_accepted
+from .drivers import STACK_OPS, stack_zone
+from .layout import (
+    calc_mem_size,
+    calc_obj_size,
+    header_layout,
+    header_size,
+    objects_per_page,
+    ops_name,
+    unwrapped_obj_size,
+)
 
 SSIZE_MAX = (1 << 63) - 1
 #: the largest n a ring-backed pool takes: its ring needs rte_align32pow2(n + 1) <= RTE_RING_SZ_MASK slots
@@ -35,6 +44,9 @@ class PoolSpec(NamedTuple):
     private_size: int = 0
     flags: int = 0
     cache_layout: str = "pointer"
+    #: the mempool driver set with rte_mempool_set_ops_byname (mpcalc.dpdk.mempool.drivers.OPS); "": the ring
+    #: ops rte_mempool_create derives from SP_PUT/SC_GET (v22.11:lib/mempool/rte_mempool.c:966-977)
+    ops: str = ""
 
 
 
@@ -70,12 +82,15 @@ class PoolSizes(NamedTuple):
     heap_bytes: int
     #: the size of the object layout a report shows (:attr:`layout`)
     object_size: int | None
+    #: the driver's memzone: "ring" (RG_MP_<name>) or "stack" (STK_MP_<name>)
+    driver_zone: str = "ring"
 
     def zones(self) -> tuple[tuple[str, int], ...]:
         """(role, len) of each memzone left reserved: all three, the leaked header, or none (a failed
         creation frees what it reserved)."""
         if self.objs_len is not None:
-            return ("header", self.header_len), ("ring", self.ring_len), ("objects", self.objs_len)  # type: ignore[return-value]
+            return (("header", self.header_len), (self.driver_zone, self.ring_len),  # type: ignore[return-value]
+                    ("objects", self.objs_len))
         if self.leaked:
             return (("header", self.header_len),)  # type: ignore[return-value]
         return ()
@@ -112,6 +127,9 @@ class PoolCalc:
             Allocation(name="RING_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
             Allocation(name="MEMPOOL_MEMHDR", size=r.memhdr_size, role="memory chunk header"),
         )
+        #: a stack driver's pool: STACK_TAILQ_ENTRY instead of RING_TAILQ_ENTRY (v22.11:lib/stack/rte_stack.c:84)
+        self.stack_allocations = tuple(a._replace(name="STACK_TAILQ_ENTRY") if a.name == "RING_TAILQ_ENTRY" else a
+                                       for a in self.allocations)
         self.allocations_bytes = sum(a.size for a in self.allocations)
         self.allocations_heap = sum(self.heap_cost(a.size) for a in self.allocations)
         self._objsz: dict[tuple[int, int], tuple[ObjSize, bool]] = {}
@@ -185,15 +203,18 @@ class PoolCalc:
         return ()
 
     def sizes(self, name: str, count: int, elt_size: int, cache_size: int = 0, private_size: int = 0,
-              flags: int = 0, cache_layout: str = "pointer") -> PoolSizes:
-        """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops."""
-        return self.sizes_many([name], [count], [elt_size], [cache_size], [private_size], [flags], [cache_layout])[0]
+              flags: int = 0, cache_layout: str = "pointer", ops: str = "") -> PoolSizes:
+        """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops, or
+        with the driver ``ops`` (``rte_mempool_create_empty`` + ``rte_mempool_set_ops_byname``)."""
+        return self.sizes_many([name], [count], [elt_size], [cache_size], [private_size], [flags], [cache_layout],
+                               [ops])[0]
 
     def sizes_many(self, names: Sequence[str], counts: Sequence[int], elt_sizes: Sequence[int],
                    cache_sizes: Sequence[int], private_sizes: Sequence[int], flags: Sequence[int],
-                   cache_layouts: Sequence[str]) -> list[PoolSizes]:
+                   cache_layouts: Sequence[str], ops_names: Sequence[str] | None = None) -> list[PoolSizes]:
         """:meth:`sizes` of many pools, one per position of the columns (batch evaluates thousands at
-        a time: the lookups of this platform's constants and tables are made once)."""
+        a time: the lookups of this platform's constants and tables are made once).  ``ops_names``:
+        each pool's driver (default: the ring ops rte_mempool_create picks)."""
         r = self.release
         mempool_namesize = r.mempool_namesize
         objsz_memo, header_memo, ring_memo = self._objsz, self._headers, self._rings
@@ -203,8 +224,10 @@ class PoolCalc:
         memzone_len, element_cost = eal.memzone_len, eal.element_cost
         out: list[PoolSizes] = []
         append = out.append
-        for name, count, elt_size, cache_size, private_size, fl, layout in zip(
-                names, counts, elt_sizes, cache_sizes, private_sizes, flags, cache_layouts):
+        zero_ring_refused = not zero_size_accepted(p)
+        for name, count, elt_size, cache_size, private_size, fl, layout, ops in zip(
+                names, counts, elt_sizes, cache_sizes, private_sizes, flags, cache_layouts,
+                ops_names or [""] * len(names), strict=True):
             eff = _effective_flags(fl)
             # the memo tables read in line; a miss computes and stores
             found = objsz_memo.get(((elt_size + 7) >> 3, eff))
@@ -216,7 +239,7 @@ class PoolCalc:
             errors = checks(name, name_bytes, count, elt_size, cache_size, fl, objsz.total_size)
             if errors:
                 append(_new_sizes((eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0,
-                                   objsz.total_size or None)))
+                                   objsz.total_size or None, "ring")))
                 continue
             if name_bytes >= mempool_namesize:
                 # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
@@ -227,9 +250,25 @@ class PoolCalc:
                 append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), True, header_len,
                                  header_heap, objsz.total_size))
                 continue
+            if ops in STACK_OPS:
+                driver = stack_zone(name_bytes, count, ops == "lf_stack", p)
+                if driver.error is not None:  # rte_mempool_populate_default fails: rte_mempool_free frees the header
+                    append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (driver.error,), False, 0, 0,
+                                     objsz.total_size, "stack"))
+                    continue
+                pg_shift = 0 if eff & _NO_IOVA_CONTIG else pg_shift_of_pool
+                objs_len = memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
+                hazards = driver.hazards
+                if wraps or objs_len > SSIZE_MAX:
+                    hazards += self._hazards(count, elt_size, objsz, 1, wraps, objs_len)
+                append(PoolSizes(eff, objsz, header, header_len, None, driver.len, objs_len, pg_shift, hazards, False,
+                                 header_len + driver.len + objs_len + allocations_bytes,
+                                 header_heap + driver.heap + element_cost(objs_len, elem_header, cache_line)
+                                 + allocations_heap, objsz.total_size, "stack"))
+                continue
             # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
             slots = align32pow2(count + 1)
-            if not is_pow2(slots) or slots > RING_SZ_MASK:
+            if not is_pow2(slots) or slots > RING_SZ_MASK or (slots == 0 and zero_ring_refused):
                 err = _reject("EINVAL", f"the ring needs {slots} slots for n {count}; the ring limit is "
                               f"{RING_SZ_MASK} (n must be below 2^30)", "rte_ring_get_memsize_elem",
                               "v22.11:lib/ring/rte_ring.c:59-64")
@@ -238,7 +277,7 @@ class PoolCalc:
                 continue
             pg_shift = 0 if eff & _NO_IOVA_CONTIG else pg_shift_of_pool
             objs_len = memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
-            hazards: tuple[Rejection, ...] = ()
+            hazards = ()
             if slots == 0 or wraps or objs_len > SSIZE_MAX:
                 hazards = self._hazards(count, elt_size, objsz, slots, wraps, objs_len)
             found = ring_memo.get(slots)
@@ -247,7 +286,7 @@ class PoolCalc:
             append(_new_sizes((eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
                                header_len + ring_len + objs_len + allocations_bytes,
                                header_heap + ring_heap + element_cost(objs_len, elem_header, cache_line)
-                               + allocations_heap, objsz.total_size)))
+                               + allocations_heap, objsz.total_size, "ring")))
         return out
 
     @staticmethod
@@ -273,11 +312,12 @@ class PoolCalc:
 #: ``PoolSizes(*values)`` without the generated ``__new__``'s Python frame (sizes runs millions of times)
 _new_sizes = functools.partial(tuple.__new__, PoolSizes)
 
-#: per-platform memo tables are cleared when they grow past this (bounded memory)
-_MEMO_LIMIT = 1 << 16
+#: per-platform memo tables are cleared when they grow past this, and pool_calc keeps the PoolCalcs of at most
+#: 64 platforms: a long batch over many platforms keeps a bounded memory
+_MEMO_LIMIT = 1 << 8
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)
 def pool_calc(p: Platform) -> PoolCalc:
     """The :class:`PoolCalc` of a platform (one per platform: its memo tables are shared)."""
     return PoolCalc(p)
@@ -287,14 +327,15 @@ def pool_sizes(spec: PoolSpec, p: Platform) -> PoolSizes:
     """``rte_mempool_create`` + ``rte_mempool_populate_default``, as sizes: what :func:`create_pool` makes
     records of, and what a footprint reads (mpcalc.dpdk.mempool.footprint)."""
     return pool_calc(p).sizes(spec.name, spec.count, spec.elt_size, spec.cache_size, spec.private_size, spec.flags,
-                              spec.cache_layout)
+                              spec.cache_layout, spec.ops)
 
 
 def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
     """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops, as records."""
     calc = pool_calc(p)
     s = pool_sizes(spec, p)
-    zone_names = {"header": "MP_" + spec.name, "ring": "RG_MP_" + spec.name, "objects": f"MP_{spec.name}_0"}
+    zone_names = {"header": "MP_" + spec.name, "ring": "RG_MP_" + spec.name, "stack": "STK_MP_" + spec.name,
+                  "objects": f"MP_{spec.name}_0"}
     memzones = tuple(Memzone(name=zone_names[role], len=size, role=role, leaked=s.leaked) for role, size in s.zones())
     mp_flags = None
     if s.created:
@@ -310,13 +351,13 @@ def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
         flags=spec.flags,
         effective_flags=s.eff,
         mp_flags=mp_flags,
-        ops_name=_ops_name(spec.flags),
+        ops_name=spec.ops or _ops_name(spec.flags),
         objsz=s.layout,
         header=s.header,
         ring_size=s.slots,
         objs_per_page=objects_per_page(s.objsz.total_size, s.pg_shift) if s.created else None,
         memzones=memzones,
-        allocations=calc.allocations if s.created else (),
+        allocations=(calc.allocations if s.driver_zone == "ring" else calc.stack_allocations) if s.created else (),
         errors=s.errors,
         heap_bytes=s.heap_bytes,
     )

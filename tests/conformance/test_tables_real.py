@@ -1,0 +1,66 @@
+"""rte_ring, the mempool drivers, rte_lpm, rte_lpm6 and rte_hash against the real DPDK, byte for byte (issue 13).
+
+Randomized grids (tables_grid.py) of valid and refused configurations: sizes near every power of two and at
+the 32-bit limits, every flag, names at DPDK's limits.  Each case is created in the probe and freed again.
+"""
+
+from __future__ import annotations
+
+from mpcalc.dpdk import ring as dpdk_ring
+
+from . import grid, tables_grid
+
+RING_CASES = 1500
+RINGMEMSIZE_CASES = 600
+OPS_CASES = 700
+
+
+def _platform(probe):  # type: ignore[no-untyped-def]
+    return grid.platform_for(probe.platform, 4, 1, probe.platform["page_size"])
+
+
+def test_probe_sizes_match_the_model(probes):
+    from mpcalc.dpdk.mempool.drivers import STACK_STRUCT_LINES
+
+    probe = probes[(4, 1)]
+    p = _platform(probe)
+    assert probe.platform["sizeof"]["rte_stack"] == STACK_STRUCT_LINES * p.cache_line
+
+
+def test_ring_grid(probes):
+    """rte_ring_create_elem over counts near every power of two and the 32-bit edges, every flag, esizes."""
+    probe = probes[(4, 1)]
+    cases = tables_grid.ring_cases(RING_CASES)
+    failures, replies = tables_grid.run_cases(probe, cases, _platform(probe))
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+    refused = sum(not r["ok"] for r in replies)
+    broken = sum(r["ok"] and r["size"] == 0 for r in replies)
+    assert 100 < refused < len(cases) // 2 and broken > 20, (refused, broken)
+
+
+def test_ring_memsize_to_the_32_bit_limits(probes):
+    """rte_ring_get_memsize_elem for every esize and count up to 2^32 - 1 (no allocation)."""
+    probe = probes[(4, 1)]
+    p = _platform(probe)
+    cases = tables_grid.ringmemsize_cases(RINGMEMSIZE_CASES)
+    replies = probe.run_many([f"ringmemsize {e} {c}" for e, c in cases])
+    bad = []
+    for (esize, count), reply in zip(cases, replies, strict=True):
+        size, err = dpdk_ring.memsize_elem(esize, count, p)
+        mine = size if err is None else -22
+        if mine != reply["memsize"]:
+            bad.append((esize, count, mine, reply["memsize"]))
+    assert not bad, bad[:10]
+
+
+def test_mempool_drivers_grid(probes):
+    """rte_mempool_create_empty + set_ops_byname + populate_default, and rte_pktmbuf_pool_create_by_ops, for
+    every driver: the ring or stack memzone, the tailq entries, names at the stack's shorter limit."""
+    probe = probes[(4, 1)]
+    cases = tables_grid.ops_cases(OPS_CASES)
+    failures, replies = tables_grid.run_cases(probe, cases, _platform(probe))
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+    by_ops = {ops: sum(r["ok"] and r["ops_name"] == ops for r in replies) for ops in tables_grid.OPS}
+    assert all(n > 20 for n in by_ops.values()), by_ops
+    stacks = [r for c, r in zip(cases, replies, strict=True) if c.ops in ("stack", "lf_stack")]
+    assert any(r["errno"] == "ENAMETOOLONG" for r in stacks)
