@@ -17,7 +17,7 @@ from ..dpdk import objects
 from ..dpdk.declare import Param
 from ..dpdk.errors import InputError
 from ..dpdk.platform import PLATFORM_PARAMS
-from ..dpdk.records import Footprint, flags_label
+from ..dpdk.records import Footprint, kind_flags_label
 from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
 from .request import ANALYSIS_PARAMS, Analysis, Request, evaluate, footprints
@@ -202,7 +202,7 @@ def compact_tail(command: str, results: list[tuple[int, Footprint]]) -> tuple[st
         if fp.errors:
             ok = False
         errnos = ",".join('"%s"' % (e.errno or "hazard") for e in fp.errors)
-        parts.append(_RESULT % (flags_label(flags), "null" if fp.object_size is None else fp.object_size,
+        parts.append(_RESULT % (kind_flags_label(command, flags), "null" if fp.object_size is None else fp.object_size,
                                 fp.total_bytes, fp.heap_bytes, "null" if fp.hugepages is None else fp.hugepages,
                                 errnos))
     return (_TAIL % (command, "true" if ok else "false", ",".join(parts)),

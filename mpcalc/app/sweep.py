@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterator
 
 from ..dpdk.platform import describe, platform_from
-from ..dpdk.records import flags_label
+from ..dpdk.records import kind_flags_label
 from .request import Request, footprints
 
 #: most points a sweep may have (before multiplying by the flag combinations)
@@ -45,7 +45,7 @@ def rows(request: Request, key: str, values: list[int]) -> Iterator[tuple[int, d
             varied = request._replace(platform={**request.platform, key: value})
         else:
             varied = request._replace(args={**request.args, key: value})
-        _, numbers = footprints(varied)
-        out: list[Row] = [(flags_label(flags), not fp.errors, fp.object_size, fp.total_bytes, fp.heap_bytes,
+        kind, numbers = footprints(varied)
+        out: list[Row] = [(kind_flags_label(kind, flags), not fp.errors, fp.object_size, fp.total_bytes, fp.heap_bytes,
                            fp.hugepages, "|".join(e.errno or "hazard" for e in fp.errors)) for flags, fp in numbers]
         yield value, describe(platform_from(varied.platform)), out

@@ -143,6 +143,12 @@ class Mempool(NamedTuple):
         }
 
 
+def kind_flags_label(kind: str, flags: int) -> str:
+    """:func:`flags_label` in the vocabulary of object ``kind`` (a ring's RING_F_*, a hash's extra flags)."""
+    own = KIND_FLAGS.get(kind)
+    return ("|".join(own.names(flags)) or "none") if own else flags_label(flags)
+
+
 class Footprint(NamedTuple):
     """What an object reserves, as numbers only: what a compact batch answer and a sweep row show.
 
@@ -192,8 +198,7 @@ class Result(NamedTuple):
 
     @property
     def flags_label(self) -> str:
-        own = KIND_FLAGS.get(self.kind)
-        return ("|".join(own.names(self.flags)) or "none") if own else flags_label(self.flags)
+        return kind_flags_label(self.kind, self.flags)
 
     def to_dict(self) -> dict[str, object]:
         own = KIND_FLAGS.get(self.kind)  # a ring's RING_F_*, a hash's extra flags
