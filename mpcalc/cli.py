@@ -58,6 +58,15 @@ def output(report: object, fmt: str) -> None:
             raise InputError(f"cannot write {svg!r}: {exc.strerror}", param="--svg") from None
 
 
+def naming_the_option(exc: InputError, values: dict[str, Any]) -> InputError:
+    """An error about a value that names the value (a route file's path) names the option that gave it."""
+    if exc.param and not exc.param.startswith("-"):
+        for key, value in values.items():
+            if value == exc.param:
+                return InputError(str(exc), param="--" + key.replace("_", "-"))
+    return exc
+
+
 def sizing_command(name: str) -> click.Command:
     """The command of a DPDK object, made from its declaration: its own options, then the platform's,
     the analyses' and the output's."""
@@ -71,7 +80,10 @@ def sizing_command(name: str) -> click.Command:
 
     @output_options
     def run(fmt: str, **values: Any) -> int:
-        outcome = evaluate(request_of(name, values))
+        try:
+            outcome = evaluate(request_of(name, values))
+        except InputError as exc:
+            raise naming_the_option(exc, values) from None
         output(outcome.report, fmt)
         for line in outcome.messages:
             click.echo(f"mpcalc: {line}", err=True)
@@ -114,7 +126,10 @@ class _Group(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         """Bare ``mpcalc``: the help on stdout, and exit 2 (a command is needed), whatever click's version."""
         if not args and not ctx.resilient_parsing:
-            click.echo(ctx.get_help())
+            try:
+                click.echo(ctx.get_help())
+            except BrokenPipeError:
+                userio.stdout_closed()
             ctx.exit(ExitCode.USAGE)
         return super().parse_args(ctx, args)
 
@@ -131,6 +146,15 @@ class _Group(click.Group):
                     else f"The commands are {', '.join(known)}.")
             raise click.UsageError(f"No such command {name!r}. {hint}", ctx)
         return super().resolve_command(ctx, args)
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        """``mpcalc --help | true``: the help's reader is gone; not an error (click would exit 1)."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            userio.stdout_closed()
+            raise click.exceptions.Exit(ExitCode.OK) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         """A command whose reader goes away (``mpcalc batch ... | head``) stops there, and exits as far as
@@ -187,7 +211,7 @@ def _main(argv: list[str] | None) -> int:
         click.echo(f"mpcalc: error: {exc.format_message()}", err=True)
         return ExitCode.USAGE
     except InputError as exc:
-        where = f"{exc.param}: " if exc.param else ""
+        where = f"{exc.param}: " if exc.param and not str(exc).startswith(exc.param) else ""
         click.echo(f"mpcalc: error: {where}{exc}", err=True)
         return ExitCode.USAGE
     except BrokenPipeError:

@@ -27,6 +27,44 @@ class Declared(click.ParamType):
         except InputError as exc:
             self.fail(str(exc), param, ctx)
 
+    def shell_complete(self, ctx: click.Context, param: click.Parameter, incomplete: str) -> list[Any]:
+        """What a shell completes: flag names (each after the last ``,`` or ``|`` of a list), page sizes."""
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(value) for value in completions(self.param, incomplete)]
+
+
+#: the page sizes a shell offers for --page-size (any power of two from 4K is accepted)
+PAGE_SIZES = ("4K", "64K", "2M", "32M", "512M", "1G", "16G", "none")
+
+
+def completions(p: Param, incomplete: str) -> list[str]:
+    """The values of ``p`` that complete ``incomplete``.
+
+    >>> completions(Param("page_size", "page", ""), "1")
+    ['1G', '16G']
+    >>> completions(Param("flags", "flags", ""), "no_spread,no_")
+    ['no_spread,no_cache_align', 'no_spread,no_iova_contig']
+    """
+    if p.kind == "page":
+        return [v for v in PAGE_SIZES if v.lower().startswith(incomplete.lower())]
+    if p.kind != "flags":
+        return []
+    if p.vocabulary == "mempool":
+        from .dpdk.flags import VALID_USER_FLAGS, flag_names
+
+        names = flag_names(VALID_USER_FLAGS)
+    else:
+        from .dpdk.objflags import VOCABULARIES
+
+        names = list(VOCABULARIES[p.vocabulary].bits)
+    cut = max(incomplete.rfind(","), incomplete.rfind("|")) + 1
+    head, last = incomplete[:cut], incomplete[cut:].lower()
+    given = {t.strip().lower() for t in head.replace("|", ",").split(",")}
+    if not head.strip():
+        names += ["none", "all"] if p.all_combinations else ["none"]
+    return [head + n for n in names if n.startswith(last) and n not in given]
+
 
 class DeclaredChoice(click.Choice):
     """A declared choice: click lists the choices in --help; the value is the declaration's (an int for 64/128)."""

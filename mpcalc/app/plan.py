@@ -179,7 +179,7 @@ def load(path: str | Path) -> tuple[dict[str, Any], str]:
     try:
         data = p.read_bytes()[: MAX_FILE_BYTES + 1]
     except OSError as exc:
-        raise InputError(f"cannot read plan {str(p)!r}: {exc.strerror}", param=str(p)) from None
+        raise InputError(f"cannot read plan file: {exc.strerror}", param=str(p)) from None
     if len(data) > MAX_FILE_BYTES:
         raise InputError(f"{p}: plan files are limited to {MAX_FILE_BYTES:,} bytes", param=str(p))
     if not data.strip():

@@ -1,11 +1,16 @@
 """Human output with rich: object layout, memzones and allocations, totals.
 
-rich is imported here only, so JSON and CSV never pay for it.
+rich is imported here only, so JSON and CSV never pay for it.  Every table is laid out to read at
+80 columns: titles are printed above the tables (they never wrap inside a narrow table), words are
+never split (lists wrap after their commas), and wide content moves to a second line rather than
+into a wider table.  The width is ``COLUMNS`` when set, else the terminal's (:func:`width_for`).
 """
 
 from __future__ import annotations
 
 import os
+import re
+import sys
 from typing import TextIO
 
 from rich.console import Console
@@ -15,6 +20,11 @@ from rich.text import Text
 from ..app.report import DiffReport, Report
 from ..dpdk.units import iec, page_label
 
+#: width of a pipe or file when neither COLUMNS nor a terminal says (a CI log, a cron job's file)
+PIPE_WIDTH = 120
+#: width of the --svg view
+SVG_WIDTH = 100
+
 
 def save_svg(report: object, path: str) -> None:
     """The table view of any report, recorded and saved as SVG (rich's export)."""
@@ -23,8 +33,8 @@ def save_svg(report: object, path: str) -> None:
     from . import render
 
     buf = io.StringIO()
-    console = Console(file=buf, record=True, width=120, force_terminal=True, color_system="truecolor", markup=False,
-                      emoji=False)
+    console = Console(file=buf, record=True, width=SVG_WIDTH, force_terminal=True, color_system="truecolor",
+                      markup=False, emoji=False)
     global _RECORDING
     _RECORDING = console
     try:
@@ -37,46 +47,95 @@ def save_svg(report: object, path: str) -> None:
 _RECORDING: Console | None = None
 
 
+def width_for(stream: TextIO) -> int | None:
+    """The width to draw ``stream`` at: ``COLUMNS`` when it is a positive number; else the terminal's
+    own (None: rich asks it); for a pipe or a file, the width of the terminal stderr is on (``| head``,
+    ``| less``, ``> file`` typed at a terminal), else :data:`PIPE_WIDTH`."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if _isatty(stream):
+        return None
+    if _isatty(sys.stderr):
+        try:
+            return os.get_terminal_size(sys.stderr.fileno()).columns or PIPE_WIDTH
+        except (OSError, ValueError, AttributeError):
+            pass
+    return PIPE_WIDTH
+
+
+def _isatty(stream: object) -> bool:
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
+def _reader_gone(console: Console) -> None:
+    """rich's own handling of a closed pipe exits with status 1; mpcalc.cli.output decides instead."""
+    console.quiet = True
+    raise BrokenPipeError
+
+
 def console_for(stream: TextIO) -> Console:
-    """A terminal gets its own width and colour; a pipe or file gets 120 columns and no escape codes.
+    """A terminal gets its own width (or COLUMNS) and colour; a pipe or a file gets no escape codes and
+    the width :func:`width_for` says.  ``NO_COLOR`` (set and not empty, https://no-color.org) and ``--no-color`` turn
+    colour off.
 
     Text is printed as it is: no console markup (a pool name may hold ``[``) and no emoji codes
     (which would also load rich's 3,600-entry emoji table).
     """
     if _RECORDING is not None:
         return _RECORDING
-    tty = stream.isatty()
-    return Console(
+    tty = _isatty(stream)
+    console = Console(
         file=stream,
-        no_color="NO_COLOR" in os.environ,
+        no_color=bool(os.environ.get("NO_COLOR")),
         highlight=False,
         markup=False,
         emoji=False,
-        width=None if tty else 120,
+        width=width_for(stream),
         force_terminal=tty,
         color_system="auto" if tty else None,
     )
+    console.on_broken_pipe = lambda: _reader_gone(console)  # type: ignore[method-assign]
+    return console
+
+
+def _title(console: Console, text: str) -> None:
+    """A table's title, on its own line above it (a rich title would wrap at the table's width)."""
+    console.print(Text(text, style="bold"))
+
+
+def _words(text: str) -> str:
+    """A list written ``a,b,c`` wraps after its commas: ``a, b, c`` (numbers such as 8,191 stay whole)."""
+    return re.sub(r",(?=[A-Za-z_])", ", ", text)
+
+
+def platform_lines(p: dict) -> str:
+    """The platform in two lines of at most about 70 columns, and where the chosen values came from."""
+    spread = f"{p['channels']} channels x {p['ranks']} ranks" if p["spreads"] else "no spreading on this arch"
+    build = "".join(f", {k}" for k in ("debug", "stats") if p[k])
+    named = f" {p['platform']}" if p["platform"] else ""
+    lines = [f"DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}{named}, page size {page_label(p['page_size'])}"
+             f"{build}",
+             f"  cache line {p['cache_line']} B, RTE_MAX_LCORE {p['max_lcore']}, {spread}"]
+    chosen = [f"{k} from {v}" for k, v in p["sources"].items()
+              if v.startswith(("option", "platform", "build", "plan file"))]
+    if chosen:
+        lines.append("  " + "; ".join(chosen))
+    return "\n".join(lines)
 
 
 def _platform_line(report: Report) -> str:
-    p = report.platform
-    spread = f"{p['channels']} channels x {p['ranks']} ranks" if p["spreads"] else "no spreading on this arch"
-    build = "".join(f", {k}" for k in ("debug", "stats") if p[k])
-    line = (f"DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}"
-            f"{' ' + str(p['platform']) if p['platform'] else ''}: cache line {p['cache_line']} B, "
-            f"RTE_MAX_LCORE {p['max_lcore']}, {spread}, page size {page_label(p['page_size'])}{build}")  # type: ignore[arg-type]
-    chosen = [f"{k} from {v}" for k, v in p["sources"].items()  # type: ignore[union-attr]
-              if v.startswith(("option", "platform", "build file"))]
-    if chosen:
-        line += "\n  " + "; ".join(chosen)
-    return line
+    return platform_lines(report.platform)
 
 
-def _flags_label(result: dict) -> str:
-    return ",".join(result["flags"]) or "none"
+def _flags_label(flags: list[str]) -> str:
+    return ", ".join(flags) or "none"
 
 
-def _layout_bar(mp: dict, width: int = 32) -> Text:
+def _layout_bar(mp: dict, width: int = 20) -> Text:
     total = mp["total_size"] or 1
     parts = [
         ("▒", mp["header_size"], "cyan"),
@@ -89,21 +148,36 @@ def _layout_bar(mp: dict, width: int = 32) -> Text:
     return bar
 
 
+def _say(console: Console, line: str, style: str | None = None) -> None:
+    """A sentence, wrapped between words with a hanging indent (:func:`hanging`)."""
+    console.print(hanging(line, console.width), style=style, soft_wrap=True)
+
+
+def _errors(console: Console, errors: list[dict], prefix: str = "") -> None:
+    """Each error: errno (or ``hazard``), DPDK's reason, the function and the source line that decides it."""
+    for e in errors:
+        head = f"{prefix}{e['errno'] or 'hazard'}"
+        text = Text(hanging(f"{head}: {e['reason']} ({e['function']}, {e['source']})", console.width))
+        text.stylize("bold red", 0, len(head))
+        console.print(text, soft_wrap=True)
+
+
 def _result_tables(console: Console, report: Report, result: dict) -> None:
     for mp in result["mempools"]:
         if mp["total_size"] is not None:
-            t = Table(title=f"objects of mempool {mp['name']} ({mp['count']:,} x {mp['elt_size_requested']:,} B)",
-                      title_justify="left")
-            for col in ("header_size", "elt_size", "trailer_size", "total_size", "layout (▒ header █ elt ░ trailer)"):
-                t.add_column(col, justify="left" if col.startswith("layout") else "right")
+            _title(console, f"objects of mempool {mp['name']}: {mp['count']:,} x {mp['elt_size_requested']:,} B")
+            t = Table(caption="▒ header  █ elt  ░ trailer", caption_justify="right")
+            for col in ("header_size", "elt_size", "trailer_size", "total_size", "layout"):
+                t.add_column(col, justify="left" if col == "layout" else "right", no_wrap=True)
             t.add_row(*(f"{mp[c]:,}" for c in ("header_size", "elt_size", "trailer_size", "total_size")),
                       _layout_bar(mp))
             console.print(t)
-    t = Table(title=f"reserved ({_flags_label(result)})", title_justify="left")
-    t.add_column("kind")
-    t.add_column("name")
-    t.add_column("bytes", justify="right")
-    t.add_column("IEC", justify="right")
+    _title(console, f"reserved (flags {_flags_label(result['flags'])})")
+    t = Table()
+    t.add_column("kind", no_wrap=True)
+    t.add_column("name", overflow="fold")
+    t.add_column("bytes", justify="right", no_wrap=True)
+    t.add_column("IEC", justify="right", no_wrap=True)
     for mp in result["mempools"]:
         for mz in mp["memzones"]:
             t.add_row("memzone" + (" (leaked)" if mz.get("leaked") else ""), mz["name"], f"{mz['len']:,}",
@@ -122,17 +196,19 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
     _details(console, details)
     fit = result["details"].get("fit")
     if fit:
-        console.print(f"--fit: {fit['key']} {fit['value']:,} is the largest whose heap_bytes "
-                      f"({fit['heap_bytes']:,}) fit {fit['budget']:,}; {fit['value'] + 1:,} needs "
-                      f"{fit['next_heap_bytes']:,}")
+        _say(console, fit_sentence(fit))
     explained = result["details"].get("explain")
     if explained:
         _explain(console, explained)
     if result["hugepages"] is not None:
         console.print(f"pages of {page_label(report.platform['page_size'])}: {result['hugepages']:,}")  # type: ignore[arg-type]
-    for e in result["errors"]:
-        console.print(Text.assemble((e["errno"] or "hazard", "bold red"),
-                                    f": {e['reason']} ({e['function']}, {e['source']})"))
+    _errors(console, result["errors"])
+
+
+def fit_sentence(fit: dict) -> str:
+    """The answer of --fit, first: ``--fit 1,073,741,824: count 14,680,039 (heap_bytes ...)``."""
+    return (f"--fit {fit['budget']:,}: {fit['key']} {fit['value']:,}, the largest whose heap_bytes fit "
+            f"({fit['heap_bytes']:,}; {fit['value'] + 1:,} would need {fit['next_heap_bytes']:,})")
 
 
 def _flatten(prefix: str, value: object) -> list[tuple[str, object]]:
@@ -141,98 +217,176 @@ def _flatten(prefix: str, value: object) -> list[tuple[str, object]]:
     return [(prefix.rstrip("."), value)]
 
 
+def shown(value: object) -> str:
+    """A detail as people read it: numbers with separators, yes/no, lists joined (``none`` when empty),
+    ``-`` for nothing; never a Python repr."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if value is None:
+        return "-"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(shown(v) for v in value) or "none"
+    return str(value)
+
+
 def _details(console: Console, details: dict) -> None:
     if not details:
         return
-    t = Table(title="details", title_justify="left", show_header=False)
-    t.add_column("key")
-    t.add_column("value", overflow="fold")
+    _title(console, "details")
+    t = Table(show_header=False)
+    t.add_column("key", overflow="fold")
+    t.add_column("value")
     for key, value in _flatten("", details):
-        shown = f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+        text = shown(value)
         if isinstance(value, int) and not isinstance(value, bool) and value >= 1024 and (
                 "bytes" in key or "memzone" in key or "struct" in key or "saves" in key):
-            shown += f" ({iec(value)})"
-        t.add_row(key, shown)
+            text += f" ({iec(value)})"
+        t.add_row(key, text)
     console.print(t)
+
+
+def hanging(line: str, width: int) -> str:
+    """``line`` wrapped at ``width`` between words, its continuation lines indented 4 more than it is."""
+    import textwrap
+
+    indent = " " * (len(line) - len(line.lstrip(" ")))
+    return textwrap.fill(line.strip(), width=max(width, 40), initial_indent=indent, subsequent_indent=indent + "    ",
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def _explain(console: Console, explained: dict) -> None:
     console.print("how DPDK gets there:")
     for step in explained["steps"]:
-        console.print(f"  {step}", highlight=False, markup=False)
+        console.print(hanging(f"  {step}", console.width), highlight=False, markup=False, soft_wrap=True)
     if explained["savings"]:
-        t = Table(title="savings on the table, largest first", title_justify="left")
-        for col in ("change", "total_bytes", "saves", "IEC", "%"):
-            t.add_column(col, justify="left" if col == "change" else "right")
+        _title(console, "savings on the table, largest first")
+        t = Table()
+        t.add_column("change")
+        for col in ("total_bytes", "saves", "IEC", "%"):
+            t.add_column(col, justify="right", no_wrap=True)
         for row in explained["savings"]:
-            t.add_row(row["change"], f"{row['total_bytes']:,}", f"{row['saves']:,}", row["saves_iec"],
+            t.add_row(_words(row["change"]), f"{row['total_bytes']:,}", f"{row['saves']:,}", row["saves_iec"],
                       f"{row['saves_percent']}%")
         console.print(t)
 
 
 def _summary(console: Console, results: list[dict]) -> None:
+    """Every flag combination, ranked: the flags asked for, those DPDK adds, the object and the totals;
+    with --fit, the value each combination fits instead of the saving (each sizes a different count)."""
     base = results[0]["total_bytes"]
-    t = Table(title="every flag combination, smallest first; savings against DPDK's default (no flags)",
-              title_justify="left")
-    for col in ("flags", "effective", "object", "total_bytes", "IEC", "saves"):
-        t.add_column(col, justify="right" if col in ("object", "total_bytes", "IEC", "saves") else "left",
-                     overflow="fold")
-    for r in sorted(results, key=lambda r: (bool(r["errors"]), r["total_bytes"])):
+    fits = [r["details"].get("fit") for r in results]
+    fit_key = next((f["key"] for f in fits if f), None)
+    _title(console, "every flag combination, smallest first" if fit_key is None else
+           f"every flag combination, largest {fit_key} first")
+    t = Table(caption=None if fit_key else "saves: against no flags, DPDK's default", caption_justify="right")
+    width = max((len(n) for r in results for n in r["effective_flags"]), default=4)
+    t.add_column("flags", min_width=width)
+    t.add_column("DPDK adds", min_width=min(width, 9))
+    for col in ("object", "total_bytes", "IEC", fit_key or "saves"):
+        t.add_column(col, justify="right", no_wrap=True)
+
+    def order(r: dict) -> tuple:
+        fit = r["details"].get("fit")
+        return (bool(r["errors"]), -fit["value"] if fit else 0, r["total_bytes"])
+
+    for r in sorted(results, key=order):
         obj = r["mempools"][0]["total_size"] if r["mempools"] else None
-        saved = base - r["total_bytes"]
-        pct = f" ({100 * saved / base:.1f}%)" if base else ""
-        t.add_row(", ".join(r["flags"]) or "none", ", ".join(r["effective_flags"]) or "none",
-                  "-" if obj is None else f"{obj:,} B", f"{r['total_bytes']:,}", iec(r["total_bytes"]),
-                  "error" if r["errors"] else f"{saved:,} B{pct}")
+        added = [f for f in r["effective_flags"] if f not in r["flags"]]
+        if fit_key:
+            fit = r["details"].get("fit")
+            last = "-" if not fit else f"{fit['value']:,}"
+        else:
+            saved = base - r["total_bytes"]
+            last = f"{100 * saved / base:.1f}%" if base else "-"
+        t.add_row(_flags_label(r["flags"]), ", ".join(added) or "-", "-" if obj is None else f"{obj:,} B",
+                  f"{r['total_bytes']:,}", iec(r["total_bytes"]), "error" if r["errors"] else last)
     console.print(t)
+    for r in results:
+        _errors(console, r["errors"], prefix=f"{_flags_label(r['flags'])}: ")
 
 
 def render(report: Report, stream: TextIO, fmt: str = "table") -> None:
     console = console_for(stream)
     console.print(_platform_line(report))
     for note in report.notes:
-        console.print(f"note: {note}")
+        _say(console, f"note: {note}")
     results = report.to_dict()["results"]
     if len(results) > 1:  # type: ignore[arg-type]
         _summary(console, results)  # type: ignore[arg-type]
     else:
-        for result in results:  # type: ignore[union-attr]
+        for result in results:  # type: ignore[attr-defined]
             _result_tables(console, report, result)
 
 
+def _side_cell(value: int | None, section: str, rejected: str | None) -> str:
+    """A side's figure: ``-`` where it has no such item; a rejected side's totals are its errno."""
+    if rejected:
+        return rejected if section == "total" else "-"
+    return "-" if value is None else f"{value:,}"
+
+
 def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "table") -> None:
+    """One table per flag combination: each memzone, then each rte_malloc allocation, then the totals;
+    a side DPDK rejects shows its errno in its cells and the reason under the table."""
     console = console_for(stream)
     console.print("left:  " + _platform_line(diff.left))
     console.print("right: " + _platform_line(diff.right))
-    t = Table(title="right minus left", title_justify="left")
-    for col in ("flags", "kind", "name", "left", "right", "delta", "IEC"):
-        t.add_column(col, justify="right" if col in ("left", "right", "delta", "IEC") else "left")
-    for row in diff.rows:
-        if row.section == "total" and row.name == "total_bytes":
-            t.add_section()
-        delta = row.delta
-        style = "red" if delta > 0 else ("green" if delta < 0 else "")
-        t.add_row(row.result, row.section, row.name, "-" if row.left is None else f"{row.left:,}",
-                  "-" if row.right is None else f"{row.right:,}", Text(f"{delta:+,}", style=style),
-                  iec(delta) if delta else "")
-    console.print(t)
+    left, right = diff.left.to_dict()["results"], diff.right.to_dict()["results"]
+    for lres, rres in zip(left, right, strict=True):  # type: ignore[call-overload]
+        label = "|".join(lres["flags"]) or "none"
+        lerr = next((e["errno"] or "hazard" for e in lres["errors"]), None)
+        rerr = next((e["errno"] or "hazard" for e in rres["errors"]), None)
+        rows = [row for row in diff.rows if row.result == label]
+        _title(console, f"right minus left (flags {_flags_label(lres['flags'])})")
+        t = Table(caption="memzones, rte_malloc allocations, totals", caption_justify="right")
+        t.add_column("name", overflow="fold")
+        for col in ("left", "right", "delta", "IEC"):
+            t.add_column(col, justify="right", no_wrap=True)
+        section = None
+        for row in rows:
+            if section is not None and row.section != section:
+                t.add_section()
+            section = row.section
+            lcell, rcell = _side_cell(row.left, row.section, lerr), _side_cell(row.right, row.section, rerr)
+            if lerr or rerr:
+                delta = Text("")
+                iec_delta = ""
+            else:
+                style = "red" if row.delta > 0 else ("green" if row.delta < 0 else "")
+                delta, iec_delta = Text(f"{row.delta:+,}", style=style), iec(row.delta) if row.delta else ""
+            t.add_row(row.name, lcell, rcell, delta, iec_delta)
+        console.print(t)
+        _errors(console, lres["errors"], prefix="left: ")
+        _errors(console, rres["errors"], prefix="right: ")
 
 
-def render_plan(report, stream: TextIO, fmt: str = "table") -> None:  # type: ignore[no-untyped-def]
+def render_plan(report, stream: TextIO, fmt: str = "table") -> None:
     console = console_for(stream)
     doc = report.to_dict()
     console.print(f"plan {doc['file']}")
-    console.print(_platform_line(type("R", (), {"platform": doc["platform"]})()))  # type: ignore[arg-type]
-    t = Table(title="items", title_justify="left")
-    for col in ("socket", "kind", "name", "total_bytes", "heap_bytes", "IEC", "errors"):
-        t.add_column(col, justify="right" if col in ("socket", "total_bytes", "heap_bytes", "IEC") else "left")
+    console.print(platform_lines(doc["platform"]))
+    _title(console, "items")
+    t = Table()
+    with_errors = any(item["result"]["errors"] for item in doc["items"])
+    columns = ["socket", "kind", "name", "total_bytes", "heap_bytes", "IEC"] + (["errors"] if with_errors else [])
+    for col in columns:
+        t.add_column(col, justify="right" if col in ("socket", "total_bytes", "heap_bytes", "IEC") else "left",
+                     overflow="fold" if col == "name" else "ellipsis", no_wrap=col != "name")
     for item in doc["items"]:
         r = item["result"]
-        t.add_row(str(item["socket"]), item["kind"], item["name"], f"{r['total_bytes']:,}", f"{r['heap_bytes']:,}",
-                  iec(r["heap_bytes"]), ", ".join(e["errno"] or "hazard" for e in r["errors"]))
+        cells = [str(item["socket"]), item["kind"], item["name"], f"{r['total_bytes']:,}", f"{r['heap_bytes']:,}",
+                 iec(r["heap_bytes"])]
+        if with_errors:
+            cells.append(", ".join(e["errno"] or "hazard" for e in r["errors"]))
+        t.add_row(*cells)
     console.print(t)
+    for item in doc["items"]:
+        _errors(console, item["result"]["errors"], prefix=f"{item['kind']} {item['name']}: ")
     page = doc["platform"]["page_size"]
-    s = Table(title=f"per socket ({page_label(page)} pages)", title_justify="left")
+    _title(console, f"per socket ({page_label(page)} pages)")
+    s = Table()
     for col in ("socket", "items heap_bytes", "EAL heap", "pages", "IEC"):
         s.add_column(col, justify="right")
     for sock in doc["sockets"]:
@@ -242,11 +396,12 @@ def render_plan(report, stream: TextIO, fmt: str = "table") -> None:  # type: ig
     console.print(s)
     settings = doc["settings"]
     if settings:
-        console.print(f"EAL: {settings['eal_args']}")
         for line in settings["assumes"]:
-            console.print(f"  assumes: {line}", style="dim")
+            _say(console, f"assumes: {line}", style="dim")
+        # settings to paste: never wrapped (a terminal folds them for the eye, a copy gets one line)
+        console.print(f"EAL: {settings['eal_args']}", soft_wrap=True)
         for line in settings["nr_hugepages"]:
-            console.print(line)
+            console.print(line, soft_wrap=True)
         res = settings["kubernetes"]["resources"]
         console.print("kubernetes:\n  resources:")
         for kind in ("requests", "limits"):

@@ -1,0 +1,381 @@
+"""What a new user meets first (issue 16), tried as a user tries it: the installed ``mpcalc`` command in
+a subprocess, its output through real pipes, and on a real 80-column terminal (a pseudo-terminal whose
+window size is set as a terminal emulator sets it).
+
+Nothing here runs in-process: the command is the one pip installed beside this interpreter
+(``.venv/bin/mpcalc``), with an environment that has no COLUMNS, NO_COLOR or terminal unless a test
+gives one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+#: the installed command (the console script pip wrote beside the interpreter running the tests)
+MPCALC = Path(sys.executable).with_name("mpcalc")
+#: escape sequences a terminal gets (colour, cursor)
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+
+
+class Run(NamedTuple):
+    code: int
+    out: str
+    err: str
+
+
+def user_env(**extra: str) -> dict[str, str]:
+    """The environment of a user's shell: PATH and HOME, no COLUMNS/LINES/NO_COLOR unless given."""
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "TERM")}
+    env.update(extra)
+    return env
+
+
+def mpcalc(*args: str, stdin: str | None = None, **env: str) -> Run:
+    """``mpcalc ARGS`` with stdout and stderr to pipes."""
+    res = subprocess.run([str(MPCALC), *args], input=stdin, capture_output=True, text=True, env=user_env(**env),
+                         cwd=ROOT, timeout=300)
+    return Run(res.returncode, res.stdout, res.stderr)
+
+
+def piped_to(reader: list[str], *args: str, **env: str) -> tuple[int, int, str, str]:
+    """``mpcalc ARGS | READER``, as a shell runs it: (mpcalc's exit code, the reader's, what the reader
+    printed, what mpcalc printed on stderr)."""
+    writer = subprocess.Popen([str(MPCALC), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env=user_env(**env), cwd=ROOT)
+    assert writer.stdout is not None and writer.stderr is not None
+    reader_proc = subprocess.Popen(reader, stdin=writer.stdout, stdout=subprocess.PIPE, text=True)
+    writer.stdout.close()  # the reader holds the only read end, as in a shell
+    out, _ = reader_proc.communicate(timeout=300)
+    err = writer.stderr.read().decode()
+    writer.stderr.close()
+    return writer.wait(timeout=300), reader_proc.returncode, out, err
+
+
+def into_closed_pipe(*args: str, **env: str) -> Run:
+    """``mpcalc ARGS`` writing into a pipe whose reader has already gone: every write fails with EPIPE
+    (what ``| head -1`` does to a long output, without the race)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        res = subprocess.run([str(MPCALC), *args], stdout=write_end, stderr=subprocess.PIPE, text=True,
+                             env=user_env(**env), cwd=ROOT, timeout=300)
+    finally:
+        os.close(write_end)
+    return Run(res.returncode, "", res.stderr)
+
+
+def on_terminal(*args: str, columns: int = 80, rows: int = 60, **env: str) -> Run:
+    """``mpcalc ARGS`` on a terminal of ``columns`` x ``rows`` (a pseudo-terminal with that window size,
+    stdin, stdout and stderr on it, TERM=xterm-256color).  ``out`` is what the screen shows, escape
+    codes removed; ``err`` is empty (stderr is the same terminal)."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    proc = subprocess.Popen([str(MPCALC), *args], stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
+                            env=user_env(TERM="xterm-256color", **env), start_new_session=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 1 << 16)
+        except OSError:  # EIO: the terminal's last writer is gone
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    code = proc.wait(timeout=300)
+    screen = ANSI.sub("", b"".join(chunks).decode("utf-8", "replace")).replace("\r\n", "\n")
+    return Run(code, screen, "")
+
+
+def test_the_command_is_the_installed_one():
+    assert MPCALC.exists(), f"{MPCALC} is missing: pip install the project into this interpreter's environment"
+    run = mpcalc("--version")
+    assert run.code == 0 and "mpcalc" in run.out
+
+
+# --- 3. a closed pipe is not an error --------------------------------------------------------------------------
+
+FORMATS = ("table", "csv", "tsv", "json", "markdown")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_head_3_exits_0(fmt):
+    """``mpcalc rib --routes 1M | head -3``: three lines, and mpcalc exits 0 (the README's "DPDK would
+    reject this" is 1)."""
+    code, head_code, out, err = piped_to(["head", "-3"], "rib", "--routes", "1M", "--format", fmt)
+    assert (code, head_code) == (0, 0), err
+    assert len(out.splitlines()) == 3
+    assert err == ""
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_reader_gone_before_the_first_write(fmt):
+    run = into_closed_pipe("rib", "--routes", "1M", "--flags", "all", "--explain", "--format", fmt)
+    assert run.code == 0, run.err
+    assert run.err == ""  # no traceback, no "Exception ignored", no "Broken pipe"
+
+
+@pytest.mark.parametrize("argv", [
+    ("batch", "examples/batch.jsonl"),
+    ("sweep", "rib", "--vary", "routes=1K..1M", "--steps", "2000"),
+    ("plan", "examples/plans/l3fwd-router.toml"),
+    ("diff", "--right", "--dpdk 26.07", "rib", "--routes", "1M"),
+    ("inspect", "examples/inspect/mempool-dump.txt"),
+    ("schema",),
+    ("--help",),
+], ids=lambda a: a[0])
+def test_every_command_takes_a_closed_pipe(argv):
+    run = into_closed_pipe(*argv)
+    assert run.err == ""
+    # a stream stops at its first answer nobody reads (batch.jsonl's bad line 6 is never reached): 0, as far
+    # as it got; never 1 (DPDK would reject) for a pipe
+    assert run.code == 0
+
+
+def test_a_closed_pipe_keeps_the_verdict():
+    """DPDK rejects this pool (22.11: 1.5 x cache_size > n): still 1 when the reader went away, and a
+    CI gate still says what is over budget."""
+    assert into_closed_pipe("pool", "--count", "100", "--elt-size", "64", "--cache-size", "100").code == 1
+    run = into_closed_pipe("rib", "--routes", "1M", "--max-total", "1M")
+    assert run.code == 3
+    assert "over --max-total" in run.err
+
+
+def test_head_of_a_long_stream():
+    code, head_code, out, err = piped_to(["head", "-1"], "sweep", "rib", "--vary", "routes=1..10M", "--steps",
+                                         "100000")
+    assert (code, head_code) == (0, 0), err
+    assert out.startswith("routes,flags,")
+    assert err == ""
+
+
+# --- 4. widths -----------------------------------------------------------------------------------------------
+
+WIDE = [
+    ("rib", "--routes", "1M"),
+    ("rib", "--routes", "1Mi", "--page-size", "4K", "--flags", "all"),
+    ("rib", "--routes", "1M", "--explain"),
+    ("pool", "--elt-size", "40", "--fit", "1G", "--flags", "all"),
+    ("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"),
+    ("fib", "--routes-file", "examples/routes/ipv4-small.txt"),
+    ("diff", "--left", "--dpdk 21.11", "--right", "--dpdk 26.07", "mbuf", "--count", "8191", "--cache-size", "256"),
+    ("diff", "--left", "--dpdk 22.11", "--right", "--dpdk 26.07", "pool", "--count", "100", "--elt-size", "64",
+     "--cache-size", "100"),
+    ("plan", "examples/plans/l3fwd-router.toml"),
+    ("plan", "examples/plans/vswitch.toml"),
+]
+#: what must never be split across lines
+WORDS = ("no_cache_align", "no_spread", "no_iova_contig", "RTE_MAX_LCORE", "channels x")
+
+
+def _fits(text: str, columns: int) -> list[str]:
+    """The lines wider than ``columns`` (a settings line to paste may be wider: it must never wrap)."""
+    return [ln for ln in text.splitlines() if len(ln) > columns and not ln.startswith(("echo ", "EAL: "))]
+
+
+def _split_words(text: str) -> list[str]:
+    """Flag names and phrases broken across lines (``no_cache_ali`` / ``gn``)."""
+    flat = re.sub(r"[│┃|]", " ", text)
+    broken = []
+    for word in ("no_cache_align", "no_iova_contig", "no_spread"):
+        for cut in range(3, len(word) - 1):
+            if re.search(rf"{re.escape(word[:cut])}\s*\n", flat) and not re.search(rf"{re.escape(word)}", flat):
+                broken.append(word)
+    for cell in re.findall(r"\b(no_[a-z_]+)\b", flat):
+        if cell not in ("no_cache_align", "no_spread", "no_iova_contig", "no_align"):
+            broken.append(cell)
+    return broken
+
+
+@pytest.mark.parametrize("argv", WIDE, ids=lambda a: "-".join(a)[:40])
+def test_a_pipe_honours_columns(argv):
+    run = mpcalc(*argv, COLUMNS="80")
+    assert run.code in (0, 1), run.err
+    assert not _fits(run.out, 80), _fits(run.out, 80)
+    assert not _split_words(run.out)
+    assert "\x1b[" not in run.out  # a pipe gets no escape codes
+
+
+@pytest.mark.parametrize("argv", WIDE, ids=lambda a: "-".join(a)[:40])
+def test_an_80_column_terminal(argv):
+    """On a real 80-column terminal: no line wider than the terminal, no flag name split, no title or
+    platform phrase broken (``4 channels x`` / ``1 ranks``)."""
+    run = on_terminal(*argv, columns=80)
+    assert run.code in (0, 1), run.out
+    assert not _fits(run.out, 80), _fits(run.out, 80)
+    assert not _split_words(run.out), run.out
+    for broken in (r"channels x\s*\n", r"every flag\s*\n", r"RTE_MAX_LCORE\s*\n"):
+        assert not re.search(broken, run.out), broken
+
+
+def _colours(raw: str) -> list[str]:
+    """The colour parameters of the SGR sequences in ``raw`` (bold and underline are no colour)."""
+    found = []
+    for params in re.findall(r"\x1b\[([0-9;]*)m", raw):
+        codes = [int(c) for c in params.split(";") if c]
+        found += [str(c) for c in codes if 30 <= c <= 49 or 90 <= c <= 107]
+    return found
+
+
+def test_the_terminal_gets_colour_and_no_color_removes_it():
+    rejected = ("pool", "--count", "100", "--elt-size", "64", "--cache-size", "100")
+    assert _colours(_raw_terminal(*rejected))  # the errno in red
+    assert not _colours(_raw_terminal(*rejected, "--no-color"))
+    assert not _colours(_raw_terminal("--no-color", *rejected))
+    assert not _colours(_raw_terminal(*rejected, NO_COLOR="1"))
+    assert _colours(_raw_terminal(*rejected, NO_COLOR=""))  # https://no-color.org: set and not empty
+
+
+def _raw_terminal(*args: str, **env: str) -> str:
+    import fcntl
+    import pty
+    import struct
+    import termios
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 80, 0, 0))
+    proc = subprocess.Popen([str(MPCALC), *args], stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
+                            env=user_env(TERM="xterm-256color", **env), start_new_session=True)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 1 << 16)
+        except OSError:
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(master)
+    proc.wait(timeout=300)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_a_wide_terminal_is_used():
+    run = on_terminal("rib", "--routes", "1M", "--explain", columns=160)
+    assert max(len(ln) for ln in run.out.splitlines()) > 100  # the steps use the width they have
+
+
+def test_columns_beats_the_terminal():
+    run = on_terminal("rib", "--routes", "1M", "--explain", columns=160, COLUMNS="70")
+    assert not _fits(run.out, 70)
+
+
+# --- 9. small things ------------------------------------------------------------------------------------------
+
+def test_bare_mpcalc_prints_the_help_not_an_error():
+    run = mpcalc()
+    assert run.code == 2  # a command is needed (README: usage)
+    assert run.out.startswith("Usage: mpcalc")
+    assert "Commands:" in run.out and "rib" in run.out
+    assert "mpcalc: error" not in run.out + run.err
+    assert into_closed_pipe().code == 2
+
+
+def test_a_misspelt_command_gets_a_suggestion():
+    run = mpcalc("ribb", "--routes", "1M")
+    assert run.code == 2
+    assert run.err.strip() == "mpcalc: error: No such command 'ribb'. Did you mean 'rib' or 'rib6'?"
+    run = mpcalc("nonsense")
+    assert run.code == 2 and "The commands are batch, diff, fib" in run.err
+
+
+@pytest.mark.parametrize("argv", [
+    ("fib", "--routes-file", "examples/routes/ipv4-small.txt"),
+    ("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"),
+    ("rib", "--routes", "1M"),
+])
+def test_no_python_reprs_in_tables(argv):
+    out = mpcalc(*argv).out
+    assert not re.search(r"│\s*(True|False|None|\(\)|\[\])\s*│", out), out
+    assert "{'" not in out and "['" not in out
+
+
+def test_a_route_plan_shows_no_clobbers_as_none():
+    out = mpcalc("fib", "--routes-file", "examples/routes/ipv4-small.txt").out
+    assert re.search(r"route_plan\.clobbers\s*│\s*none\s*│", out), out
+
+
+def test_quiet_prints_nothing_but_errors():
+    assert mpcalc("--quiet", "rib", "--routes", "1M") == Run(0, "", "")
+    assert mpcalc("rib", "--routes", "1M", "-q") == Run(0, "", "")
+    run = mpcalc("rib", "--routes", "1M", "-q", "--max-total", "1M")
+    assert (run.code, run.out) == (3, "") and "over --max-total" in run.err
+    run = mpcalc("-q", "rib", "--routes", "1Q")
+    assert run.code == 2 and "'1Q'" in run.err and "--routes" in run.err
+    assert mpcalc("-q", "pool", "--count", "100", "--elt-size", "64", "--cache-size", "100").code == 1
+    assert mpcalc("batch", "-q", "examples/batch.jsonl") == Run(2, "", "")
+    assert mpcalc("sweep", "rib", "--vary", "routes=1K..1M", "-q").out == ""
+
+
+def test_quiet_and_no_color_are_in_the_help():
+    for argv in ((), ("rib",), ("batch",), ("plan",)):
+        out = mpcalc(*argv, "--help").out
+        assert "--quiet" in out and "--no-color" in out, argv
+
+
+ERRORS = [
+    (("rib", "--routes", "1Q"), ("--routes", "'1Q'")),
+    (("rib", "--routes", "1M", "--page-size", "3K"), ("--page-size", "'3K'")),
+    (("rib", "--routes", "1M", "--dpdk", "20.11"), ("--dpdk", "'20.11'")),
+    (("rib", "--routes", "1M", "--flags", "bogus"), ("--flags", "bogus")),
+    (("rib", "--routes", "1M", "--flgs", "x"), ("--flgs", "--flags")),
+    (("rib", "--routes", "1M", "--tolerance", "x%", "--baseline", "{baseline}"), ("--tolerance", "'x%'")),
+    (("rib", "--routes", "1M", "--baseline", "missing.json"), ("--baseline", "missing.json")),
+    (("pool", "--count", "1K", "--elt-size", "40", "--cache-size", "-1"), ("--cache-size", "'-1'")),
+    (("fib", "--routes-file", "missing.txt"), ("--routes-file", "missing.txt")),
+    (("plan", "missing.toml"), ("missing.toml",)),
+    (("inspect", "missing.txt"), ("missing.txt",)),
+    (("sweep", "rib", "--vary", "routes=1K"), ("--vary", "routes=1K")),
+]
+
+
+@pytest.mark.parametrize("argv,names", ERRORS, ids=lambda v: " ".join(v)[:40] if isinstance(v, tuple) else None)
+def test_every_error_names_the_option_and_the_value(argv, names, tmp_path):
+    baseline = tmp_path / "rib-1M.json"
+    baseline.write_text(mpcalc("rib", "--routes", "1M", "--json").out)
+    run = mpcalc(*(a.replace("{baseline}", str(baseline)) for a in argv))
+    assert run.code == 2, run
+    assert run.out == ""
+    assert run.err.startswith("mpcalc: error: ") and run.err.count("\n") == 1, run.err
+    for name in names:
+        assert name in run.err, (name, run.err)
+
+
+def test_help_and_version_go_to_stdout():
+    assert mpcalc("rib", "--help").out.startswith("Usage: mpcalc rib")
+    assert json.loads(mpcalc("schema").out)["$schema"]
+
+
+def test_value_completion_for_flags_and_page_size():
+    def complete(line: str) -> list[str]:
+        words = shlex.split(line)
+        res = subprocess.run([str(MPCALC)], capture_output=True, text=True, cwd=ROOT, timeout=60,
+                             env=user_env(_MPCALC_COMPLETE="bash_complete", COMP_WORDS=line,
+                                          COMP_CWORD=str(len(words) - (0 if line.endswith(" ") else 1))))
+        return [ln.split(",", 1)[1] for ln in res.stdout.splitlines() if "," in ln]
+
+    assert {"no_cache_align", "no_spread", "no_iova_contig", "all", "none"} <= set(complete("mpcalc rib --flags "))
+    assert complete("mpcalc rib --flags no_c") == ["no_cache_align"]
+    assert set(complete("mpcalc rib --flags no_spread,no_")) >= {"no_spread,no_cache_align",
+                                                                 "no_spread,no_iova_contig"}
+    assert {"4K", "2M", "1G", "none"} <= set(complete("mpcalc pool --page-size "))
+    assert complete("mpcalc pool --page-size 1") == ["1G", "16G"]
+    assert set(complete("mpcalc rib --dpdk 2")) >= {"22.11", "26.07"}
