@@ -16,7 +16,7 @@ import click
 from ..app.batch import dumps
 from ..app.exitcodes import ExitCode
 from ..app.request import Request
-from ..app.sweep import COLUMNS, MAX_STEPS, METRICS, points, rows
+from ..app.sweep import COLUMNS, MAX_STEPS, METRICS, metric_value, points, rows
 from ..stream import Progress
 
 
@@ -37,14 +37,15 @@ def _parse_vary(text: str) -> tuple[str, str, str]:
 @click.option("--log", "log_scale", is_flag=True, help="Space the points geometrically (LO must be at least 1).")
 @click.option("--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True,
               help="Rows as CSV or JSON Lines.")
-@click.option("--metric", type=click.Choice(METRICS), default="total_bytes", show_default=True,
-              help="What --plot draws.")
+@click.option("--metric", type=click.Choice(METRICS), default=None,
+              help="What --plot draws [default: per_object, the bytes per object (node, route, mbuf) where the "
+                   "object holds some, else total_bytes].")
 @click.option("--plot", "plot_file", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Also draw the curves into this file (.svg, .png, .pdf); needs the extra mpcalc[plot].")
 @click.argument("options", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
-def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_scale: bool, fmt: str, metric: str,
-            plot_file: str | None, options: tuple[str, ...]) -> int:
+def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_scale: bool, fmt: str,
+            metric: str | None, plot_file: str | None, options: tuple[str, ...]) -> int:
     """Evaluate COMMAND over a range of one option and every flag combination, ready to plot.
 
     Example: mpcalc sweep rib --vary routes=1K..10M --steps 50 --log --page-size 4K --plot rib.svg
@@ -92,11 +93,19 @@ def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_sc
         from ..dpdk.flags import sizing_combinations
 
         params["flags"] = sizing_combinations()
+    per = objects.get(command_name).per
+    if metric is None:
+        metric = "per_object" if per else "total_bytes"
+    if metric in ("per_object", "overhead") and per is None:
+        raise click.BadParameter(f"{command_name} holds no objects to divide by", param_hint="'--metric'")
+    if metric == "overhead" and objects.get(command_name).param("elt_size") is None:
+        raise click.BadParameter(f"{command_name} has no element size to take away", param_hint="'--metric'")
     values = points(lo, hi, steps, log_scale)
-    return _run(request_of(command_name, params), key, values, fmt, metric, plot_file)
+    return _run(request_of(command_name, params), key, values, fmt, metric, plot_file, per)
 
 
-def _run(request: Request, key: str, values: list[int], fmt: str, metric: str, plot_file: str | None) -> int:
+def _run(request: Request, key: str, values: list[int], fmt: str, metric: str, plot_file: str | None,
+         per: tuple[str, str] | None) -> int:
     from ..render import plot
 
     out = sys.stdout
@@ -104,25 +113,29 @@ def _run(request: Request, key: str, values: list[int], fmt: str, metric: str, p
         plot.matplotlib()  # fail before the work, with the one-line hint
     if fmt == "csv":
         out.write(",".join((key, *COLUMNS)) + "\n")
-    curves: dict[str, list[tuple[int, int | None]]] = {}
+    curves: dict[str, list[tuple[int, float | None]]] = {}
+    pages: list[int | None] = []
+    held: list[int] = []
     worst = ExitCode.OK
     progress = Progress("sweep", total=len(values))
     buf: list[str] = []
     platform: dict[str, object] = {}
-    for i, (value, described, results) in enumerate(rows(request, key, values)):
-        platform = described
-        for row in results:
-            label, ok, obj, total, heap, pages, errors = row
+    for i, point in enumerate(rows(request, key, values)):
+        value, platform = point.value, point.platform
+        for row in point.rows:
+            label, ok, obj, total, heap, hugepages, errors = row
             if fmt == "csv":
                 buf.append(f"{value},{label},{'true' if ok else 'false'},{'' if obj is None else obj},"
-                           f"{total},{heap},{'' if pages is None else pages},{errors}\n")
+                           f"{total},{heap},{'' if hugepages is None else hugepages},{errors}\n")
             else:
                 buf.append(dumps({key: value, **dict(zip(COLUMNS, row, strict=True))}) + "\n")
             if plot_file is not None:
-                y = dict(zip(COLUMNS, row, strict=True))[metric]
-                curves.setdefault(label, []).append((value, None if not ok else y))  # type: ignore[arg-type]
+                curves.setdefault(label, []).append((value, metric_value(metric, row, point.inputs, per)))
             if not ok:
                 worst = ExitCode.REJECTED
+        if plot_file is not None:
+            pages.append(point.rows[0][5] if point.rows and point.rows[0][1] else None)
+            held.append(point.inputs[per[0]] if per else 0)
         if len(buf) >= 4096:
             out.write("".join(buf))
             buf.clear()
@@ -132,6 +145,6 @@ def _run(request: Request, key: str, values: list[int], fmt: str, metric: str, p
     out.flush()
     progress.close()
     if plot_file is not None:
-        plot.plot(plot_file, curves, name=request.command, key=key, metric=metric, log=plot.is_log(values),
-                  platform=platform)
+        plot.sweep(plot_file, curves, name=request.command, key=key, metric=metric, log=plot.is_log(values),
+                   platform=platform, pages=pages, held=held, per=per)
     return worst
