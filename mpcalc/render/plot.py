@@ -68,8 +68,9 @@ def sweep(path: str, curves: dict[str, list[tuple[int, float | None]]], *, name:
     unit = per[1] if per else "object"
     ax.set_ylabel({"per_object": f"bytes per {unit}", "overhead": f"bytes per {unit} beyond elt_size",
                    "hugepages": "hugepages", "object_size": "object size (bytes)"}.get(metric, f"{metric} (bytes)"))
+    page = platform.get("page_size")
     ax.set_title(f"mpcalc {name}: {metric.replace('_', ' ')} against {key} (DPDK {platform.get('dpdk')} "
-                 f"{platform.get('arch')}, page size {page_label(page if isinstance(page := platform.get('page_size'), int) else 0)})",
+                 f"{platform.get('arch')}, page size {page_label(page if isinstance(page, int) else 0)})",
                  fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     fig.legend(title="flags", fontsize=8, loc="outside right upper")
