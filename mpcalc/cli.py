@@ -56,6 +56,26 @@ def output(report: object, fmt: str) -> None:
             save_svg(report, svg)
         except OSError as exc:
             raise InputError(f"cannot write {svg!r}: {exc.strerror}", param="--svg") from None
+    picture = ctx.meta.get("mpcalc.plot") if ctx else None
+    if picture:
+        from .render import plot
+
+        plot.document(picture, report.to_dict())  # type: ignore[attr-defined]
+
+
+def plot_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """--plot FILE: also draw the report (.svg, .png or .pdf by the name; the extra mpcalc[plot])."""
+
+    def remember(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+        if value:
+            from .render import plot
+
+            plot.matplotlib()  # say it is missing before the work
+            ctx.meta["mpcalc.plot"] = value
+
+    return click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+                        expose_value=False, callback=remember,
+                        help="Also draw the report into FILE (.svg, .png, .pdf; needs mpcalc[plot]).")(func)
 
 
 def naming_the_option(exc: InputError, values: dict[str, Any]) -> InputError:
@@ -79,6 +99,7 @@ def sizing_command(name: str) -> click.Command:
     declared = [p for p in (*decl.params, *PLATFORM_PARAMS, *ANALYSIS_PARAMS) if "cli" in p.fronts]
 
     @output_options
+    @plot_option
     def run(fmt: str, **values: Any) -> int:
         try:
             outcome = evaluate(request_of(name, values))

@@ -167,7 +167,8 @@ class Lines:
             request = self.request(value)
             try:
                 if compact:
-                    return (True, *compact_tail(*footprints(request)))
+                    answer = footprints(request)
+                    return (True, *compact_tail(answer.command, answer.results))
                 outcome = evaluate(request)
             except InputError as exc:
                 raise LineError(str(exc), key=exc.param.lstrip("-").replace("-", "_") if exc.param else None) from None

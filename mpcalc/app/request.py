@@ -73,26 +73,48 @@ def evaluate(request: Request) -> Outcome:
     analysis = request.analysis
     masks = request.args.get("flags") or [0]
     results = [_one(job, mask, analysis) for mask in masks]
-    report = Report(command=job.command, platform=describe(job.platform), inputs=job.inputs, results=tuple(results),
+    inputs = job.inputs if analysis.fit is None else sized_inputs(job, results)
+    report = Report(command=job.command, platform=describe(job.platform), inputs=inputs, results=tuple(results),
                     notes=platform_notes(job.platform, *objects_zones(results)))
     problems = gates(analysis, results)
     code = ExitCode.BUDGET if problems else ExitCode.OK if report.ok else ExitCode.REJECTED
     return Outcome(report, code, tuple(problems))
 
 
-def footprints(request: Request) -> tuple[str, list[tuple[int, Footprint]]]:
+class Numbers(NamedTuple):
+    """:func:`footprints`' answer: the object, its inputs as sized, and each flag combination's numbers."""
+
+    command: str
+    inputs: Mapping[str, Any]
+    results: list[tuple[int, Footprint]]
+
+
+def footprints(request: Request) -> Numbers:
     """The numbers of :func:`evaluate`'s results, per flag combination: from the object's footprint
     function when it has one and nothing else is asked (no --fit, --explain or gate), else read off
-    the results.  (The object's name, and (flags, footprint) pairs.)"""
+    the results."""
     if request.analysis != _NO_ANALYSIS or objects.get(request.command).footprint is None:
         report = evaluate(request).report
-        return report.command, [(r.flags, r.footprint) for r in report.results]
+        return Numbers(report.command, report.inputs, [(r.flags, r.footprint) for r in report.results])
     job = job_of(request)
     numbers = job.decl.footprint
     assert numbers is not None
     inputs, extra = job.resolved
     masks = request.args.get("flags") or [0]
-    return job.command, [(mask, numbers(inputs, extra, mask, job.platform)) for mask in masks]
+    return Numbers(job.command, inputs, [(mask, numbers(inputs, extra, mask, job.platform)) for mask in masks])
+
+
+def sized_inputs(job: Job, results: list[Result]) -> dict[str, Any]:
+    """The report's ``input`` under --fit: the configuration that was sized, --fit's answer in place of
+    the value it grew (and of what derives from it: a RIB's max_nodes).  When the flag combinations'
+    answers differ, or none fits, those keys are null and each result's ``details.fit`` holds its own."""
+    key = job.fit_key
+    values = {(r.details.get("fit") or {}).get("value") for r in results}
+    value = values.pop() if len(values) == 1 else None
+    if value is not None:
+        return job.decl.resolve({**job.args, key: value}).inputs
+    one, two = job.decl.resolve({**job.args, key: 1}).inputs, job.decl.resolve({**job.args, key: 2}).inputs
+    return {k: None if one.get(k) != two.get(k) else v for k, v in one.items()}
 
 
 def _one(job: Job, mask: int, analysis: Analysis) -> Result:

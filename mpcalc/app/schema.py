@@ -54,7 +54,8 @@ def input_schema(name: str) -> dict[str, Any]:
             continue
         key = decl.input_name(p.key)
         props[key] = property_of(p, source=False) if key == p.key else {
-            "type": "integer", "description": f"derived from --{p.key.replace('_', '-')}"}
+            "type": ["integer", "null"], "description": f"derived from --{p.key.replace('_', '-')} (null: --fit found "
+            "different values for the flag combinations, or none)"}
     return {"type": "object", "additionalProperties": False, "required": sorted(props), "properties": props}
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..app.exitcodes import ExitCode
-from ..cli import output, output_options
+from ..cli import output, output_options, plot_option
 from ..params import Size
 
 
@@ -16,6 +16,7 @@ from ..params import Size
                    "pages still fit SIZE.")
 @click.option("--fit-item", default=None, metavar="NAME", help="The item --fit grows.")
 @output_options
+@plot_option
 def command(file: str, fit: int | None, fit_item: str | None, fmt: str) -> int:
     """A whole application from a TOML file: each item, the total per NUMA socket, the hugepages each
     socket needs, and ready-to-paste --socket-mem, nr_hugepages and Kubernetes settings."""

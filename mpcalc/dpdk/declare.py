@@ -180,6 +180,9 @@ class ObjectDecl(NamedTuple):
     zone_prefix: str = "MP_"
     #: parameters the report's inputs name otherwise (rib's ``--nodes`` is its ``max_nodes``)
     input_names: Mapping[str, str] = {}
+    #: what the object holds, for "bytes per ..." (a sweep's default picture): (the input that counts them,
+    #: their name), e.g. ("count", "object"); None: not a container
+    per: tuple[str, str] | None = None
     #: ``footprint(inputs, extra, flags, platform)``: the numbers of :attr:`build`'s result without its
     #: records, from the same composition (compact batch answers, sweeps); None: read off ``build``
     footprint: Callable[[Mapping[str, Any], Mapping[str, Any], int, Any], Any] | None = None

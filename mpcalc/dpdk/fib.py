@@ -250,6 +250,7 @@ def _declare(family: int) -> ObjectDecl:
         build=build,
         resolve=resolve,
         fit={"routes": RING_LIMIT // 2},
+        per=("routes", "route"),
         zone_prefix="MP_MP_",
     )
 

@@ -152,4 +152,5 @@ MBUF = ObjectDecl(
     build=_build,
     resolve=_resolve,
     fit={"count": RING_LIMIT},
+    per=("count", "mbuf"),
 )

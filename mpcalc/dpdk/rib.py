@@ -150,6 +150,7 @@ def _declare(family: int) -> ObjectDecl:
         fit={"routes": RING_LIMIT // 2, "nodes": RING_LIMIT},
         zone_prefix="MP_MP_",
         input_names={"nodes": "max_nodes"},
+        per=("max_nodes", "node"),
     )
 
 

@@ -101,4 +101,5 @@ POOL = ObjectDecl(
     footprint=lambda a, extra, flags, p: footprint(_spec(a, flags), p),
     resolve=_resolve,
     fit={"count": RING_LIMIT},
+    per=("count", "object"),
 )
