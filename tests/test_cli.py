@@ -66,8 +66,25 @@ def numbers(doc: dict) -> list[tuple[str, str, str, str, str]]:
         out += [(label, "", "allocation", a["name"], str(a["size"])) for a in r["allocations"]]
         for k in ("total_bytes", "heap_bytes", "hugepages"):
             out.append((label, "", "total", k, "" if r[k] is None else str(r[k])))
+        fit = r["details"].get("fit")
+        if fit:
+            out += [(label, "", "fit", k, str(v)) for k, v in ((fit["key"], fit["value"]), ("budget", fit["budget"]),
+                                                              ("next_heap_bytes", fit["next_heap_bytes"]))]
+        out += [(label, "", "detail", k, v) for k, v in _detail_cells(r["details"]) if k.split(".")[0] not in
+                ("explain", "fit")]
         out += [(label, "", "error", e["errno"] or "hazard", e["reason"]) for e in r["errors"]]
     return out
+
+
+def _detail_cells(value: object, key: str = "") -> list[tuple[str, str]]:
+    """A result's details as CSV cells: dotted keys; true/false; lists joined with |; null empty."""
+    if isinstance(value, dict):
+        return [cell for k, v in value.items() for cell in _detail_cells(v, f"{key}.{k}" if key else k)]
+    if isinstance(value, bool):
+        return [(key, str(value).lower())]
+    if isinstance(value, list):
+        return [(key, "|".join(str(v) for v in value))]
+    return [(key, "" if value is None else str(value))]
 
 
 # --- the schema itself -------------------------------------------------------------------------------------------

@@ -379,3 +379,57 @@ def test_value_completion_for_flags_and_page_size():
     assert {"4K", "2M", "1G", "none"} <= set(complete("mpcalc pool --page-size "))
     assert complete("mpcalc pool --page-size 1") == ["1G", "16G"]
     assert set(complete("mpcalc rib --dpdk 2")) >= {"22.11", "26.07"}
+
+
+# --- 5. --fit: the answer in every format, and input is what was sized -----------------------------------------
+
+def test_fit_input_is_the_configuration_sized():
+    doc = json.loads(mpcalc("rib", "--fit", "128M", "--json").out)
+    fit = doc["results"][0]["details"]["fit"]
+    assert fit["key"] == "routes" and fit["value"] > 300_000
+    assert doc["input"]["routes"] == fit["value"]
+    assert doc["input"]["max_nodes"] == 2 * fit["value"]
+    # the input, given back to mpcalc, is the same configuration: its heap fits, one more route does not
+    again = json.loads(mpcalc("rib", "--routes", str(doc["input"]["routes"]), "--json").out)
+    assert again["input"] == doc["input"]
+    assert again["results"][0]["heap_bytes"] == fit["heap_bytes"] <= fit["budget"]
+    more = json.loads(mpcalc("rib", "--routes", str(fit["value"] + 1), "--json").out)
+    assert more["results"][0]["heap_bytes"] == fit["next_heap_bytes"] > fit["budget"]
+
+
+def test_fit_of_several_flag_combinations():
+    """Each flag combination fits its own count: ``input`` holds null for it, each result its answer."""
+    doc = json.loads(mpcalc("pool", "--elt-size", "40", "--fit", "1G", "--flags", "all", "--json").out)
+    assert doc["input"]["count"] is None and doc["input"]["elt_size"] == 40
+    values = {",".join(r["flags"]) or "none": r["details"]["fit"]["value"] for r in doc["results"]}
+    assert values["none"] == 5_242_551 and values["no_cache_align"] == 14_680_039
+    table = mpcalc("pool", "--elt-size", "40", "--fit", "1G", "--flags", "all", COLUMNS="80").out
+    assert "14,680,039" in table and "5,242,551" in table
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "markdown", "table"])
+def test_the_answer_is_in_every_format(fmt):
+    fit = json.loads(mpcalc("pool", "--elt-size", "40", "--fit", "1G", "--json").out)["results"][0]["details"]["fit"]
+    out = mpcalc("pool", "--elt-size", "40", "--fit", "1G", "--format", fmt).out
+    if fmt == "table":
+        assert f"count {fit['value']:,}" in out
+    else:
+        sep = {"csv": ",", "tsv": "\t", "markdown": " | "}[fmt]
+        assert sep.join(["fit", "count", str(fit["value"])]) in out
+
+
+@pytest.mark.parametrize("argv,key,value", [
+    (("fib", "--routes-file", "examples/routes/ipv4-small.txt"), "tbl8_needed", 3),
+    (("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"), "cache.idle_in_caches", 3072),
+    (("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"), "cache.usable", 5119),
+    (("rib", "--routes", "1M"), "max_nodes", 2_000_000),
+])
+def test_details_are_in_csv_and_markdown(argv, key, value):
+    doc = json.loads(mpcalc(*argv, "--json").out)
+    node = doc["results"][0]["details"]
+    for part in key.split("."):
+        node = node[part]
+    assert node == value
+    assert f"none,,detail,{key},{value}\n" in mpcalc(*argv, "--format", "csv").out
+    assert f"| none |  | detail | {key} | {value} |" in mpcalc(*argv, "--format", "markdown").out
+    assert re.search(rf"{re.escape(key)}\s*│\s*{value:,}", mpcalc(*argv, COLUMNS="100").out)

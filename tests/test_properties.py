@@ -199,6 +199,13 @@ def report_of(r, p):
     return Report(command=r.kind, platform=describe(p), inputs={}, results=(r,))
 
 
+def _detail_cells(value, key=""):
+    """A result's details as the CSV's detail rows: dotted keys, true/false, numbers as they are."""
+    if isinstance(value, dict):
+        return [cell for k, v in value.items() for cell in _detail_cells(v, f"{key}.{k}" if key else k)]
+    return [(key, str(value).lower() if isinstance(value, bool) else value)]
+
+
 def dataclass_rows(r):
     label = "|".join(flag_names(r.flags)) or "none"
     rows = []
@@ -222,6 +229,7 @@ def dataclass_rows(r):
         (label, "", "total", "heap_bytes", r.heap_bytes),
         (label, "", "total", "hugepages", "" if r.hugepages is None else r.hugepages),
     ]
+    rows += [(label, "", "detail", k, v) for k, v in _detail_cells(r.details)]
     rows += [(label, "", "error", e.errno or "hazard", e.reason) for e in r.errors]
     return rows
 

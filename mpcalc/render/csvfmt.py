@@ -1,11 +1,15 @@
 """CSV/TSV in long form: one number a row, the same numbers as the JSON.
 
-Columns: ``result`` (the flag combination), ``mempool``, ``section``, ``name``, ``value``.
+Columns: ``result`` (the flag combination), ``mempool``, ``section``, ``name``, ``value``.  Sections:
+``object`` (a mempool's object layout), ``memzone``, ``allocation``, ``total``, ``fit`` (--fit's answer),
+``detail`` (the result's details: a RIB's max_nodes, a FIB's tbl8_needed, an mbuf pool's idle_in_caches)
+and ``error`` (errno, reason).
 """
 
 from __future__ import annotations
 
 import csv
+import json
 from collections.abc import Iterator
 from typing import TextIO
 
@@ -32,8 +36,38 @@ def rows(report: Report) -> Iterator[tuple[object, ...]]:
             yield label, "", "allocation", a["name"], a["size"]
         for key in ("total_bytes", "heap_bytes", "hugepages"):
             yield label, "", "total", key, "" if result[key] is None else result[key]
+        fit = result["details"].get("fit")
+        if fit:  # --fit's answer: the value it found, the budget, and what one more would need
+            yield label, "", "fit", fit["key"], fit["value"]
+            yield label, "", "fit", "budget", fit["budget"]
+            yield label, "", "fit", "next_heap_bytes", fit["next_heap_bytes"]
+        for key, value in flat(result["details"]):
+            yield label, "", "detail", key, value
         for e in result["errors"]:
             yield label, "", "error", e["errno"] or "hazard", e["reason"]
+
+
+def flat(details: dict, prefix: str = "") -> Iterator[tuple[str, object]]:  # type: ignore[type-arg]
+    """A result's details as (dotted key, cell) pairs: what the table's details show (a FIB's tbl8_needed,
+    an mbuf pool's idle_in_caches), not --explain's prose nor --fit's (its own rows).
+
+    >>> list(flat({"a": 1, "b": {"c": True, "d": None}, "e": [], "f": ["x", "y"], "fit": {}}))
+    [('a', 1), ('b.c', 'true'), ('b.d', ''), ('e', ''), ('f', 'x|y')]
+    """
+    for key, value in details.items():
+        if not prefix and key in ("explain", "fit"):
+            continue
+        if isinstance(value, dict):
+            yield from flat(value, f"{prefix}{key}.")
+        elif isinstance(value, bool):
+            yield prefix + key, "true" if value else "false"
+        elif value is None:
+            yield prefix + key, ""
+        elif isinstance(value, (list, tuple)):
+            scalar = all(isinstance(v, (str, int)) for v in value)
+            yield prefix + key, "|".join(map(str, value)) if scalar else json.dumps(value, separators=(",", ":"))
+        else:
+            yield prefix + key, value
 
 
 def render(report: Report, stream: TextIO, fmt: str = "csv") -> None:
