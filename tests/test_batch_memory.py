@@ -45,8 +45,10 @@ def test_a_batch_leaves_no_cyclic_garbage():
 
 def test_memo_tables_stay_bounded(monkeypatch):
     monkeypatch.setattr(batch, "MEMO_LIMIT", 8)
-    lines = [json.dumps({"command": "pool", "count": n + 1, "elt_size": f"{n % 50 + 1}B", "name": f"p{n}"}) + "\n"
-             for n in range(200)]
+    lines = [
+        json.dumps({"command": "pool", "count": n + 1, "elt_size": f"{n % 50 + 1}B", "name": f"p{n}"}) + "\n"
+        for n in range(200)
+    ]
     seen_sizes = []
     real_init = batch.Lines.__init__
 

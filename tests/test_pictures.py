@@ -24,22 +24,42 @@ def _doc(run, *argv):
 
 
 @settings(max_examples=60, deadline=None)
-@given(count=st.integers(1, 5_000_000), elt=st.integers(1, 70_000), cache=st.sampled_from([0, 64, 512]),
-       page=st.sampled_from(["4K", "2M", "none"]))
+@given(
+    count=st.integers(1, 5_000_000),
+    elt=st.integers(1, 70_000),
+    cache=st.sampled_from([0, 64, 512]),
+    page=st.sampled_from(["4K", "2M", "none"]),
+)
 def test_a_pool_breakdown_adds_up_to_its_heap(count, elt, cache, page):
     from mpcalc.app.request import evaluate, request_of
 
-    report = evaluate(request_of("pool", {"count": count, "elt_size": elt, "cache_size": cache,
-                                          "page_size": {"4K": 4096, "2M": 2 << 20, "none": 0}[page],
-                                          "flags": [0, 3]})).report
+    report = evaluate(
+        request_of(
+            "pool",
+            {
+                "count": count,
+                "elt_size": elt,
+                "cache_size": cache,
+                "page_size": {"4K": 4096, "2M": 2 << 20, "none": 0}[page],
+                "flags": [0, 3],
+            },
+        )
+    ).report
     for result in report.to_dict()["results"]:
         parts = figures.breakdown(result)
         assert sum(parts.values()) == result["heap_bytes"]
         assert all(k in figures.KINDS for k in parts)
 
 
-@pytest.mark.parametrize("argv", [("rib", "--routes", "1M"), ("fib", "--routes", "1M"), ("fib6", "--routes", "10K"),
-                                  ("mbuf", "-n", "8191", "--cache-size", "256")])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("rib", "--routes", "1M"),
+        ("fib", "--routes", "1M"),
+        ("fib6", "--routes", "10K"),
+        ("mbuf", "-n", "8191", "--cache-size", "256"),
+    ],
+)
 def test_every_object_breakdown_adds_up(run, argv):
     for result in _doc(run, *argv)["results"]:
         assert sum(figures.breakdown(result).values()) == result["heap_bytes"]
@@ -142,8 +162,9 @@ def test_sweep_plot_default_is_bytes_per_object(run, tmp_path, monkeypatch):
 
     monkeypatch.setattr(Axes, "plot", spy)
     path = tmp_path / "sweep.svg"
-    rc, out, _ = run("sweep", "pool", "--elt-size", "40", "--vary", "count=1000..1100", "--steps", "5", "--plot",
-                     str(path))
+    rc, out, _ = run(
+        "sweep", "pool", "--elt-size", "40", "--vary", "count=1000..1100", "--steps", "5", "--plot", str(path)
+    )
     assert rc == 0
     rows = [r.split(",") for r in out.splitlines()[1:]]
     by_label: dict[str, list[float]] = {}

@@ -22,6 +22,9 @@ ARGS = {
     "fib": ["--routes", "1K", "--tbl8", "64"],
     "fib6": ["--routes", "1K", "--type", "dummy"],
     "ring": ["-n", "1024", "--flags", "sp_enq,sc_deq"],
+    "lpm": ["--max-rules", "1K", "--tbl8", "256"],
+    "hash": ["--entries", "1K", "--key-len", "16", "--extra-flags", "ext_table"],
+    "lpm6": ["--max-rules", "1K", "--tbl8", "1K"],
 }
 
 

@@ -9,14 +9,7 @@ import sys
 
 import pytest
 
-from mpcalc.cli import main
-from mpcalc.commands.sweep import MAX_STEPS, points
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    rc = main(list(argv))
-    out, err = capsys.readouterr()
-    return rc, out, err
+from mpcalc.app.sweep import MAX_STEPS, points
 
 
 def test_points():
@@ -29,16 +22,17 @@ def test_points():
     assert len(many) == len(set(many)) and many[0] == 1 and many[-1] == 10**9 and many == sorted(many)
 
 
-def test_csv_rows_agree_with_the_single_command(capsys):
-    rc, out, err = run(capsys, "sweep", "rib", "--vary", "routes=1K..1M", "--steps", "4", "--log", "--page-size", "4K")
+def test_csv_rows_agree_with_the_single_command(run):
+    rc, out, err = run("sweep", "rib", "--vary", "routes=1K..1M", "--steps", "4", "--log", "--page-size", "4K")
     assert rc == 0 and err == ""
     rows = list(csv.DictReader(io.StringIO(out)))
     assert len(rows) == 4 * 8  # 4 values x every flag combination
     assert [r["routes"] for r in rows[::8]] == ["1000", "10000", "100000", "1000000"]
     for row in rows[:8] + rows[-8:]:
         flags = row["flags"].replace("|", ",")
-        main(["rib", "--routes", row["routes"], "--page-size", "4K", "--flags", flags, "--json"])
-        (r,) = json.loads(capsys.readouterr().out)["results"]
+        (r,) = json.loads(run("rib", "--routes", row["routes"], "--page-size", "4K", "--flags", flags, "--json").out)[
+            "results"
+        ]
         assert int(row["total_bytes"]) == r["total_bytes"]
         assert int(row["heap_bytes"]) == r["heap_bytes"]
         assert int(row["hugepages"]) == r["hugepages"]
@@ -46,9 +40,23 @@ def test_csv_rows_agree_with_the_single_command(capsys):
         assert row["ok"] == "true" and row["errors"] == ""
 
 
-def test_jsonl_given_flags_and_a_rejection(capsys):
-    rc, out, _ = run(capsys, "sweep", "pool", "--vary", "count=1..200", "--steps", "3", "--elt-size", "64",
-                     "--cache-size", "100", "--flags", "no_spread", "--format", "jsonl")
+def test_jsonl_given_flags_and_a_rejection(run):
+    rc, out, _ = run(
+        "sweep",
+        "pool",
+        "--vary",
+        "count=1..200",
+        "--steps",
+        "3",
+        "--elt-size",
+        "64",
+        "--cache-size",
+        "100",
+        "--flags",
+        "no_spread",
+        "--format",
+        "jsonl",
+    )
     rows = [json.loads(line) for line in out.splitlines()]
     assert [r["count"] for r in rows] == [1, 101, 200]
     assert {r["flags"] for r in rows} == {"no_spread"}
@@ -57,39 +65,42 @@ def test_jsonl_given_flags_and_a_rejection(capsys):
     assert rc == 1
 
 
-def test_mbuf_has_no_flags_and_sizes_sweep_too(capsys):
-    rc, out, _ = run(capsys, "sweep", "mbuf", "--vary", "data-room=1K..4K", "--steps", "4", "--count", "8191")
+def test_mbuf_has_no_flags_and_sizes_sweep_too(run):
+    rc, out, _ = run("sweep", "mbuf", "--vary", "data-room=1K..4K", "--steps", "4", "--count", "8191")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert rc == 0 and [r["data_room"] for r in rows] == ["1024", "2048", "3072", "4096"]
     assert {r["flags"] for r in rows} == {"none"}
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--vary", "count=10..1", "--elt-size", "8"], "empty"),
-    (["--vary", "count=1..10", "--steps", str(MAX_STEPS + 1), "--elt-size", "8"], "--steps"),
-    (["--vary", "count=0..10", "--log", "--elt-size", "8"], "--log"),
-    (["--vary", "colour=1..10", "--elt-size", "8"], "colour"),
-    (["--vary", "count=1..10", "--count", "5", "--elt-size", "8"], "--vary sets"),
-    (["--vary", "count", "--elt-size", "8"], "KEY=LO..HI"),
-    (["--vary", "count=1..2X", "--elt-size", "8"], "2X"),
-    (["--vary", "count=1..10"], "elt-size"),
-    (["--vary", "count=1..10", "--elt-size", "8", "--json"], "--format"),
-])
-def test_bad_sweeps_are_usage_errors(capsys, argv, message):
-    rc, out, err = run(capsys, "sweep", "pool", *argv)
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--vary", "count=10..1", "--elt-size", "8"], "empty"),
+        (["--vary", "count=1..10", "--steps", str(MAX_STEPS + 1), "--elt-size", "8"], "--steps"),
+        (["--vary", "count=0..10", "--log", "--elt-size", "8"], "--log"),
+        (["--vary", "colour=1..10", "--elt-size", "8"], "colour"),
+        (["--vary", "count=1..10", "--count", "5", "--elt-size", "8"], "--vary sets"),
+        (["--vary", "count", "--elt-size", "8"], "KEY=LO..HI"),
+        (["--vary", "count=1..2X", "--elt-size", "8"], "2X"),
+        (["--vary", "count=1..10"], "elt-size"),
+        (["--vary", "count=1..10", "--elt-size", "8", "--json"], "--format"),
+    ],
+)
+def test_bad_sweeps_are_usage_errors(run, argv, message):
+    rc, out, err = run("sweep", "pool", *argv)
     assert rc == 2 and out == ""
     assert err.count("\n") == 1 and message in err
 
 
-def test_only_sizing_commands(capsys):
-    rc, _, err = run(capsys, "sweep", "schema", "--vary", "count=1..2")
+def test_only_sizing_commands(run):
+    rc, _, err = run("sweep", "schema", "--vary", "count=1..2")
     assert rc == 2 and "sizing command" in err
 
 
-def test_plot_draws_an_svg(capsys, tmp_path):
+def test_plot_draws_an_svg(run, tmp_path):
     pytest.importorskip("matplotlib")
     svg = tmp_path / "rib.svg"
-    rc, out, err = run(capsys, "sweep", "rib", "--vary", "routes=1K..1M", "--steps", "12", "--log", "--plot", str(svg))
+    rc, out, err = run("sweep", "rib", "--vary", "routes=1K..1M", "--steps", "12", "--log", "--plot", str(svg))
     assert rc == 0 and err == ""
     text = svg.read_text()
     assert text.lstrip().startswith("<?xml") and "<svg" in text
@@ -97,10 +108,9 @@ def test_plot_draws_an_svg(capsys, tmp_path):
     assert out.count("\n") == 1 + 12 * 8
 
 
-def test_plot_without_matplotlib_names_the_extra(capsys, tmp_path, monkeypatch):
+def test_plot_without_matplotlib_names_the_extra(run, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError
-    rc, out, err = run(capsys, "sweep", "pool", "--vary", "count=1..10", "--elt-size", "8",
-                       "--plot", str(tmp_path / "x.svg"))
+    rc, out, err = run("sweep", "pool", "--vary", "count=1..10", "--elt-size", "8", "--plot", str(tmp_path / "x.svg"))
     assert rc == 2 and out == ""
     assert err.strip() == "mpcalc: error: --plot needs matplotlib: pip install 'mpcalc[plot]'"
     assert not (tmp_path / "x.svg").exists()
