@@ -19,6 +19,9 @@ OBJECTS: dict[str, tuple[str, str]] = {
     "rib6": ("rib", "RIB6"),
     "fib6": ("fib", "FIB6"),
     "ring": ("ring", "RING"),
+    "lpm": ("lpm", "LPM"),
+    "hash": ("hash", "HASH"),
+    "lpm6": ("lpm6", "LPM6"),
 }
 NAMES = tuple(OBJECTS)
 

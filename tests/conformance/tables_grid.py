@@ -218,3 +218,129 @@ def run_cases(probe, cases, p: Platform) -> tuple[list[str], list[dict]]:  # typ
         if diffs:
             failures.append(f"{case}: " + "; ".join(diffs))
     return failures, replies
+
+
+# --- rte_lpm, rte_lpm6, rte_hash ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableCase:
+    kind: str  # lpm | lpm6 | hash
+    name: str
+    a: int  # max_rules | entries
+    b: int  # number_tbl8s | key_len
+    flags: int = 0  # hash extra_flag
+
+    def command(self) -> str:
+        tail = f" {self.flags:#x}" if self.kind == "hash" else ""
+        return f"{self.kind} {self.name} {self.a} {self.b}{tail}"
+
+    def compute(self, p: Platform) -> Result:
+        from mpcalc.dpdk import hash as dpdk_hash
+        from mpcalc.dpdk import lpm as dpdk_lpm
+        from mpcalc.dpdk import lpm6 as dpdk_lpm6
+
+        if self.kind == "lpm":
+            return dpdk_lpm.size(self.name, self.a, self.b, p)
+        if self.kind == "lpm6":
+            return dpdk_lpm6.size(self.name, self.a, self.b, p)
+        return dpdk_hash.size(self.name, self.a, self.b, self.flags, p)
+
+    def mismatches(self, result: Result, reply: dict) -> list[str]:
+        unset = [e for e in result.errors if e.errno == "EUNSET"]
+        if unset:  # DPDK returns NULL and leaves rte_errno as an earlier call left it
+            ok = not reply["ok"] and not reply["memzones"] and reply["heap_delta"] == 0
+            return [] if ok else [f"expected a NULL without errno, got {reply}"]
+        diffs = common_mismatches(result, reply)
+        # rte_hash_max_key_id: entries, plus the other lcores' cache slots with multi_writer_add
+        if (self.kind == "hash" and reply["ok"] and result.ok
+                and reply["max_key_id"] != result.details["num_key_slots"] - 1):
+            diffs.append(f"max_key_id {reply['max_key_id']} != num_key_slots - 1 {result.details}")
+        return diffs
+
+
+def lpm_cases(n: int, seed: int = SEED + 3) -> list[TableCase]:
+    """max_rules and number_tbl8s: small, near powers of two, 0, the limits, and the uint32_t wraps whose
+    wrapped size is small enough to allocate (2^29 + k rules, 2^22 + k groups)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        roll = rng.random()
+        rules = (0 if roll < 0.05 else rng.choice((2**29, 2**30, 2**31, 3 * 2**29)) + rng.randint(0, 5000)
+                 if roll < 0.15 else _near_pow2(rng, 0, 21) if roll < 0.5 else _log_uniform(rng, 1, 2_000_000))
+        roll = rng.random()
+        tbl8 = (0 if roll < 0.05 else rng.choice((2**22, 2**23, 3 * 2**22)) + rng.randint(0, 4000) if roll < 0.15
+                else rng.choice((2**24, 2**24 + 1, 2**24 - 1, 2**32 - 1)) if roll < 0.2
+                else _near_pow2(rng, 0, 14) if roll < 0.6 else _log_uniform(rng, 1, 30_000))
+        if 2**24 - 1 <= tbl8 <= 2**24:  # 16 GiB of tbl8: keep the wrap tests allocatable
+            tbl8 = 2**24
+        out.append(TableCase("lpm", _name(rng, "lp", i, (28, 40), 0.1), rules, tbl8))
+    return out
+
+
+def lpm6_cases(n: int, seed: int = SEED + 4) -> list[TableCase]:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        roll = rng.random()
+        # x 1.2 + 64 just past 2^32 (wraps to a few entries on x86-64, saturates on arm64), or near 2^30 entries
+        rules = (0 if roll < 0.04 else rng.choice((3579139370, 3579139361, 3579139500, 894784800, 894784820))
+                 if roll < 0.12
+                 else _near_pow2(rng, 0, 17) if roll < 0.5 else _log_uniform(rng, 1, 400_000))
+        roll = rng.random()
+        tbl8 = (0 if roll < 0.05 else rng.choice((2**21, 2**21 + 1, 2**32 - 1)) if roll < 0.1
+                else _near_pow2(rng, 0, 13) if roll < 0.6 else _log_uniform(rng, 1, 20_000))
+        if tbl8 == 2**21:
+            tbl8 = 2**21 + 1  # 2 GiB of tbl8 groups would not fit the probe's heap: the refusal just above
+        out.append(TableCase("lpm6", _name(rng, "l6", i, (20, 40), 0.1), rules, tbl8))
+    return out
+
+
+def hash_cases(n: int, seed: int = SEED + 5) -> list[TableCase]:
+    """entries around every power of two, the [8, 2^30] edges, key lengths up to the 32-bit wrap, every flag."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        flags = sum(b for b in (0x1, 0x2, 0x4, 0x8, 0x10, 0x20) if rng.random() < 0.3)
+        if rng.random() < 0.04:
+            flags |= rng.choice((0x40, 0x80))
+        roll = rng.random()
+        entries = (rng.choice((0, 1, 7, 8, 9)) if roll < 0.08 else rng.choice((2**30, 2**30 + 1, 2**32 - 1))
+                   if roll < 0.14 else _near_pow2(rng, 3, 20) if roll < 0.6 else _log_uniform(rng, 8, 1_000_000))
+        roll = rng.random()
+        key_len = (0 if roll < 0.04 else rng.choice((2**32 - 23, 2**32 - 22, 2**32 - 20, 2**32 - 8, 2**32 - 7,
+                                                     2**32 - 1)) if roll < 0.1
+                   else rng.choice((4, 8, 13, 16, 20, 32, 40, 48, 64)) if roll < 0.7 else rng.randint(1, 300))
+        # keep what is created allocatable: key store and buckets under MAX_BYTES
+        kes = (8 + key_len + 15) // 16 * 16 % 2**32
+        if entries < 2**30 and max(kes, 64) * entries > MAX_BYTES:
+            entries = max(8, MAX_BYTES // max(kes, 64) // 2)
+        out.append(TableCase("hash", _name(rng, "h", i, (24, 40), 0.1), entries, key_len, flags))
+    return out
+
+
+def route_sets(n: int, family: int, seed: int = SEED + 6) -> list[list[tuple[str, int, int]]]:
+    """Random route lists (prefix text, depth, next hop) that share /24 blocks and deeper paths, with duplicates."""
+    import ipaddress
+
+    rng = random.Random(seed + family)
+    width = 32 if family == 4 else 128
+    out = []
+    for _ in range(n):
+        bases = [rng.getrandbits(width) for _ in range(rng.randint(1, 12))]
+        routes = []
+        for _ in range(rng.randint(5, 300)):
+            base = rng.choice(bases)
+            depth = rng.choice((0, 8, 16, 24, 25, 28, 32) if family == 4 else (0, 16, 24, 32, 40, 48, 56, 64, 100,
+                                                                              128))
+            if rng.random() < 0.02:
+                depth = 0
+            noise = rng.getrandbits(width) & ((1 << (width - min(depth, 24) )) - 1) if rng.random() < 0.4 else 0
+            addr = (base ^ noise) & ((1 << width) - 1)
+            text = str(ipaddress.IPv4Address(addr) if family == 4 else ipaddress.IPv6Address(addr))
+            nh = rng.randint(0, 2**24 - 1 if family == 4 else 2**21 - 1)
+            routes.append((text, depth, nh))
+        if rng.random() < 0.3:
+            routes = [r for r in routes if r[1] != 0]
+        out.append(routes)
+    return out

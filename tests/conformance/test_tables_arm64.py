@@ -61,3 +61,30 @@ def test_arm64_mempool_drivers(probe):
     failures, replies = tables_grid.run_cases(probe, cases, _platform(probe))
     assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
     assert sum(r["ok"] and r["ops_name"] == "lf_stack" for r in replies) > 10
+
+
+LPM_CASES = 120
+LPM6_CASES = 100
+HASH_CASES = 300
+
+
+@pytest.mark.parametrize("kind,make,count", [("lpm", tables_grid.lpm_cases, LPM_CASES),
+                                             ("lpm6", tables_grid.lpm6_cases, LPM6_CASES),
+                                             ("hash", tables_grid.hash_cases, HASH_CASES)])
+def test_arm64_tables(probe, kind, make, count):
+    """rte_lpm (64 MiB + 512 B on 128-byte lines), rte_lpm6 and rte_hash (128-byte buckets, 384-byte lcore
+    caches times RTE_MAX_LCORE 256) on arm64."""
+    cases = make(count)
+    failures, replies = tables_grid.run_cases(probe, cases, _platform(probe))
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+    assert sum(r["ok"] for r in replies) > count // 3
+
+
+def test_arm64_lpm6_rule_count_saturates(probe):
+    """max_rules x 1.2 + 64 above 2^32: arm64 saturates the conversion to 2^32 - 1 and the rules hash
+    refuses it (EINVAL); x86-64 wraps it to a hash of 12 entries (test_tables_real's grid)."""
+    case = tables_grid.TableCase("lpm6", "sat6", 3579139370, 16)
+    result = case.compute(_platform(probe))
+    assert result.details["rule_hash_entries"] == 2**32 - 1
+    reply = probe.run(case.command())
+    assert not tables_grid.common_mismatches(result, reply) and reply["errno"] == "EINVAL"

@@ -64,3 +64,80 @@ def test_mempool_drivers_grid(probes):
     assert all(n > 20 for n in by_ops.values()), by_ops
     stacks = [r for c, r in zip(cases, replies, strict=True) if c.ops in ("stack", "lf_stack")]
     assert any(r["errno"] == "ENAMETOOLONG" for r in stacks)
+
+
+LPM_CASES = 300
+LPM6_CASES = 250
+HASH_CASES = 900
+ROUTE_SETS = 60
+
+
+def test_lpm_grid(probes):
+    """rte_lpm_create: the 64 MiB LPM_<name>, the rules and tbl8 tables and their uint32_t wraps."""
+    probe = probes[(4, 1)]
+    cases = tables_grid.lpm_cases(LPM_CASES)
+    failures, replies = tables_grid.run_cases(probe, cases, _platform(probe))
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+    errnos = {r["errno"] for r in replies}
+    assert {"EINVAL", "ENOMEM", None} <= errnos and sum(r["ok"] for r in replies) > LPM_CASES // 2
+
+
+def test_lpm6_grid(probes):
+    """rte_lpm6_create: its rules hash (ring, buckets, keys), tbl8 pool and headers, LPM_<name>."""
+    probe = probes[(4, 1)]
+    cases = tables_grid.lpm6_cases(LPM6_CASES)
+    failures, replies = tables_grid.run_cases(probe, cases, _platform(probe))
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+    assert sum(r["ok"] for r in replies) > LPM6_CASES // 2
+
+
+def test_hash_grid(probes):
+    """rte_hash_create over entries near every power of two and the limits, key lengths to the 32-bit wrap,
+    every extra flag."""
+    probe = probes[(4, 1)]
+    cases = tables_grid.hash_cases(HASH_CASES)
+    failures, replies = tables_grid.run_cases(probe, cases, _platform(probe))
+    assert not failures, f"{len(failures)} of {len(cases)} differ:\n" + "\n".join(failures[:20])
+    ok = sum(r["ok"] for r in replies)
+    assert HASH_CASES // 3 < ok < HASH_CASES - 100, ok
+
+
+def _replay(probe, family: int, sets) -> list[str]:  # type: ignore[no-untyped-def]
+    """Create a table just too small (or just big enough) for each route set, add the routes in the probe
+    and compare the first failure with the planner's."""
+    import random
+
+    from mpcalc.dpdk import lpm_routes
+
+    rng = random.Random(family)
+    kind = "lpm" if family == 4 else "lpm6"
+    failures = []
+    for i, routes in enumerate(sets):
+        plan = lpm_routes.plan(lpm_routes.parse([f"{a}/{d} {nh}" for a, d, nh in routes], family, "<grid>"), family)
+        rules = max(1, plan.rules_needed - rng.choice((0, 0, 1, 3)))
+        tbl8 = max(1, plan.tbl8_needed - rng.choice((0, 0, 1, 2)))
+        name = f"{kind}add{i}"
+        created = probe.run(f"{kind} {name} {rules} {tbl8} keep")
+        assert created["ok"], created
+        reply = probe.run(f"lpmadd {name} {family} {len(routes)}", [f"{a}/{d} {nh}" for a, d, nh in routes])
+        probe.run(f"free {name}")
+        mine = plan.failure(rules, tbl8)
+        expected = (None, None) if not mine or mine[0].errno is None else (
+            int(mine[0].reason.split()[1]) - 1, mine[0].errno)
+        real = (reply["failed_at"], reply["errno"])
+        if expected != real:
+            failures.append(f"set {i} ({len(routes)} routes, max_rules {rules}, tbl8 {tbl8}): mpcalc {expected} "
+                            f"!= DPDK {real}: {mine}")
+    return failures
+
+
+def test_lpm_route_replay(probes):
+    """lpm --routes-file: the first rte_lpm_add that fails in a table one rule or tbl8 group too small."""
+    failures = _replay(probes[(4, 1)], 4, tables_grid.route_sets(ROUTE_SETS, 4))
+    assert not failures, "\n".join(failures[:10])
+
+
+def test_lpm6_route_replay(probes):
+    """lpm6 --routes-file: rte_lpm6_add's simulate_add (tbl8 groups first) and its rules."""
+    failures = _replay(probes[(4, 1)], 6, tables_grid.route_sets(ROUTE_SETS, 6))
+    assert not failures, "\n".join(failures[:10])
