@@ -101,6 +101,8 @@ def steps(result: Result, p: Platform) -> list[str]:
     out: list[str] = []
     for mp in result.mempools:
         out += pool_steps(mp, p)
+    for z in result.zones:  # a ring's or a hash's own memzones
+        out.append(f"memzone {z.name}: len {z.len:,} ({z.role})")
     for a in result.allocations:
         out.append(f"rte_malloc {a.name}: {a.size:,} B ({a.role})")
     out.append(f"malloc heap: every memzone and allocation + struct malloc_elem {p.malloc_elem_header} B, "

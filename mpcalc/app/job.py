@@ -70,7 +70,7 @@ class Job(NamedTuple):
 
         def fits(n: int) -> bool:
             r = self.result(flags, **{key: n})
-            return bool(r.errors) or r.heap_bytes <= budget
+            return any(e.errno for e in r.errors) or r.heap_bytes <= budget  # a hazard fits only by its size
 
         value = largest(fits, 1, self.decl.fit[key])
         if value is None:

@@ -131,7 +131,7 @@ def _one(job: Job, mask: int, analysis: Analysis) -> Result:
     else:
         result = job.result(mask)
     assert result is not None
-    if analysis.explain and result.mempools:
+    if analysis.explain and (result.mempools or result.zones or result.allocations):
         from . import explain
 
         extra["explain"] = {"steps": explain.steps(result, job.platform),

@@ -90,9 +90,8 @@ def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_sc
     if ("fmt" in params and params.get("fmt") not in (None, "json")) or params.get("as_json"):
         raise click.UsageError("--format and --json belong to sweep here: use --format csv|jsonl")
     if "flags" in params and not given_flags:
-        from ..dpdk.flags import sizing_combinations
-
-        params["flags"] = sizing_combinations()
+        flags_param = objects.get(command_name).param("flags")  # mempool flags, or a ring's or a hash's own
+        params["flags"] = flags_param.parse("all") if flags_param else [0]
     per = objects.get(command_name).per
     if metric is None:
         metric = "per_object" if per else "total_bytes"

@@ -143,6 +143,7 @@ LPM = ObjectDecl(
     ),
     build=_build,
     resolve=_resolve,
-    fit={"max_rules": U32_MAX, "tbl8": MAX_TBL8_GROUPS},
+    # the largest max_rules whose uint32_t rules size does not wrap
+    fit={"max_rules": U32_MAX // RULE_SIZE},
     zone_prefix="LPM_",
 )

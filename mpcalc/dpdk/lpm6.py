@@ -145,6 +145,7 @@ LPM6 = ObjectDecl(
     ),
     build=_build,
     resolve=_resolve,
-    fit={"max_rules": U32_MAX, "tbl8": TBL8_MAX_GROUPS},
+    # the largest max_rules whose rules hash (x 1.2 + 64 entries, one more key slot) DPDK can create
+    fit={"max_rules": 894_784_799},
     zone_prefix="RG_HT_LRH_",
 )

@@ -125,7 +125,9 @@ def ring_parts(name: str, count: int, p: Platform, esize: int = 8, flags: int = 
                                       f"limit is {p.release.memzone_namesize - 1}", fn, f"{_SRC}:265-270"))
         return parts, None
     parts.allocations.append(Allocation("RING_TAILQ_ENTRY", p.release.tailq_entry_size, "tailq entry"))
-    parts.zones.append(Memzone(zone, memzone_len(size, p), role))
+    guard = p.release.ring_guard_lines
+    parts.zones.append(Memzone(zone, memzone_len(size, p), f"{role}: struct rte_ring {p.sizeof_ring} B + {slots:,} x "
+                               f"{esize} B, cache aligned" + (f" + {guard} guard line" if guard else "")))
     state, hazards = ring_init(count, flags, p)
     parts.errors += hazards
     return parts, state
