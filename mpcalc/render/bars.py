@@ -36,18 +36,25 @@ def cells(bar: Bar, width: int) -> list[int]:
 
 
 def text(bar: Bar, width: int) -> Any:
-    """The bar and its legend as a rich Text."""
+    """The bar and its legend as a rich Text ``width`` columns wide; the legend wraps between entries, never
+    inside one."""
     from rich.text import Text
 
     from ..dpdk.units import iec
 
-    out = Text(f"{bar.label}: ")
-    for n, colour in zip(cells(bar, width), _cycle(len(bar.segments)), strict=True):
+    head = f"{bar.label}: "
+    out = Text(head)
+    for n, colour in zip(cells(bar, max(width - len(head), 10)), _cycle(len(bar.segments)), strict=True):
         out.append("█" * n, style=colour)
-    out.append("\n")
+    used = width  # start a legend line
     for seg, colour in zip(bar.segments, _cycle(len(bar.segments)), strict=True):
+        entry = f"{seg.label} {iec(seg.bytes)}"
+        if used + 4 + len(entry) > width:
+            out.append("\n")
+            used = 0
         out.append("  ■ ", style=colour)
-        out.append(f"{seg.label} {iec(seg.bytes)}")
+        out.append(entry)
+        used += 4 + len(entry)
     return out
 
 

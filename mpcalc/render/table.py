@@ -19,6 +19,8 @@ from rich.text import Text
 
 from ..app.report import DiffReport, Report
 from ..dpdk.units import iec, page_label
+from .bars import text as bar_text
+from .figures import Bar, Segment, breakdown, plan_figure
 
 #: width of a pipe or file when neither COLUMNS nor a terminal says (a CI log, a cron job's file)
 PIPE_WIDTH = 120
@@ -318,6 +320,13 @@ def render(report: Report, stream: TextIO, fmt: str = "table") -> None:
     else:
         for result in results:  # type: ignore[attr-defined]
             _result_tables(console, report, result)
+            if not result["errors"]:
+                _bar(console, Bar("heap", tuple(Segment(k, v) for k, v in breakdown(result).items())))
+
+
+def _bar(console: Console, bar: Bar) -> None:
+    """The proportional bar of a breakdown (mpcalc.render.bars), as wide as the console allows."""
+    console.print(bar_text(bar, console.width), soft_wrap=True)
 
 
 def _side_cell(value: int | None, section: str, rejected: str | None) -> str:
@@ -336,8 +345,8 @@ def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "table") -> None:
     left, right = diff.left.to_dict()["results"], diff.right.to_dict()["results"]
     for lres, rres in zip(left, right, strict=True):  # type: ignore[call-overload]
         label = "|".join(lres["flags"]) or "none"
-        lerr = next((e["errno"] or "hazard" for e in lres["errors"]), None)
-        rerr = next((e["errno"] or "hazard" for e in rres["errors"]), None)
+        lerr = next((e["errno"] for e in lres["errors"] if e["errno"]), None)  # a hazard keeps its numbers
+        rerr = next((e["errno"] for e in rres["errors"] if e["errno"]), None)
         rows = [row for row in diff.rows if row.result == label]
         _title(console, f"right minus left (flags {_flags_label(lres['flags'])})")
         t = Table(caption="memzones, rte_malloc allocations, totals", caption_justify="right")
@@ -394,6 +403,9 @@ def render_plan(report, stream: TextIO, fmt: str = "table") -> None:
         s.add_row(str(sock["socket"]), f"{sock['heap_bytes']:,}", f"{sock['eal_heap']:,}",
                   "-" if pages is None else f"{pages:,}", "-" if pages is None else iec(pages * page))
     console.print(s)
+    for fig in plan_figure(doc):
+        for bar in (fig.by_item, fig.by_kind):
+            _bar(console, bar._replace(label=f"socket {fig.socket} {bar.label}"))
     settings = doc["settings"]
     if settings:
         for line in settings["assumes"]:
