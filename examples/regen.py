@@ -28,6 +28,23 @@ def examples() -> list[tuple[Path, list[str]]]:
     return [(HERE / f"{i:02d}-{shlex.split(ln)[0]}.txt", shlex.split(ln)) for i, ln in enumerate(lines, 1)]
 
 
+#: the pictures the README shows: (file under examples/images, the command that draws it with --plot)
+PICTURES = [
+    ("sweep-pool.svg", ["sweep", "pool", "--elt-size", "40", "--vary", "count=1K..100K", "--steps", "400", "--log"]),
+    ("plan-l3fwd-router.svg", ["plan", "examples/plans/l3fwd-router.toml"]),
+    ("pool-flags.svg", ["pool", "-n", "8191", "--elt-size", "40", "--flags", "all"]),
+]
+
+
+def pictures() -> None:
+    """Draw the README's pictures (needs matplotlib: the test extra has it)."""
+    (HERE / "images").mkdir(exist_ok=True)
+    for name, args in PICTURES:
+        rc, _ = run([*args, "--plot", str(HERE / "images" / name)])
+        assert rc == 0, (name, rc)
+        print(f"images/{name}", file=sys.stderr)
+
+
 def render(args: list[str]) -> str:
     rc, out = run(args)
     return f"$ mpcalc {shlex.join(args)}\n{out}(exit code {rc})\n"
@@ -40,3 +57,4 @@ if __name__ == "__main__":
     for path, args in examples():
         path.write_text(render(args))
         print(path.name, file=sys.stderr)
+    pictures()

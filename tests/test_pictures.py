@@ -192,3 +192,18 @@ def _is_picture(path: Path) -> None:
         assert data.startswith(b"%PDF")
     else:
         assert b"<svg" in data[:2000] and len(data) > 10_000
+
+
+def test_the_readme_shows_the_pictures_regen_draws():
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import regen
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    readme = (ROOT / "README.md").read_text()
+    for name, args in regen.PICTURES:
+        path = ROOT / "examples" / "images" / name
+        _is_picture(path)
+        assert "--plot" not in args  # regen adds it
+    shown = {n for n, _ in regen.PICTURES if f"](examples/images/{n})" in readme}
+    assert {"sweep-pool.svg", "plan-l3fwd-router.svg"} <= shown

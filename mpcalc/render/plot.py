@@ -79,8 +79,11 @@ def sweep(path: str, curves: dict[str, list[tuple[int, float | None]]], *, name:
 
 def save(fig: Any, path: str) -> None:
     """Save a figure by the file's extension (.svg, .png, .pdf), reproducibly (no date in SVG or PDF)."""
+    import matplotlib as mpl
+
     try:
-        fig.savefig(path, metadata={"Date": None} if path.lower().endswith((".svg", ".pdf")) else None)
+        with mpl.rc_context({"svg.hashsalt": "mpcalc"}):  # the same ids in every run: a diff shows real changes
+            fig.savefig(path, metadata={"Date": None} if path.lower().endswith((".svg", ".pdf")) else None)
     except (OSError, ValueError) as exc:
         raise InputError(f"cannot write {path!r}: {exc}", param="--plot") from None
 
