@@ -239,14 +239,54 @@ def test_debug_build_is_recognised():
 
 
 def test_another_driver_is_named():
-    res = model("22.11", name="st", count=1000, elt_size=64)
-    text = mempool_dump("st", "22.11", count=1000, elt=64, ops="stack")
-    text += "".join(memzone_dump(res, "22.11").replace("RG_MP_st", "XX"))
+    res = model("22.11", name="bk", count=1000, elt_size=64)
+    text = mempool_dump("bk", "22.11", count=1000, elt=64, ops="bucket")
+    text += "".join(memzone_dump(res, "22.11").replace("RG_MP_bk", "XX"))
     text = "\n".join(ln for ln in text.splitlines() if "XX" not in ln) + "\n"
     pool = ins.inspect_text(text).to_dict()["pools"][0]
     ring = next(m for m in pool["memzones"] if m["role"] == "ring")
     assert ring["measured"] == 0 and pool["unexplained_bytes"] == -ring["modelled"]
-    assert pool["causes"][0]["kind"] == "driver" and "stack" in pool["causes"][0]["text"]
+    assert pool["causes"][0]["kind"] == "driver" and "bucket" in pool["causes"][0]["text"]
+
+
+@pytest.mark.parametrize("ops", ["stack", "lf_stack"])
+def test_a_stack_driver_pool_is_modelled(ops):
+    res = model("22.11", name="st", count=1000, elt_size=64, ops=ops)
+    assert res.mempools[0].memzones[1].name == "STK_MP_st"
+    text = mempool_dump("st", "22.11", count=1000, elt=64, ops=ops) + memzone_dump(res, "22.11")
+    doc = ins.inspect_text(text).to_dict()
+    pool = doc["pools"][0]
+    assert pool["explained"] and [m["role"] for m in pool["memzones"]] == ["header", "stack", "objects"]
+    assert not doc["other_memzones"]
+
+
+def test_ring_hash_and_lpm6_memzones_are_recognised():
+    from mpcalc.dpdk import hash as dpdk_hash
+    from mpcalc.dpdk import lpm6, ring
+
+    p = make_platform()
+    results = [ring.size("rx", 4096, 8, 0, p), dpdk_hash.size("flows", 1 << 20, 16, 0x8, p),
+               lpm6.size("v6", 1024, 256, p)]
+    text = "".join(memzone_dump(r, "22.11", start=10 * i) for i, r in enumerate(results))
+    doc = ins.inspect_text(text).to_dict()
+    objects = {z["name"]: z.get("object") for z in doc["other_memzones"]}
+    assert objects == {"RG_rx": "ring", "RG_HT_flows": "hash", "RG_HT_EXT_flows": "hash", "RG_HT_LRH_v6": "lpm6"}
+    assert all(z["explained"] for z in doc["other_memzones"])
+    assert any("4,096 slots of 8 B" in n for n in doc["notes"])
+
+
+def test_ring_telemetry_is_read():
+    import json
+
+    from mpcalc.dpdk import ring
+
+    r = ring.size("rx", 1000, 16, 0x7, make_platform(dpdk="24.11"))
+    info = {"name": "rx", "socket": 0, "flags": 7, "producer_type": "SP", "consumer_type": "SC", "size": 1024,
+            "mask": "0x3ff", "capacity": 1000, "used_count": 0, "mz_name": "RG_rx", "mz_len": r.memzones[0].len,
+            "mz_hugepage_sz": 2097152, "mz_socket_id": 0, "mz_flags": "0x0"}
+    doc = ins.inspect_text(json.dumps({"/ring/info": info}) + "\n").to_dict()
+    zone = doc["other_memzones"][0]
+    assert zone["object"] == "ring" and zone["explained"] and "16 B" in zone["text"]
 
 
 # ---------------------------------------------------------------------------------- advice

@@ -61,6 +61,8 @@ class Parsed:
     formats: list[str] = field(default_factory=list)
     #: file-wide release markers (memzone dump, telemetry): name -> (min, max)
     markers: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
+    #: ``/ring/info`` replies (24.11+), by ring name
+    rings: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: a memzone dump was read (so a missing memzone is measured absent)
     memzone_dump: bool = False
     notes: list[str] = field(default_factory=list)

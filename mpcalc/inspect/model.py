@@ -15,6 +15,7 @@ from typing import Any
 from .. import engine
 from ..dpdk.flags import VALID_USER_FLAGS
 from ..dpdk.mempool import PoolSpec
+from ..dpdk.mempool.drivers import OPS, STACK_OPS
 from ..dpdk.platform import Platform
 from .dumps import Parsed, PoolDump
 
@@ -23,8 +24,19 @@ def model(p: PoolDump, plat: Platform, **changes: Any) -> engine.Result:
     """The dumped pool (``changes`` replaced in its spec) on ``plat``."""
     spec = PoolSpec(name=p.name, count=p.get("size"), elt_size=p.get("elt_size"),
                     cache_size=p.get("cache_size") or 0, private_size=p.get("private_data_size") or 0,
-                    flags=(p.get("flags") or 0) & VALID_USER_FLAGS)
+                    flags=(p.get("flags") or 0) & VALID_USER_FLAGS, ops=driver_of(p) or "")
     return engine.pool(spec._replace(**changes), plat)
+
+
+def driver_of(p: PoolDump) -> str | None:
+    """The pool's driver when mpcalc models it (ring_*, stack, lf_stack), else None."""
+    ops = p.get("ops_name")
+    return ops if ops in OPS else None
+
+
+def driver_role(p: PoolDump) -> str:
+    """The role of the driver's memzone: ``stack`` (STK_MP_<name>) or ``ring`` (RG_MP_<name>)."""
+    return "stack" if driver_of(p) in STACK_OPS else "ring"
 
 
 def zones_by_role(res: engine.Result) -> dict[str, int]:
@@ -67,9 +79,10 @@ def measurements(p: PoolDump, parsed: Parsed) -> dict[str, Measured]:
     elif p.get("tel_len") is not None:
         out["header"] = Measured(p.get("tel_len"), p.get("tel_len"), "telemetry mz_len")
     if hdr is not None:
-        ring = parsed.zones.get(f"RG_MP_{p.name}")
-        out["ring"] = (Measured(ring.len, ring.len, f"memzone dump, line {ring.line}") if ring is not None
-                       else Measured(0, 0, "absent from the memzone dump"))
+        role = driver_role(p)
+        ring = parsed.zones.get(f"{'STK' if role == 'stack' else 'RG'}_MP_{p.name}")
+        out[role] = (Measured(ring.len, ring.len, f"memzone dump, line {ring.line}") if ring is not None
+                     else Measured(0, 0, "absent from the memzone dump"))
         objs = [parsed.zones[n] for n in object_zones(parsed, p.name)]
         if objs:
             total = sum(z.len for z in objs)

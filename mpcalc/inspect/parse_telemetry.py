@@ -58,6 +58,8 @@ def reply(out: Parsed, doc: Any, no: int, raw: str) -> bool:
         out.listed += [n for n in names if n not in out.listed]
         out.saw("telemetry")
         used = True
+    if "/eal/memzone_info" in doc or "/ring/info" in doc:
+        return _table_reply(out, doc, no, raw)
     if "/mempool/info" in doc:
         info = doc["/mempool/info"]
         if not isinstance(info, dict):
@@ -88,3 +90,29 @@ def reply(out: Parsed, doc: Any, no: int, raw: str) -> bool:
         else:
             p.markers["telemetry_no_cache_counts"] = (None, "22.11")
     return used
+
+
+def _table_reply(out: Parsed, doc: dict[str, Any], no: int, raw: str) -> bool:
+    """``/eal/memzone_info,<id>`` (a memzone: Name, Length; v22.11:lib/eal/common/eal_common_memory.c:1182-1243)
+    and ``/ring/info,<name>`` (24.11+: size, flags, mz_name, mz_len; v24.11:lib/ring/rte_ring.c:497-531)."""
+    from .dumps import ZoneDump
+
+    out.saw("telemetry")
+    mz = doc.get("/eal/memzone_info")
+    if mz is not None:
+        if not isinstance(mz, dict) or not isinstance(mz.get("Name"), str) or not isinstance(mz.get("Length"), int):
+            raise malformed(out.source, no, raw, "/eal/memzone_info has no string Name and integer Length")
+        out.zones.setdefault(mz["Name"], ZoneDump(name=mz["Name"], len=mz["Length"], line=no,
+                                                  socket_id=int(mz.get("Socket", -1)), flags=int(mz.get("Flags", 0)),
+                                                  source="telemetry"))
+    ring = doc.get("/ring/info")
+    if ring is not None:
+        if not isinstance(ring, dict) or not isinstance(ring.get("name"), str):
+            raise malformed(out.source, no, raw, "/ring/info has no string name")
+        out.rings[ring["name"]] = ring
+        if isinstance(ring.get("mz_name"), str) and isinstance(ring.get("mz_len"), int):
+            out.zones.setdefault(ring["mz_name"], ZoneDump(name=ring["mz_name"], len=ring["mz_len"], line=no,
+                                                           socket_id=int(ring.get("mz_socket_id", -1)), flags=0,
+                                                           source="telemetry"))
+        out.markers["telemetry_ring_info"] = ("24.11", None)
+    return True

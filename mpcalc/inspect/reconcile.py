@@ -21,7 +21,7 @@ from ..dpdk.platform import Platform, describe
 from ..dpdk.units import page_label
 from .advice import advise, in_total
 from .dumps import Parsed, PoolDump
-from .model import Measured, matches, measurements, model, object_zones
+from .model import Measured, driver_of, driver_role, matches, measurements, model, object_zones
 from .report import InspectReport, PoolReport
 from .search import (
     RELEASE_PREFERENCE,
@@ -33,6 +33,7 @@ from .search import (
     file_spread,
     invert_max_lcore,
 )
+from .tables import annotate
 
 _DIM_NAMES = {"dpdk": "release", "arch": "architecture", "cache_line": "cache line", "spread": "channels x ranks",
               "debug": "debug build", "stats": "statistics build", "page_size": "page size",
@@ -129,7 +130,7 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
     ev = evidence(p, parsed)
     meas = measurements(p, parsed)
     ops = p.get("ops_name")
-    ring_driver = ops is None or ops.startswith("ring_")
+    ring_driver = ops is None or driver_of(p) is not None  # the ring and stack drivers are modelled
     if ops is None:
         notes.append("the input does not name the pool's ops (telemetry gives only ops_index): ring_* assumed")
     if not ev.releases:
@@ -176,7 +177,7 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
     rows: list[dict[str, Any]] = []
     measured_total = 0
     unexplained = 0
-    for role in ("header", "ring", "objects"):
+    for role in ("header", driver_role(p), "objects"):
         mz = model_z.get(role)
         m = meas.get(role)
         modelled = mz.len if mz else 0
@@ -199,8 +200,8 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
     causes: list[dict[str, Any]] = []
     mismatch = any(r["delta"] for r in rows) or any(r["delta"] for r in object_rows)
     if not ring_driver:
-        text = (f"a driver other than ring_*: ops {ops!r} (mpcalc models the ring driver: the RG_MP_{p.name} "
-                "ring and the default populate)")
+        text = (f"a driver mpcalc does not model: ops {ops!r} (it models ring_*, stack and lf_stack: the RG_MP_ or "
+                f"STK_MP_{p.name} memzone and the default populate)")
         if mismatch:
             causes.append({"kind": "driver", "values": [ops], "changes": [], "text": text})
         else:
@@ -315,11 +316,13 @@ def reconcile(parsed: Parsed, pins: Pins | None = None) -> InspectReport:
                  for p, first in zip(parsed.pools.values(), pools, strict=True)]
     owned = set()
     for p in parsed.pools.values():
-        owned |= {n for n in parsed.zones if n in (f"MP_{p.name}", f"RG_MP_{p.name}")
+        owned |= {n for n in parsed.zones if n in (f"MP_{p.name}", f"RG_MP_{p.name}", f"STK_MP_{p.name}")
                   or re.fullmatch(re.escape(f"MP_{p.name}_") + r"\d+", n)}
     others: list[dict[str, Any]] = [{"name": z.name, "len": z.len, "line": z.line} for z in parsed.zones.values()
                                     if z.name not in owned]
     notes = list(parsed.notes)
+    known = next((p.choice.platform(pins) for p in pools if p.choice is not None), None) or _platform_of(pins)
+    notes += annotate(others, known, parsed)
     undumped = [n for n in parsed.listed if n not in parsed.pools]
     if undumped:
         notes.append(f"listed by /mempool/list without /mempool/info or a dump: {', '.join(undumped)}")
@@ -330,6 +333,13 @@ def reconcile(parsed: Parsed, pins: Pins | None = None) -> InspectReport:
     advice = in_total(pools)
     return InspectReport(source=parsed.source, parsed=parsed, pools=pools, other_memzones=others, advice=advice,
                          notes=notes)
+
+
+def _platform_of(pins: Pins) -> Platform:
+    """The pinned platform (defaults elsewhere) for the memzones of objects without a pool dump."""
+    from ..dpdk.platform import make_platform
+
+    return make_platform(dpdk=pins.dpdk, arch=pins.arch, cache_line=pins.cache_line, max_lcore=pins.max_lcore)
 
 
 def _file_preference(pools: list[PoolReport]) -> dict[str, Any]:

@@ -141,3 +141,28 @@ def test_lpm6_route_replay(probes):
     """lpm6 --routes-file: rte_lpm6_add's simulate_add (tbl8 groups first) and its rules."""
     failures = _replay(probes[(4, 1)], 6, tables_grid.route_sets(ROUTE_SETS, 6))
     assert not failures, "\n".join(failures[:10])
+
+
+def test_inspect_recognises_the_tables_in_real_dumps(probe_binary):
+    """A live EAL with a stack pool, a ring, a hash and an lpm6: rte_mempool_dump + rte_memzone_dump read by
+    mpcalc inspect, every memzone recognised and explained."""
+    from mpcalc import inspect as ins
+
+    from .oracle import Probe
+
+    with Probe(probe_binary) as probe:
+        for cmd in ("poolops stk 1000 64 0 0 0 stack keep", "poolops lfs 777 100 0 0 0 lf_stack keep",
+                    "ring rx 4096 8 0 keep", "ring tx 1000 16 4 keep", "hash flows 65536 16 0x8 keep",
+                    "lpm6 v6 1000 256 keep", "lpm v4 1000 256 keep"):
+            assert probe.run(cmd)["ok"], cmd
+        text = probe.run("dump")["text"] + probe.run("mzdump")["text"]
+    doc = ins.inspect_text(text).to_dict()
+    pools = {p["name"]: p for p in doc["pools"]}
+    assert pools["stk"]["explained"] and pools["lfs"]["explained"]
+    assert [m["role"] for m in pools["stk"]["memzones"]] == ["header", "stack", "objects"]
+    others = {z["name"]: z for z in doc["other_memzones"]}
+    assert {n: z.get("object") for n, z in others.items() if z.get("object")} == {
+        "RG_rx": "ring", "RG_tx": "ring", "RG_HT_flows": "hash", "RG_HT_EXT_flows": "hash", "RG_HT_LRH_v6": "lpm6"}
+    assert others["RG_rx"]["explained"] and "4,096 slots" in others["RG_rx"]["text"]
+    # a memzone dump gives only the length: 1,024 slots of 16 B read as the same bytes of 8-byte slots
+    assert "2,048 slots of 8 B" in others["RG_tx"]["text"] and others["RG_tx"]["explained"]
