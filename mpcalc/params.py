@@ -85,6 +85,9 @@ def click_type(p: Param) -> click.ParamType:
 
 def option(p: Param, **overrides: Any) -> click.Option:
     """The click option of a declared parameter (``--elt-size``; ``--debug/--no-debug`` for a tri-state switch)."""
+    if p.kind == "argv":  # a command line after --: a click argument, not an option
+        return click.Argument([p.key], nargs=-1, type=click.UNPROCESSED, required=p.required,
+                              metavar=p.metavar)  # type: ignore[return-value]
     if p.kind == "bool":
         decls = [p.option if p.default is False else f"{p.option}/--no-{p.option[2:]}", p.key]
         return click.Option(decls, **{"is_flag": True, "default": p.default, "help": p.help, **overrides})

@@ -25,6 +25,7 @@ ARGS = {
     "lpm": ["--max-rules", "1K", "--tbl8", "256"],
     "hash": ["--entries", "1K", "--key-len", "16", "--extra-flags", "ext_table"],
     "lpm6": ["--max-rules", "1K", "--tbl8", "1K"],
+    "app": ["--", "dpdk-testpmd", "-l", "0-1", "--no-huge", "--no-pci", "--vdev", "net_null0", "--", "-i"],
 }
 
 
@@ -41,7 +42,7 @@ def test_every_object_has_an_input_schema():
 
 @pytest.mark.parametrize("name", objects.NAMES)
 def test_reports_match_their_input_schema(run, name):
-    rc, out, _ = run(name, *ARGS[name], "--json")
+    rc, out, _ = run(name, "--json", *ARGS[name])  # app's command line comes last, after --
     assert rc == 0
     doc = json.loads(out)
     validator = Draft202012Validator(schema.documents())

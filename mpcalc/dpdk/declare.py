@@ -20,7 +20,7 @@ from .intmath import U32_MAX
 from .units import parse_count, parse_size
 
 #: the kinds of input a parameter can be
-KINDS = ("count", "size", "choice", "flags", "text", "bool", "path", "page")
+KINDS = ("count", "size", "choice", "flags", "text", "bool", "path", "page", "argv")
 
 
 class Param(NamedTuple):
@@ -136,6 +136,17 @@ def _page(p: Param, value: Any) -> int:
     return size
 
 
+def _argv(p: Param, value: Any) -> list[str]:
+    """A command line: a list of strings (a plan file's array), or one string split as a shell would."""
+    if isinstance(value, str):
+        import shlex
+
+        return shlex.split(value)
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+        raise InputError(f"{value!r} is not a command line (a list of strings)")
+    return list(value)
+
+
 _PARSERS: dict[str, Callable[[Param, Any], Any]] = {
     "count": lambda p, v: _ranged(p, v, parse_count),
     "size": lambda p, v: _ranged(p, v, parse_size),
@@ -145,6 +156,7 @@ _PARSERS: dict[str, Callable[[Param, Any], Any]] = {
     "bool": _bool,
     "path": _text,
     "page": _page,
+    "argv": _argv,
 }
 
 

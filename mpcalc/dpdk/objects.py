@@ -22,6 +22,7 @@ OBJECTS: dict[str, tuple[str, str]] = {
     "lpm": ("lpm", "LPM"),
     "hash": ("hash", "HASH"),
     "lpm6": ("lpm6", "LPM6"),
+    "app": ("apps", "APP"),
 }
 NAMES = tuple(OBJECTS)
 

@@ -1,0 +1,103 @@
+"""Whole DPDK applications sized from their own command line: ``mpcalc app -- dpdk-testpmd -l 0-1 ...``.
+
+The program is recognised by its name (:data:`PROGRAMS`: ``dpdk-testpmd``/``testpmd``,
+``dpdk-l3fwd``/``l3fwd``); EAL's part of the command line is parsed as EAL parses it
+(:mod:`.eal`), the ports on it as ethdev and their drivers make them (:mod:`.ethdev`), and the
+application's part with the application's own option meanings and defaults (one module per application:
+:mod:`.testpmd`, :mod:`.l3fwd`).  Adding an application (OVS, VPP, pktgen) is one module with
+``build(eal_args, app_argv, platform) -> (Parts, pools, details, notes)`` and one line in
+:data:`PROGRAMS`.
+
+The result lists every memzone in the order the application reserves it, every other allocation, the
+totals and the pages of the heap; ``details.sockets`` gives the heap bytes per NUMA socket that the
+hugepage advice (mpcalc.app.plan) turns into ``--socket-mem`` and ``nr_hugepages``.
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Mapping
+from typing import Any
+
+from ..declare import ObjectDecl, Param, Resolved
+from ..errors import InputError
+from ..platform import Platform
+from ..records import Result
+from ..standalone import Parts, finish
+from .eal import check_eal, eal_parts, parse_eal, platform_for
+
+#: program name -> the module under mpcalc.dpdk.apps that sizes it
+PROGRAMS: dict[str, str] = {
+    "dpdk-testpmd": "testpmd",
+    "testpmd": "testpmd",
+    "dpdk-l3fwd": "l3fwd",
+    "l3fwd": "l3fwd",
+}
+
+
+def program_of(argv: list[str]) -> str:
+    """The application module for a command line's program (its base name: ``/usr/bin/dpdk-testpmd``)."""
+    if not argv:
+        raise InputError("give the application's command line after --: mpcalc app -- dpdk-testpmd -l 0-1 ...",
+                         param="command")
+    base = os.path.basename(argv[0])
+    if base not in PROGRAMS:
+        raise InputError(f"{base!r} is not an application mpcalc knows (known: {', '.join(PROGRAMS)})",
+                         param="command")
+    return PROGRAMS[base]
+
+
+def size(argv: list[str], p: Platform) -> Result:
+    """Every memzone and allocation of the application's start-up, and their totals."""
+    module = importlib.import_module(f"{__package__}.{program_of(argv)}")
+    e, app_argv = parse_eal(argv)
+    notes = check_eal(e)
+    where = platform_for(e, p)
+    parts = Parts()
+    parts.allocations += eal_parts(where)
+    app_parts, pools, details, app_notes = module.build(e, app_argv, where)
+    parts.extend(app_parts)
+    parts.mempools += pools
+    memzones = [z for mp in parts.mempools for z in mp.memzones] + parts.zones
+    result = finish("app", 0, where, parts)
+    heap = result.heap_bytes  # an --mp-alloc=xmem pool's memzones are on the external heap: not counted
+    details = {
+        "program": os.path.basename(argv[0]),
+        "application": program_of(argv),
+        "command": list(argv),
+        "eal": e.to_dict(),
+        **details,
+        "page_size": where.page_size,
+        "memzone_count": len(memzones),
+        "allocation_count": len(parts.allocations) + sum(len(mp.allocations) for mp in parts.mempools),
+        "sockets": [{"socket": 0, "heap_bytes": heap}],
+        "notes": notes + app_notes,
+    }
+    return result._replace(details=details, heap_bytes=heap, hugepages=-(-heap // where.page_size))
+
+
+def _resolve(args: Mapping[str, Any]) -> Resolved:
+    argv = list(args.get("command") or ())
+    program_of(argv)
+    return Resolved({"command": argv}, {})
+
+
+def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
+    return size(list(inputs["command"]), p)
+
+
+APP = ObjectDecl(
+    name="app",
+    summary="A whole DPDK application from its own command line (after --): every memzone of its start-up and "
+            "the hugepages it needs (dpdk-testpmd, dpdk-l3fwd).",
+    params=(
+        Param("command", "argv", "The application's command line, exactly as run: the program, EAL's options, "
+              "--, the application's options.", default=None, required=True, metavar="-- COMMAND LINE"),
+    ),
+    build=_build,
+    resolve=_resolve,
+    zone_prefix="app:",
+)

@@ -1,0 +1,285 @@
+"""EAL's part of an application's command line, parsed as ``rte_eal_init`` parses it, and EAL's own memory.
+
+``eal_parse_args`` (v22.11:lib/eal/linux/eal.c:598-760) reads the options of
+``eal_short_options``/``eal_long_options`` (v22.11:lib/eal/common/eal_common_options.c:53-108) up to the
+first ``--``; what follows belongs to the application.  Every option EAL knows is recognised here: the ones
+that change memory are applied, the others are recorded as read (a log level takes no memory), and an option
+EAL does not know is refused, as EAL refuses it.
+
+Shared by every application module (testpmd, l3fwd, and any other DPDK program: OVS, VPP, pktgen): import
+:func:`parse_eal`, :func:`eal_parts` and :func:`platform_for`.
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..platform import Platform
+from ..records import Allocation
+
+#: EAL options that take a value (short and long), v22.11:lib/eal/common/eal_common_options.c:53-108
+_SHORT_WITH_VALUE = frozenset("abcsdlmnr")
+_SHORT_FLAGS = frozenset("vh")
+_LONG_WITH_VALUE = frozenset({
+    "allow", "block", "base-virtaddr", "file-prefix", "huge-dir", "iova-mode", "lcores", "log-level", "trace",
+    "trace-dir", "trace-bufsz", "trace-mode", "main-lcore", "mbuf-pool-ops-name", "proc-type", "socket-mem",
+    "socket-limit", "syslog", "vdev", "vfio-intr", "vfio-vf-token", "force-max-simd-bitwidth"})
+#: optional value (``has_arg`` 2): --huge-unlink[=existing|always|never], --huge-worker-stack[=size]
+_LONG_OPTIONAL = frozenset({"huge-unlink", "huge-worker-stack"})
+_LONG_FLAGS = frozenset({
+    "create-uio-dev", "help", "no-hpet", "no-huge", "no-pci", "no-shconf", "in-memory", "vmware-tsc-map",
+    "legacy-mem", "single-file-segments", "match-allocations", "telemetry", "no-telemetry"})
+#: options whose memory effect the model does not know: refused by name rather than ignored
+_NOT_MODELLED = {
+    "legacy-mem": "--legacy-mem maps all memory at start-up in one go (the heap layout differs)",
+    "huge-worker-stack": "--huge-worker-stack allocates each worker's stack from the heap",
+    "d": "-d loads a driver library whose probe the model does not know",
+    "mbuf-pool-ops-name": "--mbuf-pool-ops-name changes every mbuf pool's mempool driver",
+    "proc-type": "a secondary process reserves nothing of its own (size the primary)",
+    "s": "-s makes service cores, whose service memory the model does not count",
+}
+
+
+@dataclass
+class EalArgs:
+    """What ``rte_eal_init`` was told: the parts of the command line that change memory, and the rest."""
+
+    program: str
+    lcores: tuple[int, ...] = ()
+    main_lcore: int | None = None
+    channels: int | None = None
+    ranks: int | None = None
+    no_huge: bool = False
+    memory_mb: int | None = None
+    socket_mem: tuple[int, ...] | None = None
+    socket_limit: tuple[int, ...] | None = None
+    vdevs: list[str] = field(default_factory=list)
+    pci_allowed: list[str] = field(default_factory=list)
+    no_pci: bool = False
+    iova_mode: str | None = None
+    in_memory: bool = False
+    telemetry: bool = True
+    #: the EAL options as given, for the report
+    given: list[str] = field(default_factory=list)
+
+    @property
+    def main(self) -> int:
+        """The main lcore: --main-lcore, else the first lcore (v22.11:lib/eal/common/eal_common_options.c:2005-2010)."""
+        return self.main_lcore if self.main_lcore is not None else (self.lcores[0] if self.lcores else 0)
+
+    @property
+    def workers(self) -> tuple[int, ...]:
+        """The enabled lcores other than the main one (RTE_LCORE_FOREACH_WORKER)."""
+        return tuple(lc for lc in self.lcores if lc != self.main)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"lcores": list(self.lcores), "main_lcore": self.main, "channels": self.channels, "ranks": self.ranks,
+                "no_huge": self.no_huge, "memory_mb": self.memory_mb,
+                "socket_mem": list(self.socket_mem) if self.socket_mem is not None else None,
+                "socket_limit": list(self.socket_limit) if self.socket_limit is not None else None,
+                "vdevs": list(self.vdevs), "pci_allowed": list(self.pci_allowed), "no_pci": self.no_pci,
+                "iova_mode": self.iova_mode, "in_memory": self.in_memory, "telemetry": self.telemetry}
+
+
+def _int(text: str, what: str, base: int = 10) -> int:
+    try:
+        return int(text.strip(), base)
+    except ValueError:
+        raise InputError(f"EAL {what} {text!r} is not a number", param="command") from None
+
+
+def parse_corelist(text: str) -> tuple[int, ...]:
+    """``-l 0-3,5``: eal_parse_corelist (v22.11:lib/eal/common/eal_common_options.c:884-936).
+
+    >>> parse_corelist("0-2,5")
+    (0, 1, 2, 5)
+    """
+    cores: list[int] = []
+    for part in text.split(","):
+        lo, _, hi = part.partition("-")
+        a, b = _int(lo, "-l core"), _int(hi or lo, "-l core")
+        cores += [c for c in range(min(a, b), max(a, b) + 1) if c not in cores]
+    return tuple(sorted(cores))
+
+
+def parse_coremask(text: str) -> tuple[int, ...]:
+    """``-c 0x3``: eal_parse_coremask (v22.11:lib/eal/common/eal_common_options.c:760-808), a hex mask.
+
+    >>> parse_coremask("0x5")
+    (0, 2)
+    """
+    mask = _int(text.lower().removeprefix("0x"), "-c coremask", 16)
+    return tuple(i for i in range(mask.bit_length()) if mask >> i & 1)
+
+
+def parse_lcores(text: str) -> tuple[int, ...]:
+    """``--lcores '(0-2)@0,3@1'``: the lcore ids of eal_parse_lcores
+    (v22.11:lib/eal/common/eal_common_options.c:1203-1330); the CPUs they run on take no memory.
+
+    >>> parse_lcores("(0-2)@0,3@1"), parse_lcores("0-1")
+    ((0, 1, 2, 3), (0, 1))
+    """
+    lcores: list[int] = []
+    depth, token = 0, ""
+    groups: list[str] = []
+    for ch in text + ",":
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            groups.append(token)
+            token = ""
+        else:
+            token += ch
+    for g in groups:
+        ids = g.split("@", 1)[0].strip().strip("()")
+        for c in parse_corelist(ids):
+            if c not in lcores:
+                lcores.append(c)
+    return tuple(sorted(lcores))
+
+
+def _mb_list(text: str, what: str) -> tuple[int, ...]:
+    """``--socket-mem 1024,0``: megabytes per socket (eal_parse_socket_arg, eal_common_options.c:1473-1512)."""
+    return tuple(_int(v or "0", what) for v in text.split(","))
+
+
+def split_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The EAL part and the application part: EAL stops at the first ``--``
+    (getopt_long; v22.11:lib/eal/linux/eal.c:604-760); everything after it is the application's."""
+    args = list(argv[1:])
+    if "--" in args:
+        i = args.index("--")
+        return args[:i], args[i + 1:]
+    return args, []
+
+
+def parse_eal(argv: Sequence[str]) -> tuple[EalArgs, list[str]]:
+    """EAL's options of a full command line, and the application's arguments."""
+    if not argv:
+        raise InputError("the command line is empty: give the program and its arguments after --", param="command")
+    eal_argv, app_argv = split_command(argv)
+    out = EalArgs(program=argv[0], given=list(eal_argv))
+    it = iter(range(len(eal_argv)))
+    for i in it:
+        tok = eal_argv[i]
+        name, value = _option(tok)
+        if name is None:
+            raise InputError(f"EAL takes no positional argument {tok!r} (the application's options go after --)",
+                             param="command")
+        takes = (name in _SHORT_WITH_VALUE) if len(name) == 1 else (name in _LONG_WITH_VALUE)
+        flag = (name in _SHORT_FLAGS) if len(name) == 1 else (name in _LONG_FLAGS or name in _LONG_OPTIONAL)
+        if not takes and not flag:
+            raise InputError(f"EAL does not know the option {tok!r} (rte_eal_init refuses it: 'Invalid command line "
+                             "arguments'); the application's options go after --", param="command")
+        if takes and value is None:
+            nxt = next(it, None)
+            if nxt is None:
+                raise InputError(f"EAL option {tok!r} needs a value", param="command")
+            value = eal_argv[nxt]
+        if name in _NOT_MODELLED:
+            raise InputError(f"{tok}: {_NOT_MODELLED[name]}; the model does not cover it", param="command")
+        _apply(out, name, value)
+    return out, app_argv
+
+
+def _option(tok: str) -> tuple[str | None, str | None]:
+    if tok.startswith("--"):
+        name, eq, value = tok[2:].partition("=")
+        return name, (value if eq else None)
+    if tok.startswith("-") and len(tok) >= 2:
+        return tok[1], (tok[2:] or None)
+    return None, None
+
+
+def _apply(out: EalArgs, name: str, value: str | None) -> None:
+    v = value or ""
+    if name == "l":
+        out.lcores = parse_corelist(v)
+    elif name == "c":
+        out.lcores = parse_coremask(v)
+    elif name == "lcores":
+        out.lcores = parse_lcores(v)
+    elif name == "main-lcore":
+        out.main_lcore = _int(v, "--main-lcore")
+    elif name == "n":
+        out.channels = _int(v, "-n")
+    elif name == "r":
+        out.ranks = _int(v, "-r")
+    elif name == "no-huge":
+        out.no_huge = True
+    elif name == "m":
+        out.memory_mb = _int(v, "-m")
+    elif name == "socket-mem":
+        out.socket_mem = _mb_list(v, "--socket-mem")
+    elif name == "socket-limit":
+        out.socket_limit = _mb_list(v, "--socket-limit")
+    elif name == "vdev":
+        out.vdevs.append(v)
+    elif name in ("a", "allow"):
+        out.pci_allowed.append(v)
+    elif name == "no-pci":
+        out.no_pci = True
+    elif name == "iova-mode":
+        if v not in ("pa", "va"):
+            raise InputError(f"--iova-mode {v!r}: EAL takes pa or va", param="command")
+        out.iova_mode = v
+    elif name == "in-memory":
+        out.in_memory = True
+    elif name == "no-telemetry":
+        out.telemetry = False
+    elif name == "telemetry":
+        out.telemetry = True
+
+
+def check_eal(e: EalArgs) -> list[str]:
+    """What EAL would refuse, or what the model cannot know; returns notes for what it assumes."""
+    notes: list[str] = []
+    if not e.lcores:
+        raise InputError("give the lcores (-l, -c or --lcores): without them EAL runs one lcore on every CPU of "
+                         "the machine, which the model cannot know", param="command")
+    if e.main_lcore is not None and e.main_lcore not in e.lcores:
+        raise InputError(f"--main-lcore {e.main_lcore} is not among the lcores {list(e.lcores)} (EAL refuses it)",
+                         param="command")
+    if e.no_huge and e.socket_mem is not None:
+        raise InputError("--socket-mem cannot be used with --no-huge (EAL refuses it: "
+                         "v22.11:lib/eal/linux/eal.c:716-721)", param="command")
+    if e.memory_mb is not None and e.socket_mem is not None:
+        raise InputError("-m and --socket-mem cannot be used together (v22.11:lib/eal/common/"
+                         "eal_common_options.c:2092-2096)", param="command")
+    if e.pci_allowed:
+        raise InputError(f"-a {e.pci_allowed[0]}: a PCI NIC's queues and descriptor rings depend on its driver, "
+                         "which the model does not know; size with vdev ports (net_null, net_ring, net_tap)",
+                         param="command")
+    if not e.no_pci:
+        notes.append("EAL scans the PCI bus (no --no-pci): NICs bound to a DPDK driver would be probed as "
+                     "further ports; none is counted here")
+    notes.append("every lcore and port is taken to be on NUMA socket 0")
+    return notes
+
+
+def platform_for(e: EalArgs, p: Platform) -> Platform:
+    """The platform the application runs on: 4 KiB pages with --no-huge (rte_mempool_get_page_size uses
+    getpagesize() without hugepages, v22.11:lib/mempool/rte_mempool.c:462-480) and EAL's -n/-r."""
+    page = 4096 if e.no_huge else (p.page_size or 2 << 20)
+    return p._replace(page_size=page, channels=e.channels if e.channels is not None else p.channels,
+                      ranks=e.ranks if e.ranks is not None else p.ranks)
+
+
+#: struct sizes of EAL's own allocations, by release (sizeof on the release's x86_64 build)
+_SERVICE_SPEC_IMPL = {"22.11": 128}  # struct rte_service_spec_impl, v22.11:lib/eal/common/rte_service.c:32-52
+_CORE_STATE = {"22.11": 1152}  # struct core_state, v22.11:lib/eal/common/rte_service.c:58-71
+RTE_SERVICE_NUM_MAX = 64  # v22.11:config/rte_config.h:68
+
+
+def eal_parts(p: Platform) -> list[Allocation]:
+    """What ``rte_eal_init`` itself allocates on the heap: rte_service_init's two rte_calloc()s
+    (v22.11:lib/eal/common/rte_service.c:94-103): RTE_SERVICE_NUM_MAX specs and RTE_MAX_LCORE core states."""
+    rel = p.release.version
+    return [Allocation("rte_services", RTE_SERVICE_NUM_MAX * _SERVICE_SPEC_IMPL[rel], "eal"),
+            Allocation("rte_service_core_states", p.max_lcore * _CORE_STATE[rel], "eal")]

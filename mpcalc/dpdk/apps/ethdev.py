@@ -1,0 +1,205 @@
+"""ethdev and its vdev drivers: what ports take, from probe to started queues.
+
+For every application that opens ports (testpmd, l3fwd, OVS, ...): :func:`vdev_ports` turns EAL's
+``--vdev`` list into :class:`Port` s, :func:`probe` gives what probing one reserves, :func:`configure`
+what ``rte_eth_dev_configure`` and the queue set-ups add, and :func:`callbacks` what
+``rte_eth_dev_callback_register(RTE_ETH_ALL, ...)`` costs.  The drivers modelled are the ones a machine
+without NICs runs: ``net_null``, ``net_ring`` and ``net_tap``; another is refused by name.
+
+Struct sizes are ``sizeof`` on the release's x86_64 build (Debian's 22.11.11), each naming its definition;
+proven allocation by allocation against the real programs (tests/conformance/test_apps_real.py).
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..mbuf import MbufSpec, mbuf_pool
+from ..platform import Platform
+from ..records import Allocation, Mempool
+from ..ring import ring_parts
+from ..standalone import Parts
+
+RTE_MAX_ETHPORTS = 32  # v22.11:config/rte_config.h:77
+RTE_MAX_QUEUES_PER_PORT = 1024  # v22.11:config/rte_config.h:78
+RTE_ETH_EVENT_MAX = 15  # v22.11:lib/ethdev/rte_ethdev.h:3878-3957 (enum rte_eth_event_type)
+RTE_MAX_RXTX_INTR_VEC_ID = 512  # v22.11:lib/eal/include/rte_eal_interrupts.h:23 (RTE_MAX_RXTX_INTR_VEC_ID)
+#: the descriptors ethdev uses when asked for 0 and the driver has no preference
+#: (RTE_ETH_DEV_FALLBACK_RX_RINGSIZE / _TX_, v22.11:lib/ethdev/rte_ethdev.h:1788-1791)
+FALLBACK_RING_SIZE = 512
+
+#: sizeof(...) on the x86_64 build, by release
+SIZES: dict[str, dict[str, int]] = {"22.11": {
+    # struct rte_eth_dev_data_shared: RTE_MAX_ETHPORTS struct rte_eth_dev_data + lock/next_owner_id, the
+    # rte_eth_dev_data memzone (v22.11:lib/ethdev/ethdev_private.c:323-336, ethdev_driver.h:117-204)
+    "eth_dev_data_shared": 196_672,
+    "eth_dev_callback": 48,  # struct rte_eth_dev_callback, v22.11:lib/ethdev/ethdev_private.h:16-24
+    "intr_handle": 64,  # struct rte_intr_handle, v22.11:lib/eal/common/eal_interrupts.h:9-34
+    "epoll_event": 48,  # struct rte_epoll_event, v22.11:lib/eal/include/rte_epoll.h:40-46
+    "null_internals": 82_272,  # struct pmd_internals, v22.11:drivers/net/null/rte_eth_null.c:38-54
+    "ring_internals": 792,  # struct pmd_internals, v22.11:drivers/net/ring/rte_eth_ring.c:49-60
+    "tap_internals": 4_056,  # struct pmd_internals, v22.11:drivers/net/tap/rte_eth_tap.h:68-101
+    "tap_process_private": 128,  # struct pmd_process_private, v22.11:drivers/net/tap/rte_eth_tap.h:103-107
+    "iovec": 16,  # struct iovec
+}}
+
+DRIVERS = ("net_null", "net_ring", "net_tap")
+
+
+def sizes(p: Platform) -> dict[str, int]:
+    rel = p.release.version
+    if rel not in SIZES or p.arch != "x86_64":
+        raise InputError(f"application sizing knows the struct sizes of DPDK 22.11 on x86_64 only (asked: "
+                         f"{rel} on {p.arch})", param="--dpdk")
+    return SIZES[rel]
+
+
+@dataclass
+class Port:
+    """One ethdev port from a ``--vdev`` (port ids in probe order, which is --vdev order)."""
+
+    port_id: int
+    name: str
+    driver: str
+    args: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def max_queues(self) -> int:
+        """dev_info.max_rx_queues: null's RTE_MAX_QUEUES_PER_PORT, ring's RTE_PMD_RING_MAX_RX_RINGS 16,
+        tap's TAP_MAX_QUEUES 16 (v22.11:drivers/net/tap/meson.build:9)."""
+        return {"net_null": RTE_MAX_QUEUES_PER_PORT, "net_ring": 16, "net_tap": 16}[self.driver]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"port_id": self.port_id, "name": self.name, "driver": self.driver, "args": dict(self.args)}
+
+
+def vdev_ports(vdevs: list[str]) -> list[Port]:
+    """``--vdev net_tap0,iface=x``: the driver is the name without its trailing instance digits
+    (vdev_probe_all_drivers matches by prefix, v22.11:drivers/bus/vdev/vdev.c:111-131)."""
+    ports = []
+    for i, spec in enumerate(vdevs):
+        name, *kv = spec.split(",")
+        driver = re.sub(r"\d+$", "", name)
+        if driver.startswith("eth_"):
+            driver = "net_" + driver[4:]  # the drivers' old names are aliases (RTE_PMD_REGISTER_ALIAS)
+        if driver not in DRIVERS:
+            raise InputError(f"--vdev {spec!r}: the {driver} driver is not modelled (known: {', '.join(DRIVERS)})",
+                             param="command")
+        args = dict(a.partition("=")[::2] for a in kv if a)
+        known = {"net_null": {"size", "copy", "no-rx"}, "net_ring": set(), "net_tap": {"iface", "mac", "remote",
+                                                                                        "persist"}}[driver]
+        for k in args:
+            if k not in known:
+                raise InputError(f"--vdev {spec!r}: {driver} argument {k!r} is not modelled", param="command")
+        ports.append(Port(i, name, driver, args))
+    return ports
+
+
+def intr_instance(p: Platform) -> list[Allocation]:
+    """rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_SHARED): the handle, its efds and elist in rte memory
+    (v22.11:lib/eal/common/eal_common_interrupts.c:46-78)."""
+    s = sizes(p)
+    return [Allocation("intr_handle", s["intr_handle"], "interrupt"),
+            Allocation("intr_handle efds", RTE_MAX_RXTX_INTR_VEC_ID * 4, "interrupt"),
+            Allocation("intr_handle elist", RTE_MAX_RXTX_INTR_VEC_ID * s["epoll_event"], "interrupt")]
+
+
+def probe(port: Port, p: Platform, first: bool) -> Parts:
+    """What probing a vdev port reserves; the first port's rte_eth_dev_allocate reserves the
+    ``rte_eth_dev_data`` memzone for all RTE_MAX_ETHPORTS (eth_dev_shared_data_prepare,
+    v22.11:lib/ethdev/ethdev_private.c:323-336)."""
+    from ..eal import memzone_len
+    from ..records import Memzone
+
+    s = sizes(p)
+    out = Parts()
+    shared = Memzone("rte_eth_dev_data", memzone_len(s["eth_dev_data_shared"], p), "ethdev")
+    if port.driver == "net_ring":
+        # eth_dev_ring_create: 16 rings of 1024 named ETH_RXTX<i>_<name> (v22.11:drivers/net/ring/
+        # rte_eth_ring.c:517-549), then do_eth_dev_ring_create: two queue arrays and the internals (:369-388)
+        for i in range(16):
+            ring, _ = ring_parts(f"ETH_RXTX{i}_{port.name}", 1024, p, role=f"port {port.port_id} ring")
+            out.extend(ring)
+        out.allocations += [Allocation(port.name, 16 * 8, "rx queue array"),
+                            Allocation(port.name, 16 * 8, "tx queue array"),
+                            Allocation(port.name, s["ring_internals"], "dev_private")]
+        if first:
+            out.zones.append(shared)
+        return out
+    if first:
+        out.zones.append(shared)
+    if port.driver == "net_null":
+        # rte_eth_vdev_allocate(dev, sizeof(*internals)) (v22.11:drivers/net/null/rte_eth_null.c:548;
+        # lib/ethdev/ethdev_vdev.h:43-45)
+        out.allocations.append(Allocation(port.name, s["null_internals"], "dev_private"))
+    else:  # net_tap: eth_dev_tap_create (v22.11:drivers/net/tap/rte_eth_tap.c:2003-2036)
+        iface = port.args.get("iface", f"dtap{_tap_index(port)}")
+        out.allocations += [Allocation(port.name, s["tap_internals"], "dev_private"),
+                            Allocation(iface, s["tap_process_private"], "process_private"),
+                            *intr_instance(p)]
+    return out
+
+
+def _tap_index(port: Port) -> int:
+    # the default interface name is dtap%d, the first unused index (v22.11:drivers/net/tap/rte_eth_tap.c:2258)
+    return port.port_id
+
+
+@dataclass
+class QueueConf:
+    """How an application configures a port's queues."""
+
+    nb_rxq: int
+    nb_txq: int
+    nb_rxd: int  # 0: the driver's default
+    nb_txd: int
+    lsc_interrupt: bool
+
+
+def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempool]]:
+    """rte_eth_dev_configure, the rx/tx queue set-ups and rte_eth_dev_start of one port."""
+    s = sizes(p)
+    out = Parts()
+    pools: list[Mempool] = []
+    if q.nb_rxq > port.max_queues or q.nb_txq > port.max_queues:
+        raise InputError(f"{port.name}: {max(q.nb_rxq, q.nb_txq)} queues, but {port.driver} has at most "
+                         f"{port.max_queues} (rte_eth_dev_configure refuses it)", param="command")
+    if port.driver != "net_ring":
+        # eth_dev_rx_queue_config / eth_dev_tx_queue_config: a pointer per RTE_MAX_QUEUES_PER_PORT
+        # (v22.11:lib/ethdev/rte_ethdev.c:383-386, 413-416); net_ring brings its own arrays
+        out.allocations += [Allocation("ethdev->rx_queues", RTE_MAX_QUEUES_PER_PORT * 8, "ethdev"),
+                            Allocation("ethdev->tx_queues", RTE_MAX_QUEUES_PER_PORT * 8, "ethdev")]
+    if port.driver == "net_null":
+        # eth_rx_queue_setup / eth_tx_queue_setup: a dummy packet of packet_size each
+        # (v22.11:drivers/net/null/rte_eth_null.c:248-249, 281-282; default_packet_size 64, :21)
+        size = int(port.args.get("size", "64"))
+        out.allocations += [Allocation("null dummy_packet", size, f"port {port.port_id} queue")
+                            for _ in range(q.nb_rxq + q.nb_txq)]
+    elif port.driver == "net_tap":
+        rxd = q.nb_rxd or FALLBACK_RING_SIZE
+        # tap_rx_queue_setup: iovecs of nb_desc + 1 (v22.11:drivers/net/tap/rte_eth_tap.c:1646)
+        out.allocations += [Allocation(port.name, (rxd + 1) * s["iovec"], f"port {port.port_id} rx iovecs")
+                            for _ in range(q.nb_rxq)]
+        # tap_setup_queue -> tap_gso_ctx_setup: once per port, the pool mp_<device> of TAP_GSO_MBUFS_NUM 512,
+        # cache 4, data room RTE_PKTMBUF_HEADROOM + 128 (v22.11:drivers/net/tap/rte_eth_tap.c:64-68, 1495-1527)
+        mp, errs, _ = mbuf_pool(MbufSpec(name=f"mp_{port.name}", count=512, cache_size=4,
+                                         data_room=p.release.pktmbuf_headroom + 128), p)
+        if mp is not None:
+            pools.append(mp)
+        out.errors += errs
+        if q.lsc_interrupt:
+            # rte_eth_dev_start -> tap_intr_handle_set -> rte_intr_callback_register duplicates the shared
+            # handle (v22.11:drivers/net/tap/rte_eth_tap.c:1781-1799; lib/eal/linux/eal_interrupts.c:534)
+            out.allocations += intr_instance(p)
+    return out, pools
+
+
+def callbacks(p: Platform) -> list[Allocation]:
+    """``rte_eth_dev_callback_register(RTE_ETH_ALL, event, ...)`` for every event: one callback per port id
+    up to RTE_MAX_ETHPORTS and event (v22.11:lib/ethdev/rte_ethdev.c:4784-4822)."""
+    size = sizes(p)["eth_dev_callback"]
+    return [Allocation("INTR_USER_CALLBACK", size, "ethdev event callback")] * (RTE_MAX_ETHPORTS * RTE_ETH_EVENT_MAX)

@@ -1,0 +1,305 @@
+"""dpdk-testpmd (app/test-pmd at the release): its options, and everything its start-up reserves.
+
+The order is main()'s (v22.11:app/test-pmd/testpmd.c:4560-4740): rte_eal_init (EAL's own allocations,
+the vdev ports' probe), init_port (``ports``), register_eth_event_callback, rte_pdump_init, the option
+parsing (launch_args_parse, app/test-pmd/parameters.c), init_config (fwd_lcores, mbuf pools, fwd streams,
+GRO contexts), start_port (each port's configure, queue set-ups and start) and rte_metrics_init.
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..eal import memzone_len
+from ..errors import InputError
+from ..intmath import ceil_a, ceil_div
+from ..mbuf import MbufSpec, mbuf_pool
+from ..mempool import PoolSpec, create_pool
+from ..platform import Platform
+from ..records import Allocation, Mempool, Memzone
+from ..standalone import Parts
+from . import ethdev
+from .eal import EalArgs
+
+_SRC = "v22.11:app/test-pmd"
+# testpmd.h at the release (v22.11:app/test-pmd/testpmd.h:49-85, 658)
+RX_DESC_MAX = 2048
+TX_DESC_MAX = 2048
+MAX_PKT_BURST = 512
+DEF_PKT_BURST = 32
+DEF_MBUF_CACHE = 250
+MIN_TOTAL_NUM_MBUFS = 1024
+MAX_SEGS_BUFFER_SPLIT = 8
+GRO_MAX_FLUSH_CYCLES = 4
+#: EXTBUF_ZONE_SIZE = RTE_PGSIZE_2M - 4 * RTE_CACHE_LINE_SIZE (v22.11:app/test-pmd/testpmd.h:87)
+EXTBUF_ZONE_SIZE = (2 << 20) - 4 * 64
+MP_ALLOC = ("native", "anon", "xmem", "xmemhuge", "xbuf")
+
+#: sizeof(...) on the x86_64 build of the release
+SIZES = {"22.11": {
+    "rte_port": 196_224,  # struct rte_port, v22.11:app/test-pmd/testpmd.h:248-305
+    "fwd_lcore": 64,  # struct fwd_lcore, testpmd.h:365-377
+    "fwd_stream": 4_208,  # struct fwd_stream, testpmd.h:139-183
+    "pdump_stats": 4_194_312,  # struct pdump_stats (rte_pdump_init, v22.11:lib/pdump/rte_pdump.c:424-437)
+    "metrics": 86_032,  # struct rte_metrics_data_s (rte_metrics_init, v22.11:lib/metrics/rte_metrics.c:59-78)
+    "gro_ctx": 520,  # struct gro_ctx, v22.11:lib/gro/rte_gro.c:66-75 (rte_gro_ctx_create)
+    "gro_tcp4_tbl": 32,  # struct gro_tcp4_tbl, v22.11:lib/gro/gro_tcp4.h:78-89
+    "gro_tcp4_item": 40,  # struct gro_tcp4_item, gro_tcp4.h:48-74
+    "gro_tcp4_flow": 32,  # struct gro_tcp4_flow, gro_tcp4.h:41-46
+    "rte_mbuf_ext_shared_info": 24,  # v22.11:lib/mbuf/rte_mbuf_core.h:657-662
+}}
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: options that take a value (parameters.c lgopts, v22.11:app/test-pmd/parameters.c:585-707), and flags
+_WITH_VALUE = _words("""cmdline-file eth-peers-configfile eth-peer stats-period display-xstats nb-cores nb-ports
+coremask portmask portlist port-numa-config ring-numa-config socket-num mbuf-size total-num-mbufs max-pkt-len
+max-lro-pkt-size latencystats bitrate-stats port-topology forward-mode rxq txq rxd txd hairpinq hairpin-mode burst
+flowgen-clones flowgen-flows mbcache txpt txht txwt txfreet txrst rxpt rxht rxwt rxfreet rxoffs rxpkts rxhdrs
+txpkts eth-link-speed print-event mask-event tx-offloads rx-offloads vxlan-gpe-port geneve-parsed-port mp-alloc
+tx-ip tx-udp noisy-tx-sw-buffer-size noisy-tx-sw-buffer-flushtime noisy-lkup-memory noisy-lkup-num-writes
+noisy-lkup-num-reads noisy-lkup-num-reads-writes rx-mq-mode""")
+_FLAGS = _words("""help interactive auto-start tx-first numa no-numa mp-anon disable-crc-strip enable-lro
+enable-rx-cksum enable-rx-timestamp enable-scatter enable-hw-vlan enable-hw-vlan-filter enable-hw-vlan-strip
+enable-hw-vlan-extend enable-hw-qinq-strip enable-drop-en disable-rss rss-ip rss-udp rss-level-outer
+rss-level-inner no-flush-rx flow-isolate-all multi-rx-mempool txonly-multi-flow disable-link-check
+disable-device-start no-lsc-interrupt no-rmv-interrupt hot-plug mlockall no-mlockall no-iova-contig
+record-core-cycles record-burst-stats""")
+_OPTIONAL = frozenset({"rxq-share"})
+#: options that change memory in ways the model does not count: refused by name
+_NOT_MODELLED = {
+    "latencystats": "rte_latencystats_init's memzone",
+    "bitrate-stats": "rte_stats_bitrate_create's allocations",
+    "hairpinq": "hairpin queues",
+    "port-numa-config": "per-port NUMA placement",
+    "ring-numa-config": "per-ring NUMA placement",
+    "multi-rx-mempool": "per-queue mempools",
+    "rxpkts": "buffer split segments",
+    "rxhdrs": "buffer split headers",
+    "noisy-tx-sw-buffer-size": "the noisy forwarding engine's FIFOs",
+    "noisy-lkup-memory": "the noisy forwarding engine's memory",
+    "hot-plug": "hot-plug monitoring",
+    "cmdline-file": "a command file (its commands may create anything)",
+}
+
+
+@dataclass
+class TestpmdArgs:
+    total_num_mbufs: int = 0
+    mbuf_sizes: list[int] = field(default_factory=lambda: [2176])  # DEFAULT_MBUF_DATA_SIZE
+    mbcache: int = DEF_MBUF_CACHE
+    nb_rxq: int = 1
+    nb_txq: int = 1
+    nb_rxd: int = 0  # RX_DESC_DEFAULT 0: the driver's default
+    nb_txd: int = 0
+    mp_alloc: str = "native"
+    lsc_interrupt: bool = True
+    device_start: bool = True
+    no_iova_contig: bool = False
+    numa: bool = True
+    socket_num: int | None = None
+    given: dict[str, str | None] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"total_num_mbufs": self.total_num_mbufs or None, "mbuf_size": list(self.mbuf_sizes),
+                "mbcache": self.mbcache, "rxq": self.nb_rxq, "txq": self.nb_txq, "rxd": self.nb_rxd or None,
+                "txd": self.nb_txd or None, "mp_alloc": self.mp_alloc, "lsc_interrupt": self.lsc_interrupt,
+                "device_start": self.device_start, "numa": self.numa}
+
+
+def _num(name: str, value: str | None, lo: int = 0, hi: int = 1 << 32) -> int:
+    try:
+        n = int(value or "", 0)
+    except ValueError:
+        raise InputError(f"testpmd --{name}={value!r} is not a number", param="command") from None
+    if not lo <= n <= hi:
+        raise InputError(f"testpmd --{name}={n}: testpmd takes {lo}..{hi}", param="command")
+    return n
+
+
+def parse(argv: list[str]) -> TestpmdArgs:
+    """launch_args_parse (v22.11:app/test-pmd/parameters.c:709-1470), for the options that change memory."""
+    out = TestpmdArgs()
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        i += 1
+        if tok in ("-i", "-a"):
+            continue
+        if not tok.startswith("--"):
+            raise InputError(f"testpmd does not know the argument {tok!r}", param="command")
+        name, eq, value = tok[2:].partition("=")
+        if name in _WITH_VALUE and not eq:
+            if i >= len(argv):
+                raise InputError(f"testpmd --{name} needs a value", param="command")
+            value, eq = argv[i], "="
+            i += 1
+        elif name not in _WITH_VALUE | _FLAGS | _OPTIONAL:
+            raise InputError(f"testpmd does not know the option --{name} (it exits: 'Invalid option')",
+                             param="command")
+        out.given[name] = value if eq else None
+        if name in _NOT_MODELLED:
+            raise InputError(f"testpmd --{name}: {_NOT_MODELLED[name]} are not modelled", param="command")
+        _apply(out, name, value)
+    return out
+
+
+def _apply(out: TestpmdArgs, name: str, value: str) -> None:
+    if name == "total-num-mbufs":
+        n = _num(name, value)
+        if n <= MIN_TOTAL_NUM_MBUFS:  # parameters.c:941-948
+            raise InputError(f"testpmd --total-num-mbufs={n}: it must be > {MIN_TOTAL_NUM_MBUFS} (testpmd exits)",
+                             param="command")
+        out.total_num_mbufs = n
+    elif name == "mbuf-size":
+        sizes = [_num(name, v, 0, 0xFFFF) for v in value.split(",")]
+        if not 1 <= len(sizes) <= MAX_SEGS_BUFFER_SPLIT:  # parameters.c:923-940
+            raise InputError(f"testpmd --mbuf-size: 1..{MAX_SEGS_BUFFER_SPLIT} sizes", param="command")
+        out.mbuf_sizes = sizes
+    elif name == "mbcache":
+        out.mbcache = _num(name, value, 0, 512)  # RTE_MEMPOOL_CACHE_MAX_SIZE, parameters.c:1161-1170
+    elif name in ("rxq", "txq"):
+        setattr(out, "nb_" + name, _num(name, value, 0, ethdev.RTE_MAX_QUEUES_PER_PORT))
+    elif name in ("rxd", "txd"):
+        setattr(out, "nb_" + name, _num(name, value, 1, 0xFFFF))
+    elif name == "mp-alloc":
+        if value not in MP_ALLOC:
+            raise InputError(f"testpmd --mp-alloc={value!r}: one of {', '.join(MP_ALLOC)}", param="command")
+        out.mp_alloc = value
+    elif name == "mp-anon":
+        out.mp_alloc = "anon"
+    elif name == "no-lsc-interrupt":
+        out.lsc_interrupt = False
+    elif name == "tx-first":
+        out.lsc_interrupt = False  # testpmd.c:4625-4629: lsc_interrupt is turned off with --tx-first
+    elif name == "disable-device-start":
+        out.device_start = False
+    elif name == "no-iova-contig":
+        out.no_iova_contig = True
+    elif name == "no-numa":
+        out.numa = False
+    elif name == "numa":
+        out.numa = True
+    elif name == "socket-num":
+        out.socket_num = _num(name, value, 0, 0)  # one socket here
+
+
+def pool_name(socket: int, idx: int) -> str:
+    """mbuf_poolname_build (v22.11:app/test-pmd/testpmd.h:935-945): mb_pool_<socket>, then mb_pool_<s>_<idx>."""
+    return f"mb_pool_{socket}" if idx == 0 else f"mb_pool_{socket}_{idx}"
+
+
+def mbufs_per_pool(t: TestpmdArgs, nb_lcores: int) -> int:
+    """init_config (v22.11:app/test-pmd/testpmd.c:1730-1737): --total-num-mbufs, else
+    (RX_DESC_MAX + lcores x cache + TX_DESC_MAX + MAX_PKT_BURST) x RTE_MAX_ETHPORTS."""
+    if t.total_num_mbufs:
+        return t.total_num_mbufs
+    return (RX_DESC_MAX + nb_lcores * t.mbcache + TX_DESC_MAX + MAX_PKT_BURST) * ethdev.RTE_MAX_ETHPORTS
+
+
+def _pool(t: TestpmdArgs, name: str, n: int, seg: int, p: Platform, parts: Parts, pools: list[Mempool],
+          notes: list[str]) -> None:
+    """mbuf_pool_create (v22.11:app/test-pmd/testpmd.c:1148-1262) in each --mp-alloc mode."""
+    s = SIZES[p.release.version]
+    r = p.release
+    if t.mp_alloc in ("native", "xmem", "xmemhuge"):
+        where = p
+        if t.mp_alloc != "native":
+            # setup_extmem: an external heap "extmem" of anonymous 4 KiB (xmem) or 2 MiB (xmemhuge) pages
+            # (testpmd.c:877-1010); the pool's memzones are on that heap, not on a socket's hugepages
+            where = p._replace(page_size=4096 if t.mp_alloc == "xmem" else 2 << 20)
+        mp, errs, _ = mbuf_pool(MbufSpec(name=name, count=n, cache_size=t.mbcache, data_room=seg), where)
+        parts.errors += errs
+        if mp is not None:
+            if t.mp_alloc != "native":
+                from ..eal import heap_cost
+
+                mp = mp._replace(memzones=tuple(z._replace(role=z.role + " (extmem heap)") for z in mp.memzones),
+                                 heap_bytes=sum(heap_cost(a.size, p) for a in mp.allocations))
+                notes.append(f"--mp-alloc={t.mp_alloc}: pool {name}'s memzones are on the external heap 'extmem' "
+                             "(socket 256 and up), memory testpmd mmaps itself: they take no hugepage of the "
+                             "sockets' heaps")
+            pools.append(mp)
+        return
+    if t.mp_alloc == "anon":
+        # rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + seg, cache,
+        # sizeof(struct rte_pktmbuf_pool_private), socket, mempool_flags) + rte_mempool_populate_anon:
+        # the objects are in anonymous mmap()ed memory, no objects memzone (testpmd.c:1183-1200)
+        mp = create_pool(PoolSpec(name=name, count=n, elt_size=r.mbuf_size + seg, cache_size=t.mbcache,
+                                  private_size=r.pktmbuf_pool_private_size,
+                                  flags=0x4 if t.no_iova_contig else 0), p)
+        objs = [z for z in mp.memzones if z.role == "objects"]
+        from ..eal import heap_cost
+
+        mp = mp._replace(memzones=tuple(z for z in mp.memzones if z.role != "objects"),
+                         heap_bytes=mp.heap_bytes - sum(heap_cost(z.len, p) for z in objs))
+        pools.append(mp)
+        return
+    # xbuf: setup_extbuf reserves the pinned data buffers MP_<pool>_xb_<i> (testpmd.c:1085-1141), then
+    # rte_pktmbuf_pool_create_extbuf: elements of sizeof(struct rte_mbuf) + rte_mbuf_ext_shared_info
+    # (v22.11:lib/mbuf/rte_mbuf.c:324-334)
+    elt = ceil_a(seg, p.cache_line)
+    per_zone = EXTBUF_ZONE_SIZE // elt
+    for i in range(ceil_div(n, per_zone)):
+        parts.zones.append(Memzone(f"MP_{name}_xb_{i}", memzone_len(EXTBUF_ZONE_SIZE, p), f"{name} pinned data"))
+    mp = create_pool(PoolSpec(name=name, count=n, elt_size=r.mbuf_size + s["rte_mbuf_ext_shared_info"],
+                              cache_size=t.mbcache, private_size=r.pktmbuf_pool_private_size), p)
+    pools.append(mp)
+
+
+def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool], dict[str, object], list[str]]:
+    """Everything testpmd reserves up to its prompt (or its forwarding), in its order."""
+    t = parse(argv)
+    if p.release.version not in SIZES:
+        ethdev.sizes(p)  # names the releases known
+    s = SIZES[p.release.version]
+    notes: list[str] = []
+    nb_lcores = len(e.workers)
+    if nb_lcores == 0:
+        raise InputError("testpmd needs a forwarding lcore besides the main one (it exits: 'Empty set of "
+                         "forwarding logical cores', v22.11:app/test-pmd/testpmd.c:4611-4613)", param="command")
+    ports = ethdev.vdev_ports(e.vdevs)
+    if not ports:
+        raise InputError("testpmd needs a port: give --vdev (net_null0, net_ring0, net_tap0)", param="command")
+    parts = Parts()
+    pools: list[Mempool] = []
+    for port in ports:  # rte_eal_init -> rte_bus_probe
+        parts.extend(ethdev.probe(port, p, first=port.port_id == 0))
+    # init_port: RTE_MAX_ETHPORTS struct rte_port (testpmd.c:4470-4480)
+    parts.allocations.append(Allocation("testpmd: ports", ethdev.RTE_MAX_ETHPORTS * s["rte_port"], "testpmd"))
+    parts.allocations += ethdev.callbacks(p)  # register_eth_event_callback (testpmd.c:4018-4037)
+    parts.zones.append(Memzone("rte_pdump_stats", memzone_len(s["pdump_stats"], p), "pdump"))  # rte_pdump_init
+    # init_config: fwd_lcores (testpmd.c:1680-1697)
+    parts.allocations.append(Allocation("testpmd: fwd_lcores", 8 * nb_lcores, "testpmd"))
+    parts.allocations += [Allocation("testpmd: struct fwd_lcore", s["fwd_lcore"], "testpmd")] * nb_lcores
+    n = mbufs_per_pool(t, nb_lcores)
+    for idx, seg in enumerate(t.mbuf_sizes):  # one socket: the NUMA and UMA loops agree (testpmd.c:1739-1757)
+        _pool(t, pool_name(0, idx), n, seg, p, parts, pools, notes)
+    # fwd_config_setup -> init_fwd_streams: nb_ports x max(rxq, txq) streams (testpmd.c:1827-1900)
+    streams = len(ports) * max(t.nb_rxq, t.nb_txq)
+    parts.allocations.append(Allocation("testpmd: fwd_streams", 8 * streams, "testpmd"))
+    parts.allocations += [Allocation("testpmd: struct fwd_stream", s["fwd_stream"], "testpmd")] * streams
+    # a GRO context per lcore: RTE_GRO_TCP_IPV4, GRO_MAX_FLUSH_CYCLES flows x MAX_PKT_BURST items
+    # (testpmd.c:1787-1801; gro_tcp4_tbl_create, v22.11:lib/gro/gro_tcp4.c:19-68)
+    entries = GRO_MAX_FLUSH_CYCLES * MAX_PKT_BURST
+    for _ in range(nb_lcores):
+        parts.allocations += [Allocation("rte_gro_ctx_create", s["gro_ctx"], "gro"),
+                              Allocation("gro_tcp4_tbl_create", s["gro_tcp4_tbl"], "gro"),
+                              Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_item"], "gro"),
+                              Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_flow"], "gro")]
+    if t.device_start:  # start_port(RTE_PORT_ALL) (testpmd.c:2690-2990)
+        q = ethdev.QueueConf(t.nb_rxq, t.nb_txq, t.nb_rxd, t.nb_txd, t.lsc_interrupt)
+        for port in ports:
+            more, driver_pools = ethdev.configure(port, q, p)
+            parts.extend(more)
+            pools += driver_pools
+    parts.zones.append(Memzone("RTE_METRICS", memzone_len(s["metrics"], p), "metrics"))  # rte_metrics_init
+    if not t.numa:
+        notes.append("--no-numa: every pool on socket 0 (as with one socket)")
+    details: dict[str, object] = {"testpmd": t.to_dict(), "ports": [pt.to_dict() for pt in ports],
+                                  "mbufs_per_pool": n, "forwarding_lcores": nb_lcores, "fwd_streams": streams}
+    return parts, pools, details, notes
