@@ -101,11 +101,19 @@ def sizing_command(name: str) -> click.Command:
     @output_options
     @plot_option
     def run(fmt: str, **values: Any) -> int:
+        request = request_of(name, values)
         try:
-            outcome = evaluate(request_of(name, values))
+            outcome = evaluate(request)
         except InputError as exc:
             raise naming_the_option(exc, values) from None
-        output(outcome.report, fmt)
+        report, gates = outcome.report, request.analysis
+        if gates.max_total is not None or gates.baseline is not None:  # the gates' checks go into the JSON too
+            from .app.gates import gate_report
+
+            report = report._replace(gates=gate_report(
+                max_total=gates.max_total, baseline=gates.baseline, tol=gates.tolerance, command=report.command,
+                inputs=report.inputs, platform=report.platform, results=report.results))
+        output(report, fmt)
         for line in outcome.messages:
             click.echo(f"mpcalc: {line}", err=True)
         return int(outcome.code)

@@ -294,7 +294,7 @@ def test_a_misspelt_command_gets_a_suggestion():
     assert run.code == 2
     assert run.err.strip() == "mpcalc: error: No such command 'ribb'. Did you mean 'rib' or 'rib6'?"
     run = mpcalc("nonsense")
-    assert run.code == 2 and "The commands are batch, diff, fib" in run.err
+    assert run.code == 2 and re.search(r"The commands are [a-z0-9, ]*\bdiff, fib, fib6, [a-z0-9, ]*\brib\b", run.err)
 
 
 @pytest.mark.parametrize("argv", [
@@ -433,3 +433,94 @@ def test_details_are_in_csv_and_markdown(argv, key, value):
     assert f"none,,detail,{key},{value}\n" in mpcalc(*argv, "--format", "csv").out
     assert f"| none |  | detail | {key} | {value} |" in mpcalc(*argv, "--format", "markdown").out
     assert re.search(rf"{re.escape(key)}\s*│\s*{value:,}", mpcalc(*argv, COLUMNS="100").out)
+
+
+# --- 6. diff says why a side is rejected -------------------------------------------------------------------------
+
+REJECTED_LEFT = ("diff", "--left", "--dpdk 22.11", "--right", "--dpdk 26.07", "pool", "--count", "100", "--elt-size",
+                 "64", "--cache-size", "100")
+REASON = "cache flush threshold 150 (1.5 x cache_size 100) exceeds n 100"
+
+
+def test_diff_table_names_the_rejection():
+    run = mpcalc(*REJECTED_LEFT, COLUMNS="80")
+    assert run.code == 1
+    flat = " ".join(run.out.split())
+    assert f"left: EINVAL: {REASON} (rte_mempool_create_empty, v22.11:lib/mempool/rte_mempool.c:" in flat
+    totals = [ln for ln in run.out.splitlines() if "total_bytes" in ln]
+    assert totals and "EINVAL" in totals[0] and " 0 " not in totals[0]  # no 0 for a side that reserves nothing
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv", "markdown"])
+def test_diff_csv_and_markdown_name_the_rejection(fmt):
+    out = mpcalc(*REJECTED_LEFT, "--format", fmt).out
+    sep = {"csv": ",", "tsv": "\t", "markdown": " | "}[fmt]
+    assert sep.join(["none", "error", "EINVAL", REASON]) in out
+    assert sep.join(["total", "total_bytes", "", "1077928", ""]) in out  # the rejected side empty, no delta
+
+
+def test_diff_json_has_both_sides_errors():
+    doc = json.loads(mpcalc(*REJECTED_LEFT, "--json").out)
+    assert doc["left"]["results"][0]["errors"][0]["reason"] == REASON
+    assert doc["right"]["results"][0]["errors"] == []
+
+
+# --- 7. a baseline is only compared with the same command and configuration --------------------------------------
+
+@pytest.fixture
+def baseline(tmp_path):
+    path = tmp_path / "rib-1M.json"
+    path.write_text(mpcalc("rib", "--routes", "1M", "--json").out)
+    return str(path)
+
+
+@pytest.mark.parametrize("argv,difference", [
+    (("fib", "--routes", "1M"), "the baseline is a report of mpcalc rib, this is mpcalc fib"),
+    (("rib", "--routes", "2M"), "routes is 1,000,000 in the baseline, 2,000,000 here"),
+    (("rib", "--routes", "1M", "--name", "other"), "name is 'rib' in the baseline, 'other' here"),
+    (("rib", "--routes", "1M", "--flags", "all"), "the baseline has the flag combinations none, this run none; "),
+])
+def test_another_configuration_is_an_error(baseline, argv, difference):
+    run = mpcalc(*argv, "--baseline", baseline)
+    assert (run.code, run.out) == (2, ""), run
+    assert run.err.startswith(f"mpcalc: error: --baseline: {baseline!r} is another configuration: ")
+    assert difference in run.err
+
+
+def test_another_document_is_an_error(tmp_path):
+    plan = tmp_path / "plan.json"
+    plan.write_text(mpcalc("plan", "examples/plans/l3fwd-router.toml", "--json").out)
+    run = mpcalc("rib", "--routes", "1M", "--baseline", str(plan))
+    assert run.code == 2 and "is the JSON of mpcalc plan, not the --json report of a sizing command" in run.err
+
+
+def test_the_same_configuration_on_another_release(baseline):
+    """What a baseline gate is for: the same configuration, a new release.  26.07's ring is one cache line
+    longer (64 B): exit 3 at tolerance 0, 0 within 64 bytes; the checks are in the JSON."""
+    run = mpcalc("rib", "--routes", "1M", "--dpdk", "26.07", "--baseline", baseline)
+    assert run.code == 3
+    assert "mpcalc: total_bytes (none) grew from 400,801,632 to 400,801,696 (+64), beyond the tolerance 0" in run.err
+    doc = json.loads(mpcalc("rib", "--routes", "1M", "--dpdk", "26.07", "--baseline", baseline, "--tolerance", "64",
+                            "--json").out)
+    gates = doc["gates"]
+    assert gates["ok"] is True
+    assert gates["baseline"]["platform_differences"] == {"dpdk": {"baseline": "22.11", "now": "26.07"}}
+    assert [(c["key"], c["baseline"], c["value"], c["limit"], c["ok"]) for c in gates["checks"]] == [
+        ("total_bytes", 400_801_632, 400_801_696, 400_801_696, True),
+        ("heap_bytes", 400_802_816, 400_802_880, 400_802_880, True)]
+    assert mpcalc("rib", "--routes", "1M", "--baseline", baseline).code == 0
+
+
+def test_gates_are_in_the_json_and_valid():
+    from jsonschema import Draft202012Validator
+
+    schema = json.loads(mpcalc("schema").out)
+    run = mpcalc("rib", "--routes", "1M", "--max-total", "300M", "--json")
+    assert run.code == 3
+    doc = json.loads(run.out)
+    assert not list(Draft202012Validator(schema).iter_errors(doc))
+    (check,) = doc["gates"]["checks"]
+    assert check == {"gate": "max_total", "flags": "none", "key": "total_bytes", "baseline": None,
+                     "value": 400_801_632, "limit": 300 << 20, "ok": False,
+                     "message": "total_bytes 400,801,632 (none) is over --max-total 314,572,800"}
+    assert "gates" not in json.loads(mpcalc("rib", "--routes", "1M", "--json").out)

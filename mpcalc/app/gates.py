@@ -1,13 +1,24 @@
-"""CI gates against a previous JSON report (``--baseline``)."""
+"""CI gates: a total over ``--max-total``, and growth against a previous JSON report (``--baseline``).
+
+A baseline is only compared with the same command and configuration: another command, other inputs or
+other flag combinations are an error (exit 2) naming the difference, never a "grew".  The platform may
+differ (that is what a baseline gate is for: a new DPDK release, another architecture, a new mpcalc);
+the gates' section of the JSON names what differs.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..dpdk.errors import InputError
 from ..dpdk.records import Result
 from ..dpdk.units import parse_size
+
+#: platform fields the gates' JSON compares with the baseline's (what a user chooses)
+_PLATFORM_KEYS = ("dpdk", "arch", "platform", "cache_line", "max_lcore", "channels", "ranks", "page_size", "debug",
+                  "stats")
 
 
 def tolerance(text: str, base: int) -> int:
@@ -37,17 +48,79 @@ def _label(flags: list[str]) -> str:
     return ",".join(flags) or "none"
 
 
-def check_baseline(path: str, results: Sequence[Result], tol: str) -> list[str]:
-    """What grew beyond the tolerance, one line each (empty: nothing did)."""
+def read_baseline(path: str) -> dict[str, Any]:
+    """A previous ``--json`` report of a sizing command (InputError naming --baseline otherwise)."""
     try:
         with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
-        old = {_label(r["flags"]): r for r in doc["results"]}
     except OSError as exc:
         raise InputError(f"cannot read baseline {path!r}: {exc.strerror}", param="--baseline") from None
-    except (ValueError, KeyError, TypeError) as exc:
+    except ValueError as exc:
         raise InputError(f"{path!r} is not an mpcalc --json report ({exc})", param="--baseline") from None
-    grew = []
+    if isinstance(doc, dict) and "command" in doc and not isinstance(doc.get("results"), list):
+        raise InputError(f"{path!r} is the JSON of mpcalc {doc['command']}, not the --json report of a sizing "
+                         "command", param="--baseline")
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list) or not all(
+            isinstance(r, dict) and isinstance(r.get("flags"), list) for r in doc["results"]):
+        raise InputError(f"{path!r} is not an mpcalc --json report (no results with flags)", param="--baseline")
+    return doc
+
+
+def _shown(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else repr(value)
+
+
+def differences(baseline: Mapping[str, Any], command: str, inputs: Mapping[str, Any],
+                flag_labels: Sequence[str]) -> list[str]:
+    """How the baseline's command and configuration differ from this run's (empty: comparable).
+
+    >>> differences({"command": "rib", "input": {"routes": 1}, "results": [{"flags": []}]}, "fib", {}, ["none"])
+    ['the baseline is a report of mpcalc rib, this is mpcalc fib']
+    >>> differences({"command": "rib", "input": {"routes": 1, "name": "rib"}, "results": [{"flags": []}]}, "rib",
+    ...             {"routes": 2, "name": "rib"}, ["none"])
+    ['routes is 1 in the baseline, 2 here']
+    >>> differences({"command": "rib", "input": {"routes": 1000}, "results": [{"flags": []}]}, "rib",
+    ...             {"routes": 1000}, ["none", "no_spread"])
+    ['the baseline has the flag combinations none, this run none; no_spread']
+    """
+    if baseline.get("command") != command:
+        return [f"the baseline is a report of mpcalc {baseline.get('command')}, this is mpcalc {command}"]
+    out = []
+    old = baseline.get("input") or {}
+    for key in sorted(set(old) | set(inputs)):
+        if key not in old:
+            out.append(f"the baseline has no {key} (here {_shown(inputs[key])})")
+        elif key not in inputs:
+            out.append(f"the baseline has {key} {_shown(old[key])}, absent here")
+        elif old[key] != inputs[key]:
+            out.append(f"{key} is {_shown(old[key])} in the baseline, {_shown(inputs[key])} here")
+    then = [_label(r["flags"]) for r in baseline["results"]]
+    if sorted(then) != sorted(flag_labels):
+        out.append(f"the baseline has the flag combinations {'; '.join(then)}, this run {'; '.join(flag_labels)}")
+    return out
+
+
+def require_same(path: str, command: str, inputs: Mapping[str, Any], results: Sequence[Result]) -> dict[str, Any]:
+    """The baseline, if it reports the same command and configuration; else InputError (exit 2) naming
+    every difference."""
+    doc = read_baseline(path)
+    labels = [_label(r.to_dict()["flags"]) for r in results]  # type: ignore[arg-type]
+    diff = differences(doc, command, inputs, labels)
+    if diff:
+        raise InputError(f"{path!r} is another configuration: " + "; ".join(diff)
+                         + " (a baseline is compared with the same command and options)", param="--baseline")
+    return doc
+
+
+def check_baseline(path: str, results: Sequence[Result], tol: str) -> list[str]:
+    """What grew beyond the tolerance, one line each (empty: nothing did)."""
+    tolerance(tol, 0)  # a bad --tolerance is named before the file is read
+    return [c["message"] for c in _baseline_checks(read_baseline(path), results, tol) if not c["ok"]]
+
+
+def _baseline_checks(doc: Mapping[str, Any], results: Sequence[Result], tol: str) -> list[dict[str, Any]]:
+    old = {_label(r["flags"]): r for r in doc["results"]}
+    checks = []
     for r in results:
         d = r.to_dict()
         label = _label(d["flags"])  # type: ignore[arg-type]
@@ -56,7 +129,36 @@ def check_baseline(path: str, results: Sequence[Result], tol: str) -> list[str]:
             continue
         for key in ("total_bytes", "heap_bytes"):
             was, now = before.get(key), d[key]
-            if isinstance(was, int) and isinstance(now, int) and now - was > tolerance(tol, was):
-                grew.append(f"{key} ({label}) grew from {was:,} to {now:,} (+{now - was:,}), beyond the "
-                            f"tolerance {tol}")
-    return grew
+            if not (isinstance(was, int) and isinstance(now, int)):
+                continue
+            allowed = tolerance(tol, was)
+            ok = now - was <= allowed
+            message = (f"{key} ({label}) grew from {was:,} to {now:,} (+{now - was:,}), beyond the tolerance {tol}"
+                       if not ok else f"{key} ({label}) {was:,} -> {now:,} ({now - was:+,}), within {tol}")
+            checks.append({"gate": "baseline", "flags": label, "key": key, "baseline": was, "value": now,
+                           "limit": was + allowed, "ok": ok, "message": message})
+    return checks
+
+
+def gate_report(*, max_total: int | None, baseline: str | None, tol: str, command: str, inputs: Mapping[str, Any],
+                platform: Mapping[str, Any], results: Sequence[Result]) -> dict[str, Any]:
+    """The gates' section of the JSON: every check with its limit and verdict, and what differs from the
+    baseline's platform.  InputError (exit 2) when the baseline is another command or configuration."""
+    checks: list[dict[str, Any]] = []
+    if max_total is not None:
+        for r in results:
+            label = _label(r.to_dict()["flags"])  # type: ignore[arg-type]
+            ok = r.total_bytes <= max_total
+            checks.append({"gate": "max_total", "flags": label, "key": "total_bytes", "baseline": None,
+                           "value": r.total_bytes, "limit": max_total, "ok": ok,
+                           "message": f"total_bytes {r.total_bytes:,} ({label}) is "
+                                      f"{'within' if ok else 'over'} --max-total {max_total:,}"})
+    base: dict[str, Any] | None = None
+    if baseline is not None:
+        doc = require_same(baseline, command, inputs, results)
+        checks += _baseline_checks(doc, results, tol)
+        then = doc.get("platform") or {}
+        base = {"file": baseline, "tolerance": tol, "mpcalc_version": doc.get("mpcalc_version"),
+                "platform_differences": {k: {"baseline": then.get(k), "now": platform.get(k)}
+                                         for k in _PLATFORM_KEYS if then.get(k) != platform.get(k)}}
+    return {"max_total": max_total, "baseline": base, "checks": checks, "ok": all(c["ok"] for c in checks)}

@@ -15,14 +15,15 @@ class Report(NamedTuple):
     inputs: dict[str, object]
     results: tuple[Result, ...]
     notes: tuple[str, ...] = ()
+    #: the CI gates' checks (mpcalc.app.gates.gate_report), when --max-total or --baseline asked for them
+    gates: dict[str, object] | None = None
 
     @property
     def ok(self) -> bool:
         return all(r.ok for r in self.results)
 
     def to_dict(self) -> dict[str, object]:
-
-        return {
+        doc: dict[str, object] = {
             "schema_version": SCHEMA_VERSION,
             "mpcalc_version": __version__,
             "command": self.command,
@@ -31,6 +32,9 @@ class Report(NamedTuple):
             "results": [r.to_dict() for r in self.results],
             "notes": list(self.notes),
         }
+        if self.gates is not None:
+            doc["gates"] = self.gates
+        return doc
 
 
 class DiffRow(NamedTuple):

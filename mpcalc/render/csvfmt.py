@@ -80,11 +80,25 @@ DIFF_COLUMNS = ("result", "section", "name", "left", "right", "delta")
 
 
 def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "csv") -> None:
+    """Every item on both sides; a side DPDK rejects has empty cells (it reserves nothing) and an ``error``
+    row per errno with its reason in that side's column."""
     writer = csv.writer(stream, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
     writer.writerow(DIFF_COLUMNS)
+    pairs = zip(diff.left.to_dict()["results"], diff.right.to_dict()["results"], strict=True)  # type: ignore[call-overload]
+    rejected = {}
+    for lres, rres in pairs:
+        rejected["|".join(lres["flags"]) or "none"] = (lres["errors"], rres["errors"])
     for row in diff.rows:
         d = row.to_dict()
+        lerr, rerr = (any(e["errno"] for e in side) for side in rejected.get(row.result, ((), ())))
+        if lerr or rerr:
+            d.update(left=None if lerr else d["left"], right=None if rerr else d["right"], delta=None)
         writer.writerow(["" if d[c] is None else d[c] for c in DIFF_COLUMNS])
+    for label, (lerrs, rerrs) in rejected.items():
+        for e in lerrs:
+            writer.writerow([label, "error", e["errno"] or "hazard", e["reason"], "", ""])
+        for e in rerrs:
+            writer.writerow([label, "error", e["errno"] or "hazard", "", e["reason"], ""])
 
 
 PLAN_COLUMNS = ("socket", "item", "section", "name", "value")
