@@ -15,7 +15,7 @@ the replay is exact in counts:
   8 bits past the first 24 whose path does not exist yet, and fails with ENOSPC *before* its rule is
   looked at; then rule_add (rte_lpm6.c:482-514) refuses a new rule once ``max_rules`` exist.
 
-Next hops are stored in bit fields: 24 bits in rte_lpm (v22.11:lib/lpm/rte_lpm.h:87), 21 in rte_lpm6
+Next hops are stored in bit fields: 24 bits in rte_lpm (v22.11:lib/lpm/rte_lpm.h:84), 21 in rte_lpm6
 (v22.11:lib/lpm/rte_lpm6.c:57); a larger next hop is added without error and truncated in the tables.
 """
 
@@ -146,7 +146,7 @@ class LpmPlan:
             bits = NH_BITS[self.family]
             return [Rejection(None, f"{len(wide)} route(s) (first: line {wide[0].line}, next hop {wide[0].next_hop}) "
                               f"have a next hop above 2^{bits} - 1: the add succeeds and the table keeps only the "
-                              f"low {bits} bits", fn, "v22.11:lib/lpm/rte_lpm.h:87" if self.family == 4
+                              f"low {bits} bits", fn, "v22.11:lib/lpm/rte_lpm.h:84" if self.family == 4
                               else "v22.11:lib/lpm/rte_lpm6.c:57")]
         return []
 

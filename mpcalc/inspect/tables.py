@@ -75,7 +75,7 @@ def classify(name: str, length: int, p: Platform, parsed: Parsed) -> dict[str, A
         owner = name[len("RG_HT_EXT_"):]
         text = f"free ext-bucket ring of rte_hash {owner!r} (ext_table)"
         if slots is not None:
-            text += f": {slots // 2:,} buckets, so {slots * 2:,} entries rounded up to a power of two"
+            text += f": {slots // 2:,} buckets, so {slots * 4:,} entries rounded up to a power of two"
         return {"object": "hash", "text": text, "modelled": length if slots else None, "explained": bool(slots)}
     if name.startswith("RG_HT_"):
         slots = _slots(length, 4, p)

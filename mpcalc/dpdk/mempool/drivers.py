@@ -2,7 +2,7 @@
 
 The ring drivers (drivers/mempool/ring/rte_mempool_ring.c) all create one ring of
 ``rte_align32pow2(n + 1)`` pointers named ``RG_MP_<name>``; they differ only in the ring's sync
-flags (v22.11:drivers/mempool/ring/rte_mempool_ring.c:80-130): ``ring_sp_sc``, ``ring_mp_sc`` and
+flags (v22.11:drivers/mempool/ring/rte_mempool_ring.c:80-136): ``ring_sp_sc``, ``ring_mp_sc`` and
 ``ring_sp_mc`` take SP/SC from the *pool's* flags (common_ring_alloc), so a pool given the
 ``ring_sp_sc`` ops without RTE_MEMPOOL_F_SP_PUT|SC_GET gets an MP/MC ring that the ops then drive
 with single-producer/consumer calls; ``ring_mt_rts`` and ``ring_mt_hts`` ask for RTS and HTS.
@@ -80,6 +80,6 @@ def stack_zone(name_bytes: int, count: int, lf: bool, p: Platform) -> DriverZone
     if size > U32_MAX:
         hazards = (Rejection(None, f"the stack needs {size:,} bytes but rte_stack_create keeps the size in an unsigned "
                              f"int: it reserves {size & U32_MAX:,} and the stack overruns its memzone",
-                             "rte_stack_create", "v22.11:lib/stack/rte_stack.c:55,76,93-94"),)
+                             "rte_stack_create", "v22.11:lib/stack/rte_stack.c:55,74,92"),)
     length = eal.memzone_len(size & U32_MAX, p)
     return DriverZone(length, eal.heap_cost(length, p), None, hazards)
