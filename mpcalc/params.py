@@ -99,6 +99,8 @@ def option(p: Param, **overrides: Any) -> click.Option:
                               metavar=p.metavar)
     if p.default is not None:  # click takes an explicit None as a value: a required option would be satisfied
         kw["default"] = p.default
+    if p.kind == "list":  # repeatable: each value a text, the whole a tuple the declaration's parse takes
+        kw.update(multiple=True, type=click.STRING)
     kw.update(overrides)
     return click.Option(decls, **kw)
 

@@ -26,6 +26,7 @@ ARGS = {
     "hash": ["--entries", "1K", "--key-len", "16", "--extra-flags", "ext_table"],
     "lpm6": ["--max-rules", "1K", "--tbl8", "1K"],
     "app": ["--", "dpdk-testpmd", "-l", "0-1", "--no-huge", "--no-pci", "--vdev", "net_null0", "--", "-i"],
+    "ovs": ["--port", "dpdk0,mtu_request=9000", "--port", "vhu0,type=dpdkvhostuserclient,n_rxq=2", "--per-port-memory"],
 }
 
 

@@ -34,7 +34,7 @@ def property_of(p: Param, *, source: bool) -> dict[str, Any]:
                          {"type": "array", "items": {"type": "string"}}]}
     elif p.kind == "bool":
         out = {"type": "boolean"}
-    elif p.kind == "argv":
+    elif p.kind in ("argv", "list"):
         out = {"type": "array", "items": {"type": "string"}}
     elif p.kind == "page":
         out = {"anyOf": [{"type": "integer", "minimum": 0}, {"type": "string"}]} if source else \

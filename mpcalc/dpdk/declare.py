@@ -20,7 +20,7 @@ from .intmath import U32_MAX
 from .units import parse_count, parse_size
 
 #: the kinds of input a parameter can be
-KINDS = ("count", "size", "choice", "flags", "text", "bool", "path", "page", "argv")
+KINDS = ("count", "size", "choice", "flags", "text", "bool", "path", "page", "argv", "list")
 
 
 class Param(NamedTuple):
@@ -123,6 +123,14 @@ def _bool(p: Param, value: Any) -> bool:
     return value
 
 
+def _list(p: Param, value: Any) -> list[str]:
+    """A repeatable option's values (``--port a --port b``; a plan's or a batch's array of strings)."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or not all(isinstance(v, str) for v in items):
+        raise InputError(f"{value!r} is not a list of text")
+    return list(items)
+
+
 def _page(p: Param, value: Any) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and value == 0:
         return 0
@@ -157,6 +165,7 @@ _PARSERS: dict[str, Callable[[Param, Any], Any]] = {
     "path": _text,
     "page": _page,
     "argv": _argv,
+    "list": _list,
 }
 
 

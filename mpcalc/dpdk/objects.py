@@ -23,6 +23,7 @@ OBJECTS: dict[str, tuple[str, str]] = {
     "hash": ("hash", "HASH"),
     "lpm6": ("lpm6", "LPM6"),
     "app": ("apps", "APP"),
+    "ovs": ("ovs", "OVS"),
 }
 NAMES = tuple(OBJECTS)
 

@@ -112,4 +112,4 @@ VOCABULARIES: dict[str, FlagSet] = {"ring": RING_FLAGS, "hash": HASH_FLAGS}
 KIND_FLAGS: dict[str, FlagSet] = {"ring": RING_FLAGS, "hash": HASH_FLAGS}
 
 #: result kinds that reserve memzones outside any mempool: their JSON results list them as ``memzones``
-OWN_ZONES = frozenset({"ring", "hash", "lpm", "lpm6", "app"})
+OWN_ZONES = frozenset({"ring", "hash", "lpm", "lpm6", "app", "ovs"})

@@ -1,0 +1,93 @@
+"""Open vSwitch with DPDK: the mbuf pools ``ovs-vswitchd`` creates from its own settings (:data:`OVS`).
+
+* :mod:`.netdev`: lib/netdev-dpdk.c's pool arithmetic (sizes, counts, names, reuse), per port;
+* :mod:`.releases`: the OVS releases reproduced, with the lines each is read from;
+* :mod:`.hashing`: OVS's ``hash_string`` (the hash in a pool's name);
+* :mod:`.ethdev`: the ``rte_eth_dev_data`` memzone the first DPDK port brings.
+
+The pools themselves are mpcalc's ``mbuf`` model (``rte_pktmbuf_pool_create``).
+"""
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..declare import ObjectDecl, Param, Resolved
+from ..errors import InputError
+from ..platform import Platform
+from ..records import Result
+from ..standalone import Parts, finish
+from .ethdev import shared_data_zone
+from .hashing import HASHES
+from .netdev import TYPES, Port, dp_packet_size, parse_port, plan, pmd_threads
+from .releases import VERSIONS, ovs_release
+
+__all__ = ["OVS", "Port", "parse_port", "plan", "size"]
+
+
+def size(ports: list[Port], per_port_memory: bool, pmd_cpu_mask: str | None, version: str | None, p: Platform,
+         hash_variant: str = "mhash") -> Result:
+    """What ovs-vswitchd reserves for ``ports``: their pools, each pool's ``struct dpdk_mp``, and the
+    ``rte_eth_dev_data`` memzone once a DPDK (ethdev) port exists."""
+    r = ovs_release(version, p.dpdk)
+    pl = plan(ports, per_port_memory, pmd_cpu_mask, r, p, hash_variant)
+    parts = Parts()
+    if any(port.type == "dpdk" for port in ports):
+        parts.zones.append(shared_data_zone(p))
+    parts.mempools += pl.mempools
+    parts.allocations += pl.allocations
+    parts.errors += pl.errors
+    details: dict[str, object] = {
+        "ovs": r.version, "ovs_tag": r.tag, "ovs_dpdk": r.dpdk,
+        "memory_model": "per-port" if per_port_memory else "shared",
+        "pmd_threads": pmd_threads(pmd_cpu_mask),
+        "dp_packet_size": dp_packet_size(r, p),
+        "ports": {pp.port.name: pp.to_dict() for pp in pl.ports},
+        "pools": pl.pools,
+        "source": {k: r.cite(k) for k in ("buf_size", "shared_threshold", "per_port_formula", "name_fmt",
+                                          "priv_len", "pool_create", "reuse", "wanted_txqs")},
+    }
+    return finish("ovs", 0, p, parts, details)
+
+
+def _resolve(a: Mapping[str, Any]) -> Resolved:
+    texts = PORT.parse(a["port"]) if a.get("port") is not None else []
+    if not texts:
+        raise InputError("give at least one --port NAME[,type=...][,mtu_request=N]...", param="--port")
+    ports = tuple(parse_port(t) for t in texts)
+    mask = a.get("pmd_cpu_mask")
+    pmd_threads(mask)  # checked here, named by its option
+    inputs = {"port": list(texts), "per_port_memory": bool(a.get("per_port_memory")), "pmd_cpu_mask": mask,
+              "ovs": a.get("ovs"), "ovs_hash": a.get("ovs_hash") or "mhash"}
+    return Resolved(inputs, {"ports": ports})
+
+
+def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
+    return size(list(extra["ports"]), a["per_port_memory"], a["pmd_cpu_mask"], a["ovs"], p, a["ovs_hash"])
+
+
+PORT = Param("port", "list", "One Interface: NAME[,type=" + "|".join(TYPES) + "][,mtu_request=N][,n_rxq=N]"
+             "[,n_rxq_desc=N][,n_txq_desc=N] (OVS's keys and defaults; vhost: n_rxq = the guest's queue pairs, "
+             "guest=no before it connects). Repeat for each port, in the order OVS configures them.",
+             required=True, metavar="PORT")
+
+OVS = ObjectDecl(
+    name="ovs",
+    summary="The mbuf pools Open vSwitch (ovs-vswitchd with DPDK) creates for its ports, from OVS's own "
+            "settings, by OVS's pool names.",
+    params=(
+        PORT,
+        Param("per_port_memory", "bool", "other_config:per-port-memory=true: one pool per port, sized from its "
+              "queues (default: the shared memory model).", default=False),
+        Param("pmd_cpu_mask", "text", "other_config:pmd-cpu-mask (hex): its CPUs are the PMD threads; a DPDK port "
+              "has one Tx queue per PMD thread plus one [default: one PMD thread].", metavar="MASK"),
+        Param("ovs", "choice", "Open vSwitch release [default: the one built on --dpdk: 2.17 on 21.11, 3.1 "
+              "(Debian 12) on 22.11, 3.3 on 23.11, 3.5 on 24.11, 3.7 on 25.11].", choices=VERSIONS,
+              metavar="VERSION"),
+        Param("ovs_hash", "choice", "OVS's hash_string build: mhash (generic builds, Debian's), or crc32c "
+              "(-msse4.2 on x86_64, +crc on arm64): the hash in the pool names.", default="mhash", choices=HASHES,
+              show_default=True),
+    ),
+    build=_build,
+    resolve=_resolve,
+    zone_prefix="MP_ovs",
+)

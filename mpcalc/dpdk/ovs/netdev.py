@@ -1,0 +1,270 @@
+"""The mbuf pools Open vSwitch creates for its DPDK ports: OVS's lib/netdev-dpdk.c, replayed.
+
+Citations are at v3.1.7 (Debian 12 ships 3.1.0, the same code); each report cites its own release's lines
+(:mod:`.releases`).  The path of one port (``netdev_dpdk_reconfigure`` -> ``netdev_dpdk_mempool_configure``
+-> ``dpdk_mp_get`` -> ``dpdk_mp_create``):
+
+* ``buf_size = dpdk_buf_size(requested_mtu) = ROUND_UP(mtu + ETHER_HDR_MAX_LEN 26, NETDEV_DPDK_MBUF_ALIGN
+  1024) + RTE_PKTMBUF_HEADROOM`` (lib/netdev-dpdk.c:586-590, 100-107); the pool is keyed by the MTU that
+  frame holds, ``FRAME_LEN_TO_MTU(buf_size) = buf_size - 18`` (lib/netdev-dpdk.c:105, 935);
+* shared memory (the default): a pool of the same socket and that MTU is reused (lib/netdev-dpdk.c:851-865),
+  else one of ``MAX_NB_MBUF`` 262,144 mbufs when that MTU is at least RTE_ETHER_MTU 1500, else
+  ``MIN_NB_MBUF`` 16,384 (lib/netdev-dpdk.c:698-712, 115-116);
+* per-port memory (other_config:per-port-memory=true): one pool per port of
+  ``n_rxq x rxq_size + n_txq x txq_size + MIN(RTE_MAX_LCORE, n_rxq) x NETDEV_MAX_BURST 32 + MIN_NB_MBUF``
+  mbufs (lib/netdev-dpdk.c:713-724);
+* the name ``ovs%08x%02d%05d%07u`` of ``hash_string(port name, 0)``, the socket, that MTU and the count
+  (lib/netdev-dpdk.c:743, 765-775): the first port to need a shared pool names it;
+* ``rte_pktmbuf_pool_create(name, n_mbufs, MP_CACHE_SZ = RTE_MEMPOOL_CACHE_MAX_SIZE,
+  priv, buf_size, socket)``, ``priv = sizeof(struct dp_packet) - sizeof(struct rte_mbuf)`` padded so
+  that ``sizeof(struct dp_packet) + buf_size`` is a whole number of cache lines
+  (lib/netdev-dpdk.c:783-806): mpcalc's ``mbuf`` model (mpcalc.dpdk.mbuf.mbuf_pool) sizes it;
+* OVS halves the count and tries again while DPDK answers ENOMEM, down to MIN_NB_MBUF
+  (lib/netdev-dpdk.c:831): the pool's name then says so; mpcalc gives the pool OVS asks for first.
+
+Ports: ``type=dpdk`` takes ``n_rxq`` (at least 1, lib/netdev-dpdk.c:1905-1916) and ``n_rxq_desc`` /
+``n_txq_desc`` (a power of two, else 2,048, lib/netdev-dpdk.c:1918-1933); its Tx queues are the PMD
+threads plus the main thread (``wanted_txqs``, lib/dpif-netdev.c:6505-6510): one PMD per CPU of
+other_config:pmd-cpu-mask (lib/dpif-netdev.c:6380), else one per NUMA node (mpcalc assumes one node).
+A vhost port gets its pool only once a guest connects (lib/netdev-dpdk.c:5369), with the guest's queue
+pairs as ``n_rxq`` and ``n_txq`` (``new_device``, lib/netdev-dpdk.c:4226-4228) and 2,048 descriptors.
+``mtu_request`` outside 68 .. 9,702 (``MTU_TO_MAX_FRAME_LEN(mtu) > NETDEV_DPDK_MAX_PKT_LEN 9728``) is
+refused and the port keeps 1500 (lib/netdev-dpdk.c:2962-2966).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ..errors import InputError, Rejection
+from ..intmath import ceil_a
+from ..mbuf import ETHER_CRC_LEN, ETHER_HDR_LEN, MbufSpec, mbuf_pool
+from ..platform import Platform
+from ..records import Allocation, Mempool
+from .hashing import hash_string
+from .releases import OvsRelease
+
+RTE_ETHER_MTU = 1500
+RTE_ETHER_MIN_MTU = 68
+VLAN_HEADER_LEN = 4
+ETHER_HDR_MAX_LEN = ETHER_HDR_LEN + ETHER_CRC_LEN + 2 * VLAN_HEADER_LEN
+NETDEV_DPDK_MBUF_ALIGN = 1024
+NETDEV_DPDK_MAX_PKT_LEN = 9728
+MAX_NB_MBUF = 4096 * 64
+MIN_NB_MBUF = 4096 * 4
+NIC_PORT_DEFAULT_Q_SIZE = 2048
+NETDEV_MAX_BURST = 32
+NR_QUEUE = 1
+SOCKET0 = 0
+VHOST_TYPES = ("dpdkvhostuser", "dpdkvhostuserclient")
+TYPES = ("dpdk", *VHOST_TYPES)
+#: struct dpdk_mp {mp; mtu; socket_id; refcount; ovs_list list_node}: rte_zmalloc("ovs_dpdk", 40, 64) per pool
+DPDK_MP_SIZE = 40
+#: the bytes of struct pkt_metadata per OVS cache line (lib/packets.h:103-136): the first two padded
+#: member groups are one cache line each (58 and 40 bytes of members); the third holds struct flow_tnl,
+#: 344 bytes (72 of addresses and flags, then struct tun_metadata: 16 + TUN_METADATA_TOT_OPT_SIZE 256)
+FLOW_TNL_SIZE = 344
+
+
+class Port(NamedTuple):
+    """One Interface row, in OVS's own key names (``options:n_rxq`` ...)."""
+
+    name: str
+    type: str = "dpdk"
+    mtu_request: int | None = None
+    n_rxq: int | None = None
+    n_rxq_desc: int | None = None
+    n_txq_desc: int | None = None
+    #: a vhost port's guest is connected (its pool exists only then)
+    guest: bool = True
+
+
+_INT_KEYS = ("mtu_request", "n_rxq", "n_rxq_desc", "n_txq_desc")
+
+
+def parse_port(text: str) -> Port:
+    """``NAME[,type=...][,mtu_request=N][,n_rxq=N][,n_rxq_desc=N][,n_txq_desc=N]`` (vhost: ``guest=no``).
+
+    >>> parse_port("dpdk0,mtu_request=9000,n_rxq=2")
+    Port(name='dpdk0', type='dpdk', mtu_request=9000, n_rxq=2, n_rxq_desc=None, n_txq_desc=None, guest=True)
+    """
+    name, *pairs = [part.strip() for part in str(text).split(",")]
+    if not name or "=" in name:
+        raise InputError(f"{text!r}: a port starts with its name (NAME[,key=value...])", param="--port")
+    values: dict[str, object] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        key = key.strip()
+        if not eq:
+            raise InputError(f"{text!r}: {pair!r} is not key=value", param="--port")
+        if key == "type":
+            if value not in TYPES:
+                raise InputError(f"{text!r}: type {value!r} is not one of {', '.join(TYPES)}", param="--port")
+            values[key] = value
+        elif key in _INT_KEYS:
+            try:
+                values[key] = int(value, 10)
+            except ValueError:
+                raise InputError(f"{text!r}: {key} {value!r} is not an integer", param="--port") from None
+        elif key == "guest":
+            if value not in ("yes", "no", "true", "false"):
+                raise InputError(f"{text!r}: guest is yes or no", param="--port")
+            values[key] = value in ("yes", "true")
+        else:
+            raise InputError(f"{text!r}: unknown key {key!r} (known: type, {', '.join(_INT_KEYS)}, guest)",
+                             param="--port")
+    port = Port(name=name, **values)  # type: ignore[arg-type]
+    if "guest" in values and port.type not in VHOST_TYPES:
+        raise InputError(f"{text!r}: guest is for vhost ports", param="--port")
+    return port
+
+
+def dp_packet_size(r: OvsRelease, p: Platform) -> int:
+    """``sizeof(struct dp_packet)`` with DPDK: the rte_mbuf (cache aligned), OVS's fields, then
+    ``struct pkt_metadata md`` (three groups of OVS cache lines) at :attr:`OvsRelease.md_offset`."""
+    line = 128 if r.ppc_line_128 and p.arch == "ppc64le" else 64
+    md = 2 * line + ceil_a(FLOW_TNL_SIZE, line)
+    return ceil_a(r.md_offset + md, p.cache_line)
+
+
+def buf_size(mtu: int, p: Platform) -> int:
+    """``dpdk_buf_size(mtu)``: the data room of the port's mbufs."""
+    return ceil_a(mtu + ETHER_HDR_MAX_LEN, NETDEV_DPDK_MBUF_ALIGN) + p.release.pktmbuf_headroom
+
+
+def queue_size(value: int | None, r: OvsRelease) -> int:
+    """``dpdk_process_queue_size``: the descriptors asked for, or the default 2,048."""
+    if value is None or value <= 0 or value & (value - 1) or (r.max_q is not None and value > r.max_q):
+        return NIC_PORT_DEFAULT_Q_SIZE
+    return value
+
+
+class PortPlan(NamedTuple):
+    """What OVS makes of one port: its queues, its pool (or why none) and the rejections."""
+
+    port: Port
+    mtu: int
+    pool_mtu: int
+    n_rxq: int
+    n_txq: int
+    rxq_size: int
+    txq_size: int
+    n_mbufs: int | None
+    pool: str | None
+    reused: bool
+    errors: tuple[Rejection, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"name": self.port.name, "type": self.port.type, "mtu": self.mtu, "pool_mtu": self.pool_mtu,
+                "n_rxq": self.n_rxq, "n_txq": self.n_txq, "rxq_size": self.rxq_size, "txq_size": self.txq_size,
+                "n_mbufs": self.n_mbufs, "pool": self.pool, "reused": self.reused}
+
+
+class Plan(NamedTuple):
+    ports: tuple[PortPlan, ...]
+    mempools: tuple[Mempool, ...]
+    allocations: tuple[Allocation, ...]
+    errors: tuple[Rejection, ...]
+    #: pool name -> (socket, MTU, n_mbufs, data room, priv size, ports using it)
+    pools: dict[str, dict[str, object]]
+
+
+def pmd_threads(mask: str | None) -> int:
+    """PMD threads for other_config:pmd-cpu-mask (hex, with or without 0x): one per CPU in it."""
+    if mask is None or not mask.strip():
+        return 1
+    text = mask.strip().lower().removeprefix("0x")
+    try:
+        value = int(text, 16)
+    except ValueError:
+        raise InputError(f"pmd-cpu-mask {mask!r} is not a hexadecimal CPU mask", param="--pmd-cpu-mask") from None
+    return bin(value).count("1")
+
+
+def plan(ports: Sequence[Port], per_port_memory: bool, pmd_cpu_mask: str | None, r: OvsRelease, p: Platform,
+         hash_variant: str = "mhash") -> Plan:
+    """Every port in the order given (the order OVS configures them), with the pools OVS creates."""
+    n_pmd = pmd_threads(pmd_cpu_mask)
+    by_key: dict[tuple[int, int], str] = {}
+    pools: dict[str, dict[str, object]] = {}
+    mempools: list[Mempool] = []
+    plans: list[PortPlan] = []
+    errors: list[Rejection] = []
+    seen: set[str] = set()
+    for port in ports:
+        if port.name in seen:
+            raise InputError(f"port {port.name!r} is given twice (an Interface name is unique)", param="--port")
+        seen.add(port.name)
+        port_errors: list[Rejection] = []
+        mtu = RTE_ETHER_MTU
+        if port.mtu_request is not None:
+            if port.mtu_request + ETHER_HDR_MAX_LEN > NETDEV_DPDK_MAX_PKT_LEN or port.mtu_request < RTE_ETHER_MIN_MTU:
+                port_errors.append(Rejection(
+                    "EINVAL", f"port {port.name}: mtu_request {port.mtu_request} is outside {RTE_ETHER_MIN_MTU} .. "
+                    f"{NETDEV_DPDK_MAX_PKT_LEN - ETHER_HDR_MAX_LEN}: OVS refuses it and the port keeps MTU 1500",
+                    "netdev_dpdk_set_mtu", r.cite("set_mtu_check")))
+            else:
+                mtu = port.mtu_request
+        vhost = port.type in VHOST_TYPES
+        n_rxq = max(port.n_rxq if port.n_rxq is not None else NR_QUEUE, 1)
+        if vhost:
+            n_txq, rxq_size, txq_size = n_rxq, NIC_PORT_DEFAULT_Q_SIZE, NIC_PORT_DEFAULT_Q_SIZE
+        else:
+            n_txq, rxq_size, txq_size = n_pmd + 1, queue_size(port.n_rxq_desc, r), queue_size(port.n_txq_desc, r)
+        room = buf_size(mtu, p)
+        pool_mtu = room - ETHER_HDR_LEN - ETHER_CRC_LEN
+        socket = SOCKET0
+        name: str | None = None
+        n_mbufs: int | None = None
+        reused = False
+        if vhost and not port.guest:
+            pass  # no guest yet: no mempool (dpdk_vhost_reconfigure_helper)
+        elif not per_port_memory and (socket, pool_mtu) in by_key:
+            name, reused = by_key[(socket, pool_mtu)], True
+            n_mbufs = int(pools[name]["n_mbufs"])  # type: ignore[call-overload]
+        else:
+            if per_port_memory:
+                n_mbufs = (n_rxq * rxq_size + n_txq * txq_size + min(p.max_lcore, n_rxq) * NETDEV_MAX_BURST
+                           + MIN_NB_MBUF)
+            else:
+                n_mbufs = MAX_NB_MBUF if pool_mtu >= RTE_ETHER_MTU else MIN_NB_MBUF
+            h = hash_string(port.name, 0, hash_variant)
+            text = f"ovs{h:08x}{socket:02d}{pool_mtu:05d}{n_mbufs:07d}"
+            if len(text) >= p.release.mempool_namesize:
+                port_errors.append(Rejection(
+                    "ENAMETOOLONG", f"port {port.name}: pool name {text!r} is {len(text)} characters; "
+                    f"RTE_MEMPOOL_NAMESIZE is {p.release.mempool_namesize}: OVS gives up on the pool",
+                    "dpdk_mp_create", r.cite("name_fmt")))
+                n_mbufs = None
+            else:
+                name = text
+                mp = _create(name, n_mbufs, room, r, p, port_errors)
+                if mp is not None:
+                    mempools.append(mp)
+                    by_key[(socket, pool_mtu)] = name
+                    pools[name] = {"socket": socket, "mtu": pool_mtu, "n_mbufs": n_mbufs, "data_room": room,
+                                   "priv_size": mp.elt_size - p.release.mbuf_size - room, "ports": []}
+                else:
+                    name = None
+        if name is not None:
+            pools[name]["ports"].append(port.name)  # type: ignore[attr-defined]
+        errors += port_errors
+        plans.append(PortPlan(port, mtu, pool_mtu, n_rxq, n_txq, rxq_size, txq_size, n_mbufs, name, reused,
+                              tuple(port_errors)))
+    allocations = tuple(Allocation("ovs_dpdk", DPDK_MP_SIZE, "struct dpdk_mp") for _ in mempools)
+    return Plan(tuple(plans), tuple(mempools), allocations, tuple(errors), pools)
+
+
+def _create(name: str, n_mbufs: int, room: int, r: OvsRelease, p: Platform,
+            errors: list[Rejection]) -> Mempool | None:
+    """``rte_pktmbuf_pool_create`` as ``dpdk_mp_create`` calls it, through mpcalc's mbuf model."""
+    packet = dp_packet_size(r, p)
+    priv = packet - p.release.mbuf_size + ceil_a(packet + room, p.cache_line) - (packet + room)
+    mp, rejected, _ = mbuf_pool(MbufSpec(name=name, count=n_mbufs, cache_size=p.release.cache_max_size,
+                                         priv_size=priv, data_room=room), p)
+    errors += rejected
+    if mp is not None and not mp.memzones:  # DPDK refused it: its errors are the port's
+        errors += mp.errors
+        return None
+    return mp
