@@ -1,0 +1,44 @@
+"""Rings, mempool drivers, LPM, LPM6 and hashes against recorded replies of real DPDK builds of every release
+(vectors/tables-<tag>-x86_64.jsonl.gz, vectors/README.md): each line recomputed with make_platform(dpdk=<release>)
+and compared as the live suite compares (tables_vectors.replay).  No DPDK is needed."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from mpcalc.dpdk.platform import make_platform
+
+from .tables_vectors import commands, platform_mismatches, replay
+from .test_release_vectors import release_of
+
+VECTORS = Path(__file__).resolve().parent / "vectors"
+FILES = sorted(VECTORS.glob("tables-v*-x86_64.jsonl.gz"))
+
+
+def _load(path: Path) -> list[dict]:
+    with gzip.open(path, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+def test_every_release_is_recorded():
+    tags = {p.name.removeprefix("tables-").removesuffix("-x86_64.jsonl.gz") for p in FILES}
+    assert {release_of(t) for t in tags} >= {"25.11", "26.07"}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_recorded_release(path):
+    lines = _load(path)
+    assert [(ln["cmd"], tuple(ln["lines"])) for ln in lines] == commands()  # the commands this suite defines
+    plat = lines[0]["platform"]
+    release = release_of(lines[0]["tag"])
+    assert plat["version"].startswith(f"DPDK {release}") and plat["cache_line"] == 64 and plat["max_lcore"] == 128
+    p = make_platform(dpdk=release, page_size=plat["page_size"])
+    assert not platform_mismatches(plat, p)
+    failures = replay(lines, p)
+    assert not failures, f"{len(failures)} of {len(lines)} differ:\n" + "\n".join(failures[:20])
+    # the recording exercised both sides
+    assert 300 < sum(ln["reply"]["ok"] for ln in lines) < len(lines) - 300
