@@ -31,6 +31,7 @@ RTE_MAX_RXTX_INTR_VEC_ID = 512  # v22.11:lib/eal/include/rte_eal_interrupts.h:23
 #: the descriptors ethdev uses when asked for 0 and the driver has no preference
 #: (RTE_ETH_DEV_FALLBACK_RX_RINGSIZE / _TX_, v22.11:lib/ethdev/rte_ethdev.h:1788-1791)
 FALLBACK_RING_SIZE = 512
+IOV_MAX = 1024  # sysconf(_SC_IOV_MAX) on Linux
 
 #: sizeof(...) on the x86_64 build, by release
 SIZES: dict[str, dict[str, int]] = {"22.11": {
@@ -180,8 +181,9 @@ def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempoo
         out.allocations += [Allocation("null dummy_packet", size, f"port {port.port_id} queue")
                             for _ in range(q.nb_rxq + q.nb_txq)]
     elif port.driver == "net_tap":
-        rxd = q.nb_rxd or FALLBACK_RING_SIZE
-        # tap_rx_queue_setup: iovecs of nb_desc + 1 (v22.11:drivers/net/tap/rte_eth_tap.c:1646)
+        # tap_rx_queue_setup: iovecs of min(nb_desc, IOV_MAX - 1) + 1, IOV_MAX 1024 on Linux
+        # (v22.11:drivers/net/tap/rte_eth_tap.c:1619-1628, 1646)
+        rxd = min(q.nb_rxd or FALLBACK_RING_SIZE, IOV_MAX - 1)
         out.allocations += [Allocation(port.name, (rxd + 1) * s["iovec"], f"port {port.port_id} rx iovecs")
                             for _ in range(q.nb_rxq)]
         # tap_setup_queue -> tap_gso_ctx_setup: once per port, the pool mp_<device> of TAP_GSO_MBUFS_NUM 512,

@@ -1,0 +1,253 @@
+"""dpdk-l3fwd (examples/l3fwd at the release): its options, its mbuf pools and its routing tables.
+
+main() (v22.11:examples/l3fwd/main.c:1480-1620): rte_eal_init (the vdev ports' probe), the event
+resources' rte_zmalloc (l3fwd_get_eventdev_rsrc, l3fwd_event.c:29), parse_args, then
+l3fwd_poll_resource_setup (main.c:1175-1420): per enabled port rte_eth_dev_configure with nb_rxq from
+--config and one tx queue per lcore, init_mem on the first port (the mbuf pool ``mbuf_pool_<port>:<socket>``
+of NB_MBUF, and once per socket the lookup tables of --lookup), the tx and rx queue set-ups; then
+rte_eth_dev_start.
+
+Routing tables per lookup mode, each created for IPv4 and IPv6 whatever --ipv6 says:
+
+* lpm (default): rte_lpm_create ``IPV4_L3FWD_LPM_<s>`` (1024 rules, 256 tbl8s) and rte_lpm6_create
+  ``IPV6_L3FWD_LPM_<s>`` (1024 rules, 65536 tbl8s) (l3fwd_lpm.c:36-39, 560-640);
+* fib: rte_fib_create ``IPV4_L3FWD_FIB_<s>`` (DIR24_8, 65536 routes, 4-byte next hops, 32768 tbl8s) and
+  rte_fib6_create ``IPV6_L3FWD_FIB_<s>`` (TRIE, 65535 routes, 4-byte, 32768 tbl8s) (l3fwd_fib.c:640-720);
+* em: rte_hash_create ``ipv4_l3fwd_hash_<s>`` / ``ipv6_l3fwd_hash_<s>``, L3FWD_HASH_ENTRIES each
+  (4 Mi on 64-bit), keys of 16 and 48 bytes (l3fwd.h:50-56, l3fwd_em.c:46-73, 963-1000).
+
+The routes added (the default arrays or --rule_ipv4/--rule_ipv6 files) take no memory beyond the
+tables' preallocated tbl8s and nodes.
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..errors import InputError
+from ..fib import FibSpec, fib_parts
+from ..hash import hash_parts
+from ..lpm import lpm_parts
+from ..lpm6 import lpm6_parts
+from ..mbuf import MbufSpec, mbuf_pool
+from ..platform import Platform
+from ..records import Allocation, Mempool
+from ..standalone import Parts
+from . import ethdev
+from .eal import EalArgs
+
+# l3fwd.h at the release (v22.11:examples/l3fwd/l3fwd.h:23-56)
+RX_DESC_DEFAULT = 1024
+TX_DESC_DEFAULT = 1024
+MAX_PKT_BURST = 32
+MEMPOOL_CACHE_SIZE = 256
+NB_MBUF_FLOOR = 8192  # NB_MBUF's RTE_MAX(..., 8192), main.c:749-754
+L3FWD_HASH_ENTRIES = 4 * 1024 * 1024  # RTE_ARCH_64
+EVENT_RESOURCES = 184  # sizeof(struct l3fwd_event_resources), l3fwd_event.h:56-86 (x86_64)
+LOOKUPS = ("lpm", "fib", "em")
+
+_WITH_VALUE = frozenset({"config", "rx-queue-size", "tx-queue-size", "eth-dest", "max-pkt-len", "lookup",
+                         "rule_ipv4", "rule_ipv6", "mode", "eventq-sched", "event-eth-rxqs", "event-vector-size",
+                         "event-vector-tmo", "alg", "hash-entry-num"})
+_FLAGS = frozenset({"no-numa", "ipv6", "parse-ptype", "per-port-pool", "event-vector"})
+_NOT_MODELLED = {
+    "mode": "the eventdev mode (its event device and vector pools)",
+    "eventq-sched": "the eventdev mode", "event-eth-rxqs": "the eventdev mode",
+    "event-vector": "event vector pools", "event-vector-size": "event vector pools",
+    "event-vector-tmo": "event vector pools",
+}
+
+
+@dataclass
+class L3fwdArgs:
+    portmask: int = 0
+    config: list[tuple[int, int, int]] = field(default_factory=list)
+    lookup: str = "lpm"
+    nb_rxd: int = RX_DESC_DEFAULT
+    nb_txd: int = TX_DESC_DEFAULT
+    per_port_pool: bool = False
+    ipv6: bool = False
+    numa: bool = True
+
+    def to_dict(self) -> dict[str, object]:
+        return {"portmask": hex(self.portmask), "config": [list(c) for c in self.config], "lookup": self.lookup,
+                "rx_queue_size": self.nb_rxd, "tx_queue_size": self.nb_txd, "per_port_pool": self.per_port_pool,
+                "ipv6": self.ipv6, "numa": self.numa}
+
+
+def _num(text: str, what: str, base: int = 0) -> int:
+    try:
+        return int(text, base)
+    except ValueError:
+        raise InputError(f"l3fwd {what} {text!r} is not a number", param="command") from None
+
+
+def parse_config(text: str) -> list[tuple[int, int, int]]:
+    """``--config "(port,queue,lcore),..."`` (parse_config, v22.11:examples/l3fwd/main.c:470-520).
+
+    >>> parse_config("(0,0,1),(1,0,1)")
+    [(0, 0, 1), (1, 0, 1)]
+    """
+    out = []
+    for m in re.finditer(r"\(([^)]*)\)", text):
+        fields = [f.strip() for f in m[1].split(",")]
+        if len(fields) != 3:
+            raise InputError(f"l3fwd --config {text!r}: each entry is (port,queue,lcore)", param="command")
+        port, queue, lcore = (_num(f, "--config", 10) for f in fields)
+        out.append((port, queue, lcore))
+    if not out:
+        raise InputError(f"l3fwd --config {text!r}: no (port,queue,lcore) entry", param="command")
+    return out
+
+
+def parse(argv: list[str]) -> L3fwdArgs:
+    """parse_args (v22.11:examples/l3fwd/main.c:760-960), for what changes memory."""
+    out = L3fwdArgs()
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        i += 1
+        if tok in ("-P",):
+            continue
+        if tok == "-L":
+            out.lookup = "lpm"
+            continue
+        if tok == "-E":
+            out.lookup = "em"
+            continue
+        if tok.startswith("-p"):
+            value = tok[2:] or (argv[i] if i < len(argv) else "")
+            i += 0 if tok[2:] else 1
+            out.portmask = _num(value, "-p", 16)
+            continue
+        if not tok.startswith("--"):
+            raise InputError(f"l3fwd does not know the argument {tok!r}", param="command")
+        name, eq, value = tok[2:].partition("=")
+        if name in _WITH_VALUE and not eq:
+            if i >= len(argv):
+                raise InputError(f"l3fwd --{name} needs a value", param="command")
+            value = argv[i]
+            i += 1
+        elif name not in _WITH_VALUE | _FLAGS:
+            raise InputError(f"l3fwd does not know the option --{name} (it exits: 'Invalid L3FWD parameters')",
+                             param="command")
+        if name in _NOT_MODELLED:
+            raise InputError(f"l3fwd --{name}: {_NOT_MODELLED[name]} is not modelled", param="command")
+        if name == "config":
+            out.config = parse_config(value)
+        elif name == "lookup":
+            if value not in (*LOOKUPS, "acl"):
+                raise InputError(f"l3fwd --lookup={value!r}: one of lpm, fib, em, acl", param="command")
+            if value == "acl":
+                raise InputError("l3fwd --lookup=acl: the ACL contexts are not modelled", param="command")
+            out.lookup = value
+        elif name == "rx-queue-size":
+            out.nb_rxd = _num(value, "--rx-queue-size", 10)
+        elif name == "tx-queue-size":
+            out.nb_txd = _num(value, "--tx-queue-size", 10)
+        elif name == "per-port-pool":
+            out.per_port_pool = True
+        elif name == "ipv6":
+            out.ipv6 = True
+        elif name == "no-numa":
+            out.numa = False
+        elif name == "hash-entry-num":
+            # parsed, but setup_hash sizes both tables with L3FWD_HASH_ENTRIES (l3fwd_em.c:963-976)
+            pass
+    if not out.config:
+        raise InputError("l3fwd: give --config: its default uses lcores 2 and 3 on ports 0-3 "
+                         "(lcore_params_array_default, main.c:95-105)", param="command")
+    if not out.portmask:
+        raise InputError("l3fwd: give -p PORTMASK (without it l3fwd exits: 'invalid portmask')", param="command")
+    return out
+
+
+def nb_mbuf(nports: int, nb_rx_queue: int, nb_lcores: int, n_tx_queue: int, t: L3fwdArgs) -> int:
+    """NB_MBUF(nports) (v22.11:examples/l3fwd/main.c:749-754), with nb_rx_queue the port being set up's."""
+    return max(nports * nb_rx_queue * t.nb_rxd + nports * nb_lcores * MAX_PKT_BURST
+               + nports * n_tx_queue * t.nb_txd + nb_lcores * MEMPOOL_CACHE_SIZE, NB_MBUF_FLOOR)
+
+
+def lookup_parts(mode: str, socket: int, p: Platform) -> tuple[Parts, list[Mempool]]:
+    """The lookup tables setup_lpm / setup_fib / setup_hash create on one socket, IPv4 then IPv6."""
+    out = Parts()
+    pools: list[Mempool] = []
+    if mode == "lpm":
+        out.extend(lpm_parts(f"IPV4_L3FWD_LPM_{socket}", 1024, 1 << 8, p))
+        v6, _ = lpm6_parts(f"IPV6_L3FWD_LPM_{socket}", 1024, 1 << 16, p)
+        out.extend(v6)
+    elif mode == "fib":
+        for spec in (FibSpec(4, f"IPV4_L3FWD_FIB_{socket}", 1 << 16, "dir24_8", 4, 1 << 15),
+                     FibSpec(6, f"IPV6_L3FWD_FIB_{socket}", (1 << 16) - 1, "trie", 4, 1 << 15)):
+            mps, allocs, errs = fib_parts(spec, 0, p)
+            pools += mps
+            out.allocations += allocs
+            out.errors += errs
+    else:
+        for name, key_len in ((f"ipv4_l3fwd_hash_{socket}", 16), (f"ipv6_l3fwd_hash_{socket}", 48)):
+            h, _ = hash_parts(name, L3FWD_HASH_ENTRIES, key_len, 0, p)
+            out.extend(h)
+    return out, pools
+
+
+def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool], dict[str, object], list[str]]:
+    """Everything l3fwd reserves up to its main loop, in its order."""
+    t = parse(argv)
+    ethdev.sizes(p)
+    ports = ethdev.vdev_ports(e.vdevs)
+    notes: list[str] = []
+    nb_lcores = len(e.lcores)  # rte_lcore_count(): the main lcore forwards too
+    for port, _, lcore in t.config:  # check_lcore_params / check_port_config (main.c:290-360)
+        if lcore not in e.lcores:
+            raise InputError(f"l3fwd --config: lcore {lcore} is not enabled (l3fwd exits)", param="command")
+        if port >= len(ports) or not t.portmask >> port & 1:
+            raise InputError(f"l3fwd --config: port {port} is not an enabled port (l3fwd exits)", param="command")
+    parts = Parts()
+    pools: list[Mempool] = []
+    for port in ports:
+        parts.extend(ethdev.probe(port, p, first=port.port_id == 0))
+    parts.allocations.append(Allocation("l3fwd", EVENT_RESOURCES, "l3fwd event resources"))
+    n_tx_queue = nb_lcores  # one per lcore, up to MAX_TX_QUEUE_PER_PORT = RTE_MAX_LCORE
+    lookups_done = False
+    sizes: dict[str, int] = {}
+    for port in ports:
+        if not t.portmask >> port.port_id & 1:
+            continue
+        if port.driver != "net_tap":
+            # port_conf asks for RTE_ETH_RX_OFFLOAD_CHECKSUM (main.c:120-124); net_null and net_ring offer none and
+            # rte_eth_dev_configure refuses (v22.11:lib/ethdev/rte_ethdev.c:1234-1243): l3fwd exits
+            raise InputError(f"{port.name}: l3fwd asks every port for RX checksum offload, which {port.driver} does "
+                             "not offer (rte_eth_dev_configure fails and l3fwd exits); use net_tap ports",
+                             param="command")
+        nb_rxq = max((q + 1 for pt, q, _ in t.config if pt == port.port_id), default=0)
+        if port.driver == "net_tap" and nb_rxq != n_tx_queue:
+            raise InputError(f"{port.name}: net_tap needs as many rx queues ({nb_rxq}) as tx queues ({n_tx_queue}, "
+                             "one per lcore): tap_dev_configure refuses it", param="command")
+        q = ethdev.QueueConf(nb_rxq, n_tx_queue, t.nb_rxd, t.nb_txd, lsc_interrupt=False)
+        conf, driver_pools = ethdev.configure(port, q, p)
+        # init_mem: one pool per socket (per port with --per-port-pool), lookups once per socket (main.c:969-1013)
+        if t.per_port_pool or not pools:
+            n = nb_mbuf(1 if t.per_port_pool else len(ports), nb_rxq, nb_lcores, n_tx_queue, t)
+            name = f"mbuf_pool_{port.port_id if t.per_port_pool else 0}:0"
+            mp, errs, _ = mbuf_pool(MbufSpec(name=name, count=n, cache_size=MEMPOOL_CACHE_SIZE,
+                                             data_room=p.release.mbuf_default_dataroom + p.release.pktmbuf_headroom),
+                                    p)
+            parts.errors += errs
+            if mp is not None:
+                pools.append(mp)
+                sizes[name] = n
+        if not lookups_done:
+            tables, table_pools = lookup_parts(t.lookup, 0, p)
+            parts.extend(tables)
+            pools += table_pools
+            lookups_done = True
+        parts.extend(conf)
+        pools += driver_pools
+    if not t.numa:
+        notes.append("--no-numa: every pool and table on socket 0 (as with one socket)")
+    details: dict[str, object] = {"l3fwd": t.to_dict(), "ports": [pt.to_dict() for pt in ports],
+                                  "mbuf_pools": sizes, "tx_queues_per_port": n_tx_queue}
+    return parts, pools, details, notes
