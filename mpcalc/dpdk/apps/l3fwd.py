@@ -200,11 +200,11 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     ports = ethdev.vdev_ports(e.vdevs)
     notes: list[str] = []
     nb_lcores = len(e.lcores)  # rte_lcore_count(): the main lcore forwards too
-    for port, _, lcore in t.config:  # check_lcore_params / check_port_config (main.c:290-360)
+    for cfg_port, _, lcore in t.config:  # check_lcore_params / check_port_config (main.c:290-360)
         if lcore not in e.lcores:
             raise InputError(f"l3fwd --config: lcore {lcore} is not enabled (l3fwd exits)", param="command")
-        if port >= len(ports) or not t.portmask >> port & 1:
-            raise InputError(f"l3fwd --config: port {port} is not an enabled port (l3fwd exits)", param="command")
+        if cfg_port >= len(ports) or not t.portmask >> cfg_port & 1:
+            raise InputError(f"l3fwd --config: port {cfg_port} is not an enabled port (l3fwd exits)", param="command")
     parts = Parts()
     pools: list[Mempool] = []
     for port in ports:
