@@ -105,7 +105,7 @@ def test_vhost_ports():
 
 def test_mtu_request_out_of_range_keeps_1500():
     r = size([Port("p0", mtu_request=9703)], False, None, None, P4K)
-    assert r.errors and r.errors[0].errno == "EINVAL" and "netdev_dpdk_set_mtu" == r.errors[0].function
+    assert r.errors and r.errors[0].errno == "EINVAL" and r.errors[0].function == "netdev_dpdk_set_mtu"
     assert r.details["ports"]["p0"]["mtu"] == 1500
     assert not size([Port("p0", mtu_request=9702)], False, None, None, P4K).errors
 
@@ -118,7 +118,7 @@ def test_parse_port():
 
 
 def test_release_must_match_dpdk():
-    with pytest.raises(InputError, match="builds against DPDK 23.11"):
+    with pytest.raises(InputError, match=r"builds against DPDK 23\.11"):
         size([Port("p0")], False, None, "3.3", Platform())
     assert size([Port("p0")], False, None, None, platform_from({"dpdk": "23.11"})).details["ovs"] == "3.3"
     with pytest.raises(InputError):
@@ -141,8 +141,10 @@ def test_ethdev_zone_per_release():
 def test_declaration_front_ends(run_json):
     decl = objects.get("ovs")
     assert decl.param("port").kind == "list"
-    code, doc = run_json("ovs", "--port", "p0,mtu_request=800", "--port", "p1,mtu_request=900", "--page-size", "4K")
-    assert code == 0 and doc["command"] == "ovs" and doc["input"]["port"] == ["p0,mtu_request=800", "p1,mtu_request=900"]
+    code, doc = run_json("ovs", "--port", "p0,mtu_request=800", "--port", "p1,mtu_request=900",
+                         "--page-size", "4K")
+    assert code == 0 and doc["command"] == "ovs"
+    assert doc["input"]["port"] == ["p0,mtu_request=800", "p1,mtu_request=900"]
     res = doc["results"][0]
     assert [m["name"] for mp in res["mempools"] for m in mp["memzones"]] == [
         "MP_ovs6ffa666e00011340016384", "RG_MP_ovs6ffa666e00011340016384", "MP_ovs6ffa666e00011340016384_0"]
