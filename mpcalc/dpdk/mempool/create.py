@@ -5,7 +5,6 @@ Citations are at v22.11 unless a release fact says otherwise.
 """
 
 import functools
-from collections.abc import Sequence
 from typing import NamedTuple
 
 from .. import eal
@@ -38,7 +37,7 @@ class PoolSpec(NamedTuple):
     """The arguments of ``rte_mempool_create``."""
 
     name: str
-    count: int
+    count: int  # type: ignore[assignment]  # DPDK's n; shadows tuple.count, as namedtuples allow
     elt_size: int
     cache_size: int = 0
     private_size: int = 0
@@ -111,7 +110,7 @@ class PoolCalc:
 
     The platform's constants are resolved once and every per-size step is memoized on plain
     integers, so millions of pools (batch, sweep, --fit) cost a few dictionary lookups each.
-    :meth:`sizes_many` is the one place that composes a pool; :func:`create_pool` builds records from it.
+    :meth:`sizes` is the one place that composes a pool; :func:`create_pool` builds records from it.
     """
 
     def __init__(self, p: Platform) -> None:
@@ -141,7 +140,7 @@ class PoolCalc:
         return eal.element_cost(size, self.elem_header, self.cache_line)
 
     def obj_size(self, elt_size: int, eff: int) -> tuple[ObjSize, bool]:
-        """The object layout, and whether its size wrapped uint32 (memoized: :meth:`sizes_many` reads the table)."""
+        """The object layout, and whether its size wrapped uint32 (memoized: :meth:`sizes` reads the table)."""
         key = ((elt_size + 7) >> 3, eff)  # both depend on elt_size only as rounded up to 8
         found = self._objsz.get(key)
         if found is None:
@@ -153,7 +152,7 @@ class PoolCalc:
 
     def header(self, cache_size: int, private_size: int, cache_layout: str) -> tuple[HeaderLayout, int, int]:
         """The header layout, the ``MP_<name>`` memzone's length and its heap cost (memoized:
-        :meth:`sizes_many` reads the table).  They depend on the cache only as cache_size > 0, and on
+        :meth:`sizes` reads the table).  They depend on the cache only as cache_size > 0, and on
         the private size only as rounded up to RTE_MEMPOOL_ALIGN."""
         key = (cache_size > 0, (private_size + self.align - 1) // self.align, cache_layout)
         found = self._headers.get(key)
@@ -205,89 +204,62 @@ class PoolCalc:
     def sizes(self, name: str, count: int, elt_size: int, cache_size: int = 0, private_size: int = 0,
               flags: int = 0, cache_layout: str = "pointer", ops: str = "") -> PoolSizes:
         """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops, or
-        with the driver ``ops`` (``rte_mempool_create_empty`` + ``rte_mempool_set_ops_byname``)."""
-        return self.sizes_many([name], [count], [elt_size], [cache_size], [private_size], [flags], [cache_layout],
-                               [ops])[0]
-
-    def sizes_many(self, names: Sequence[str], counts: Sequence[int], elt_sizes: Sequence[int],
-                   cache_sizes: Sequence[int], private_sizes: Sequence[int], flags: Sequence[int],
-                   cache_layouts: Sequence[str], ops_names: Sequence[str] | None = None) -> list[PoolSizes]:
-        """:meth:`sizes` of many pools, one per position of the columns (batch evaluates thousands at
-        a time: the lookups of this platform's constants and tables are made once).  ``ops_names``:
-        each pool's driver (default: the ring ops rte_mempool_create picks)."""
-        r = self.release
-        mempool_namesize = r.mempool_namesize
-        objsz_memo, header_memo, ring_memo = self._objsz, self._headers, self._rings
-        checks, pg_shift_of_pool, align = self.checks, self.pg_shift, self.align
-        p, elem_header, cache_line = self.p, self.elem_header, self.cache_line
-        allocations_bytes, allocations_heap = self.allocations_bytes, self.allocations_heap
-        memzone_len, element_cost = eal.memzone_len, eal.element_cost
-        out: list[PoolSizes] = []
-        append = out.append
-        zero_ring_refused = not zero_size_accepted(p)
-        for name, count, elt_size, cache_size, private_size, fl, layout, ops in zip(
-                names, counts, elt_sizes, cache_sizes, private_sizes, flags, cache_layouts,
-                ops_names or [""] * len(names), strict=True):
-            eff = _effective_flags(fl)
-            # the memo tables read in line; a miss computes and stores
-            found = objsz_memo.get(((elt_size + 7) >> 3, eff))
-            objsz, wraps = found if found is not None else self.obj_size(elt_size, eff)
-            found = header_memo.get((cache_size > 0, (private_size + align - 1) // align, layout))
-            header, header_len, header_heap = found if found is not None else self.header(cache_size, private_size,
-                                                                                          layout)
-            name_bytes = len(name) if name.isascii() else len(name.encode())
-            errors = checks(name, name_bytes, count, elt_size, cache_size, fl, objsz.total_size)
-            if errors:
-                append(_new_sizes((eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0,
-                                   objsz.total_size or None, "ring")))
-                continue
-            if name_bytes >= mempool_namesize:
-                # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
-                # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
-                err = _reject("ENAMETOOLONG", f"pool name {name!r} is {len(name.encode())} bytes; the limit is "
-                              f"{mempool_namesize - 1}, and DPDK leaks the MP_{name} memzone it already reserved",
-                              "rte_mempool_create_empty", f"{_SRC}:898-903")
-                append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), True, header_len,
-                                 header_heap, objsz.total_size))
-                continue
-            if ops in STACK_OPS:
-                driver = stack_zone(name_bytes, count, ops == "lf_stack", p)
-                if driver.error is not None:  # rte_mempool_populate_default fails: rte_mempool_free frees the header
-                    append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (driver.error,), False, 0, 0,
-                                     objsz.total_size, "stack"))
-                    continue
-                pg_shift = 0 if eff & _NO_IOVA_CONTIG else pg_shift_of_pool
-                objs_len = memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
-                hazards = driver.hazards
-                if wraps or objs_len > SSIZE_MAX:
-                    hazards += self._hazards(count, elt_size, objsz, 1, wraps, objs_len)
-                append(PoolSizes(eff, objsz, header, header_len, None, driver.len, objs_len, pg_shift, hazards, False,
-                                 header_len + driver.len + objs_len + allocations_bytes,
-                                 header_heap + driver.heap + element_cost(objs_len, elem_header, cache_line)
-                                 + allocations_heap, objsz.total_size, "stack"))
-                continue
-            # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
-            slots = align32pow2(count + 1)
-            if not is_pow2(slots) or slots > RING_SZ_MASK or (slots == 0 and zero_ring_refused):
-                err = _reject("EINVAL", f"the ring needs {slots} slots for n {count}; the ring limit is "
-                              f"{RING_SZ_MASK} (n must be below 2^30)", "rte_ring_get_memsize_elem",
-                              "v22.11:lib/ring/rte_ring.c:59-64")
-                append(PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0,
-                                 objsz.total_size))
-                continue
-            pg_shift = 0 if eff & _NO_IOVA_CONTIG else pg_shift_of_pool
-            objs_len = memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
-            hazards = ()
-            if slots == 0 or wraps or objs_len > SSIZE_MAX:
-                hazards = self._hazards(count, elt_size, objsz, slots, wraps, objs_len)
-            found = ring_memo.get(slots)
-            ring_len, ring_heap = found if found is not None else self.ring(slots)
-            # every memzone of zones() and the pool's rte_mallocs
-            append(_new_sizes((eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
-                               header_len + ring_len + objs_len + allocations_bytes,
-                               header_heap + ring_heap + element_cost(objs_len, elem_header, cache_line)
-                               + allocations_heap, objsz.total_size, "ring")))
-        return out
+        with the driver ``ops`` (``rte_mempool_create_empty`` + ``rte_mempool_set_ops_byname``): the one
+        composition of a pool (memo tables read in line; a miss computes and stores)."""
+        p = self.p
+        eff = _effective_flags(flags)
+        found = self._objsz.get(((elt_size + 7) >> 3, eff))
+        objsz, wraps = found if found is not None else self.obj_size(elt_size, eff)
+        found_header = self._headers.get((cache_size > 0, (private_size + self.align - 1) // self.align, cache_layout))
+        header, header_len, header_heap = (found_header if found_header is not None
+                                           else self.header(cache_size, private_size, cache_layout))
+        name_bytes = len(name) if name.isascii() else len(name.encode())
+        errors = self.checks(name, name_bytes, count, elt_size, cache_size, flags, objsz.total_size)
+        if errors:
+            return _new_sizes((eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0,
+                               objsz.total_size or None, "ring"))
+        mempool_namesize = self.release.mempool_namesize
+        if name_bytes >= mempool_namesize:
+            # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
+            # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
+            err = _reject("ENAMETOOLONG", f"pool name {name!r} is {len(name.encode())} bytes; the limit is "
+                          f"{mempool_namesize - 1}, and DPDK leaks the MP_{name} memzone it already reserved",
+                          "rte_mempool_create_empty", f"{_SRC}:898-903")
+            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), True, header_len,
+                             header_heap, objsz.total_size)
+        pg_shift = 0 if eff & _NO_IOVA_CONTIG else self.pg_shift
+        if ops in STACK_OPS:
+            driver = stack_zone(name_bytes, count, ops == "lf_stack", p)
+            if driver.error is not None:  # rte_mempool_populate_default fails: rte_mempool_free frees the header
+                return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (driver.error,), False, 0, 0,
+                                 objsz.total_size, "stack")
+            objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
+            stack_hazards = driver.hazards
+            if wraps or objs_len > SSIZE_MAX:
+                stack_hazards += self._hazards(count, elt_size, objsz, 1, wraps, objs_len)
+            return PoolSizes(eff, objsz, header, header_len, None, driver.len, objs_len, pg_shift, stack_hazards, False,
+                             header_len + driver.len + objs_len + self.allocations_bytes,
+                             header_heap + driver.heap + self.heap_cost(objs_len) + self.allocations_heap,
+                             objsz.total_size, "stack")
+        # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
+        slots = align32pow2(count + 1)
+        if not is_pow2(slots) or slots > RING_SZ_MASK or (slots == 0 and not zero_size_accepted(p)):
+            err = _reject("EINVAL", f"the ring needs {slots} slots for n {count}; the ring limit is "
+                          f"{RING_SZ_MASK} (n must be below 2^30)", "rte_ring_get_memsize_elem",
+                          "v22.11:lib/ring/rte_ring.c:59-64")
+            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0,
+                             objsz.total_size)
+        objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
+        hazards: tuple[Rejection, ...] = ()
+        if slots == 0 or wraps or objs_len > SSIZE_MAX:
+            hazards = self._hazards(count, elt_size, objsz, slots, wraps, objs_len)
+        found_ring = self._rings.get(slots)
+        ring_len, ring_heap = found_ring if found_ring is not None else self.ring(slots)
+        # every memzone of zones() and the pool's rte_mallocs
+        return _new_sizes((eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
+                           header_len + ring_len + objs_len + self.allocations_bytes,
+                           header_heap + ring_heap + self.heap_cost(objs_len) + self.allocations_heap,
+                           objsz.total_size, "ring"))
 
     @staticmethod
     def _hazards(count: int, elt_size: int, objsz: ObjSize, slots: int, wraps: bool, objs_len: int,
