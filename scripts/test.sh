@@ -52,7 +52,7 @@ apt_quiet=(-q -o Dpkg::Use-Pty=0 -o Dpkg::Progress-Fancy=0 -o APT::Color=0)
 
 # 1. Debian packages: DPDK 22.11 and the C tool chain for the probe, the arm64 cross compiler and qemu
 #    for the arm64 probe, Python's venv module, Open vSwitch's DPDK build (for `mpcalc app ovs` checks)
-apt_packages=(python3 python3-venv libdpdk-dev dpdk-dev pkg-config gcc libc6-dev gcc-aarch64-linux-gnu
+apt_packages=(python3 python3-venv libdpdk-dev dpdk-dev dpdk-doc make pkg-config gcc libc6-dev gcc-aarch64-linux-gnu
               qemu-user-static openvswitch-switch-dpdk)
 missing=()
 for pkg in "${apt_packages[@]}"; do
