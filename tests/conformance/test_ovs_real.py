@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pytest
 
+from mpcalc.app.plan import EAL_INIT_HEAP
 from mpcalc.dpdk.ovs import parse_port, size
 from mpcalc.dpdk.platform import platform_from
 
@@ -162,16 +163,19 @@ class Ovs:
                                                              "total_obj_size", "private_data_size")},
                 "cache_size": int(re.search(r"cache_size=(\d+)", res.stdout)[1])}  # type: ignore[index]
 
+    def telemetry(self, cmds: list[str]) -> list[dict]:
+        res = subprocess.run([_tool("dpdk-telemetry.py"), "-f", self.prefix], input="".join(c + "\n" for c in cmds),
+                             capture_output=True, text=True, timeout=60)
+        assert res.returncode == 0, res.stderr
+        return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
+
+    def heap_bytes(self) -> int:
+        """Socket 0's heap: the bytes of its busy elements (/eal/heap_info,0 Alloc_size)."""
+        return int(self.telemetry(["/eal/heap_info,0"])[0]["/eal/heap_info"]["Alloc_size"])
+
     def memzones(self) -> dict[str, int]:
         """Every memzone, by telemetry: /eal/memzone_list then /eal/memzone_info,<id>."""
-        client = _tool("dpdk-telemetry.py")
-
-        def ask(cmds: list[str]) -> list[dict]:
-            res = subprocess.run([client, "-f", self.prefix], input="".join(c + "\n" for c in cmds),
-                                 capture_output=True, text=True, timeout=60)
-            assert res.returncode == 0, res.stderr
-            return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
-
+        ask = self.telemetry
         ids = ask(["/eal/memzone_list"])[0]["/eal/memzone_list"]
         infos = ask([f"/eal/memzone_info,{i}" for i in ids])
         assert len(infos) == len(ids)
@@ -218,10 +222,13 @@ def test_every_memzone_and_pool(dpdk_vswitchd, name, mem, ports, per_port, mask)
     mine = model.details["ports"]
     with ovs(dpdk_vswitchd, name, mem, ports, per_port=per_port, pmd_mask=mask) as o:
         real_zones = o.memzones()
+        real_heap = o.heap_bytes()
         # a port without a pool is proven by the memzones alone: get-mempool-info dereferences its NULL
         # dpdk_mp and ovs-vswitchd 3.1.0 dies (v3.1.0:lib/netdev-dpdk.c:4044; "Not allocated" from 9f0c6e16e)
         real_pools = {port: o.mempool(port) for port, plan in mine.items() if plan["pool"] is not None}
     assert real_zones == {m.name: m.len for m in model.memzones}
+    # the whole heap: the pools, the memzones, OVS's and net_null's own allocations, EAL's initialisation
+    assert real_heap == model.heap_bytes + EAL_INIT_HEAP
     assert sum(plan["pool"] is None for plan in mine.values()) == (name == "shared")  # the vhost port
     for port, real in real_pools.items():
         assert real is not None and real["name"] == mine[port]["pool"], port
