@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -70,15 +71,35 @@ def probe_binary():
     return build_probe()
 
 
+#: the most probes the cache keeps alive at once (MPCALC_MAX_PROBES): each is an EAL with up to 3 GiB of
+#: --no-huge memory, and the grids ask for 32 (channels, ranks) pairs (once 33 processes, 8.7 GB resident)
+MAX_PROBES = max(2, int(os.environ.get("MPCALC_MAX_PROBES", "4")))
+
+
 @pytest.fixture(scope="session")
 def probes(probe_binary) -> Iterator[dict[tuple[int, int], Probe]]:
-    """A cache of running probes, one per (channels, ranks): EAL -n/-r are fixed per process."""
+    """A cache of running probes, one per (channels, ranks): EAL -n/-r are fixed per process.  At most
+    MAX_PROBES are alive: asking for another closes the least recently used one (never the default (4, 1),
+    which tests hold for a long time); the grids use one (channels, ranks) group at a time."""
     started: dict[tuple[int, int], Probe] = {}
 
     class _Cache(dict):
+        def __getitem__(self, key: tuple[int, int]) -> Probe:
+            if key in started:  # most recently used last
+                started[key] = started.pop(key)
+            return super().__getitem__(key)
+
         def __missing__(self, key: tuple[int, int]) -> Probe:
+            while len(started) >= MAX_PROBES:
+                victim = next((k for k in started if k != (4, 1)), None)
+                if victim is None:
+                    break
+                self.pop(victim, None)
+                with contextlib.suppress(Exception):
+                    started.pop(victim).close()
             channels, ranks = key
-            started[key] = self[key] = Probe(probe_binary, nchannel=channels, nrank=ranks)
+            started[key] = Probe(probe_binary, nchannel=channels, nrank=ranks)
+            dict.__setitem__(self, key, started[key])
             return started[key]
 
     cache = _Cache()
