@@ -283,17 +283,22 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
                 raise _item_error(path, where, None, ValueError(f"more than {MAX_ITEMS:,} items"))
     if not items:
         raise InputError(f"{path}: the plan lists no pool, mbuf, rib, rib6, fib or fib6", param=path)
+    return PlanReport(path=path, platform=platform, items=tuple(items), sockets=socket_plans(items, platform, eal_heap))
+
+
+def socket_plans(items: list[Item], platform: Platform, eal_heap: int) -> tuple[SocketPlan, ...]:
+    """Each socket's heap and pages: the items' heap bytes, EAL's own and IOVA as PA's chunk headers."""
     sockets = []
     for s in sorted({i.socket for i in items}):
         mine = [i.result for i in items if i.socket == s]
         heap = sum(r.heap_bytes for r in mine)
-        # rte_eal_init's own allocations land on the main lcore's socket (assumed 0)
-        eal = eal_heap if s == 0 else 0
+        # rte_eal_init's own allocations land on the main lcore's socket (assumed 0); an [[app]] counts them itself
+        eal = eal_heap if s == 0 and not any(i.kind == "app" for i in items) else 0
         pages = (ceil_div(heap + eal + _iova_pa_chunk_headers(mine, platform), platform.page_size)
                  if platform.page_size else None)
         sockets.append(SocketPlan(socket=s, total_bytes=sum(r.total_bytes for r in mine), heap_bytes=heap,
                                   eal_heap=eal, pages=pages))
-    return PlanReport(path=path, platform=platform, items=tuple(items), sockets=tuple(sockets))
+    return tuple(sockets)
 
 
 __all__ = ["EAL_INIT_HEAP", "PlanReport", "item_params", "load", "plan"]

@@ -131,6 +131,10 @@ def _one(job: Job, mask: int, analysis: Analysis) -> Result:
     else:
         result = job.result(mask)
     assert result is not None
+    if job.command == "app" and result.ok:  # a whole application: its hugepage advice, from the plan's page model
+        from .appadvice import advice
+
+        extra["hugepages"] = advice(list(job.inputs["command"]), job.platform)
     if analysis.explain and (result.mempools or result.zones or result.allocations):
         from . import explain
 

@@ -78,3 +78,67 @@ def test_refusals_are_the_programs_own():
     with pytest.raises(InputError, match="RX checksum offload"):
         apps.size(["dpdk-l3fwd", "-l", "0", *NOHUGE, "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"],
                   Platform())
+
+
+# --- the hugepage advice, on real 2 MiB pages -----------------------------------------------------------
+
+#: (id, program, EAL options, application options): started on hugepages with the advised --socket-mem
+HUGE_CASES = [
+    ("testpmd-null", "testpmd", ["-l", "0-1", "--no-pci", "--vdev", "net_null0"], ["-i", "--total-num-mbufs=8192"]),
+    ("testpmd-tap2-queues", "testpmd", ["-l", "0-1", "--no-pci", *TAPS],
+     ["-i", "--total-num-mbufs=20000", "--rxq=2", "--txq=2", "--rxd=256"]),
+    ("testpmd-ring-default-mbufs", "testpmd", ["--lcores", "(0-2)@0", "--no-pci", "--vdev", "net_ring0"],
+     ["-i", "--mbcache=128"]),
+    ("testpmd-xbuf", "testpmd", ["-l", "0-1", "--no-pci", "--vdev", "net_null0"],
+     ["-i", "--total-num-mbufs=30000", "--mp-alloc=xbuf", "--mbuf-size=2048,1024"]),
+    ("l3fwd-fib-tap", "l3fwd", ["-l", "0", "--no-pci", *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)",
+                                                                  "--lookup=fib"]),
+    ("l3fwd-lpm-tap", "l3fwd", ["-l", "0", "--no-pci", *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)",
+                                                                  "--lookup=lpm"]),
+]
+
+
+def _advice(eal: list[str], app: list[str], kind: str) -> int:
+    from mpcalc.app.appadvice import advice
+
+    adv = advice([f"dpdk-{kind}", *eal, "--", *app], Platform())
+    sockets = adv["sockets"]
+    assert isinstance(sockets, list) and len(sockets) == 1
+    return int(sockets[0]["pages"])
+
+
+@pytest.fixture(scope="module")
+def huge_dir():
+    from .oracle import can_reserve_hugepages, hugepages
+
+    assert can_reserve_hugepages(), "root must be able to reserve 2 MiB hugepages for this test"
+    need = max(_advice(eal, app, kind) for _, kind, eal, app in HUGE_CASES) + 1
+    with hugepages(need) as (d, free):
+        assert free >= need, f"asked the kernel for {need} free 2 MiB pages, got {free}"
+        yield d
+
+
+@pytest.mark.parametrize("case", HUGE_CASES, ids=[c[0] for c in HUGE_CASES])
+def test_hugepage_advice_is_within_a_page_of_the_smallest_that_starts(case, huge_dir):
+    """``--socket-mem X --socket-limit X`` on real 2 MiB pages (EAL's default IOVA mode here: PA as root):
+    the advice starts, and the fewest pages that start (bisected, a fresh process per count) are at most
+    one page fewer."""
+    from .apps.runner import started
+    from .test_plan_hugepages import minimum_pages
+
+    ident, kind, eal, app = case
+    advice = _advice(eal, app, kind)
+    tried: dict[int, str] = {}
+
+    def works(pages: int) -> bool:
+        mb = str(pages * 2)
+        ok, why = started(kind, ["--huge-dir", str(huge_dir), "--socket-mem", mb, "--socket-limit", mb, *eal], app,
+                          f"mpcalc_apphp_{os.getpid()}")
+        tried[pages] = why
+        return ok
+
+    assert works(advice), f"{ident}: the advised {advice} pages do not start it: {tried[advice]}"
+    minimum = minimum_pages(works, advice)
+    print(f"{ident}: advice {advice} pages, smallest that starts {minimum}; at {minimum - 1}: "
+          f"{tried.get(minimum - 1, 'not tried')[-160:]}")
+    assert advice <= minimum + 1, f"{ident}: advice {advice} pages, yet {minimum} start it"
