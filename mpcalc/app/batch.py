@@ -22,7 +22,6 @@ from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
 from .request import ANALYSIS_PARAMS, Analysis, Request, evaluate, footprints
 
-_NUMBERS = frozenset({"count", "size"})
 #: memo sizes: a table is cleared when it grows past this (bounded memory)
 MEMO_LIMIT = 4096
 NO_ANALYSIS = Analysis()
@@ -77,6 +76,7 @@ class Lines:
         self._parsed: dict[tuple[str, str, Any, type], Any] = {}
         self._required_keys: dict[str, tuple[str, ...]] = {}
         self._bucket_maps: dict[str, dict[str, str]] = {}
+        self._limits: dict[str, dict[str, tuple[int, int]]] = {}
         self.write = document_writer()
 
     def keys(self, name: object) -> dict[str, Param]:
@@ -89,8 +89,6 @@ class Lines:
 
     def parse(self, name: str, param: Param, value: Any) -> Any:
         """A value as its declaration parses it (memoized: a batch repeats few distinct values)."""
-        if type(value) is int and param.kind in _NUMBERS and param.lo <= value <= param.hi:
-            return value  # what Param.parse returns for a count or size in range, without a memo entry
         if isinstance(value, float):
             if not value.is_integer():
                 raise LineError(f"{value!r} is not a value for {param.option}", key=param.key)
@@ -130,6 +128,8 @@ class Lines:
         platform: dict[str, Any] = {}
         analysis: dict[str, Any] = {}
         into = {"args": args, "platform": platform, "analysis": analysis}
+        parsed = self._parsed
+        numbers = self._numbers(name)
         for key, value in record.items():
             if key == "command":
                 continue
@@ -137,14 +137,34 @@ class Lines:
             if param is None:
                 why = " (not in a batch)" if key in NOT_IN_BATCH else ""
                 raise LineError(f"unknown key {key!r} for {name}{why}; known: {', '.join(sorted(keys))}", key=key)
-            if value is not None:
-                into[buckets[key]][key] = self.parse(name, param, value)
+            if value is None:
+                continue
+            kind = type(value)
+            if kind is int:
+                limits = numbers.get(key)
+                if limits is not None and limits[0] <= value <= limits[1]:
+                    into[buckets[key]][key] = value  # what Param.parse returns for a count or size in range
+                    continue
+            if kind is str or kind is int:  # the usual value: one memo lookup, no call
+                found = parsed.get((name, key, value, kind))
+                if found is not None:
+                    into[buckets[key]][key] = found
+                    continue
+            into[buckets[key]][key] = self.parse(name, param, value)
         for key in self._required(name):
             if args.get(key) is None:
                 raise LineError(f"{name} needs {key!r}", key=key)
         if args.get("routes_file") == "-":
             raise LineError("routes_file '-' would read the batch's own input", key="routes_file")
         return Request(name, args, platform, Analysis(**analysis) if analysis else NO_ANALYSIS)
+
+    def _numbers(self, name: str) -> dict[str, tuple[int, int]]:
+        """The counts and sizes of ``name``: their (lowest, highest) values."""
+        found = self._limits.get(name)
+        if found is None:
+            found = self._limits[name] = {k: (p.lo, p.hi) for k, p in self.keys(name).items()
+                                          if p.kind in ("count", "size")}
+        return found
 
     def _buckets(self, name: str) -> dict[str, str]:
         """Which part of a request each key of ``name`` goes to: the object's args, the platform, the analysis."""

@@ -55,8 +55,9 @@ def job_of(request: Request) -> Job:
     """The request's object, platform and checked arguments (InputError for a bad combination)."""
     decl = objects.get(request.command)
     platform = platform_from(request.platform)
-    args = dict(request.args)
+    args = request.args
     if request.analysis.fit is not None:
+        args = dict(args)
         key = decl.fit_key(args)
         if key is None:
             from ..dpdk.errors import InputError
@@ -73,6 +74,10 @@ def evaluate(request: Request) -> Outcome:
     analysis = request.analysis
     masks = request.args.get("flags") or [0]
     results = [_one(job, mask, analysis) for mask in masks]
+    if job.command == "ovs":  # OVS's hugepage advice: mpcalc.app.plan's page model on a one-item plan
+        from .ovs import with_advice
+
+        results = with_advice(request.args, request.platform, results)
     inputs = job.inputs if analysis.fit is None else sized_inputs(job, results)
     report = Report(command=job.command, platform=describe(job.platform), inputs=inputs, results=tuple(results),
                     notes=platform_notes(job.platform, *objects_zones(results)))

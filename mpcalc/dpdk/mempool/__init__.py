@@ -40,9 +40,11 @@ def check_u32(value: int, what: str) -> None:
 
 
 def _check(spec: PoolSpec) -> None:
-    for value, what in ((spec.count, "count"), (spec.elt_size, "elt_size"), (spec.cache_size, "cache_size"),
-                        (spec.private_size, "private_size"), (spec.flags, "flags")):
-        check_u32(value, what)
+    if not (0 <= spec.count <= U32_MAX and 0 <= spec.elt_size <= U32_MAX and 0 <= spec.cache_size <= U32_MAX
+            and 0 <= spec.private_size <= U32_MAX and 0 <= spec.flags <= U32_MAX):  # the usual pool: one test
+        for value, what in ((spec.count, "count"), (spec.elt_size, "elt_size"), (spec.cache_size, "cache_size"),
+                            (spec.private_size, "private_size"), (spec.flags, "flags")):
+            check_u32(value, what)
     if spec.cache_layout not in CACHE_SLOT_BYTES:
         raise InputError(f"unknown cache layout {spec.cache_layout!r} (known: pointer, index)", param="cache_layout")
 
