@@ -40,7 +40,9 @@ def data_room(spec: MbufSpec, p: Platform) -> tuple[int, str]:
         room = r.pktmbuf_headroom + spec.mtu + ETHER_HDR_LEN + ETHER_CRC_LEN
         how = (f"RTE_PKTMBUF_HEADROOM {r.pktmbuf_headroom} + MTU {spec.mtu} + Ethernet header {ETHER_HDR_LEN} "
                f"+ CRC {ETHER_CRC_LEN} = {room} (the frame of eth_dev_get_overhead_len's fallback in "
-               "examples/l3fwd/main.c)")
+               "examples/l3fwd/main.c); one convention among several: l3fwd and testpmd of 22.11 create their pools "
+               "with RTE_MBUF_DEFAULT_BUF_SIZE whatever the MTU (testpmd's --mbuf-size sets it), so size a whole "
+               "application with mpcalc app -- <its command line>")
     elif spec.data_room is not None:
         room, how = spec.data_room, "given"
     else:
@@ -139,7 +141,8 @@ MBUF = ObjectDecl(
               show_default=True),
         Param("data_room", "size", "Data room incl. headroom [default: RTE_MBUF_DEFAULT_BUF_SIZE, 2176].",
               hi=U16_MAX),
-        Param("mtu", "size", "Derive the data room from an MTU: headroom + MTU + Ethernet header + CRC.", lo=1,
+        Param("mtu", "size", "Derive the data room from an MTU: headroom + MTU + Ethernet header + CRC (one "
+              "convention; an application's own pools: mpcalc app).", lo=1,
               hi=U16_MAX),
         Param("lcores", "count", "Lcores using the pool: how many mbufs can sit idle in their caches.", lo=1,
               hi=65535),
