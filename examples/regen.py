@@ -1,6 +1,8 @@
 """Write examples/<n>-<command>.txt: each command of commands.txt with its real output.
 
-Run ``python examples/regen.py``; tests/test_examples.py fails when an example is stale.
+Run ``.venv/bin/python examples/regen.py`` (any Python with mpcalc's dependencies: the repository's own
+mpcalc is used); tests/test_examples.py fails when an example is stale.  Tables are drawn as a pipe
+with ``COLUMNS=80`` gets them, so the examples read at 80 columns wherever they are regenerated.
 """
 
 from __future__ import annotations
@@ -12,14 +14,28 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).parent
+#: the width every example is drawn at
+COLUMNS = "80"
 
 
 def run(args: list[str]) -> tuple[int, str]:
+    import os
+
     from mpcalc.cli import main
 
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        rc = main(args)
+    saved = {k: os.environ.get(k) for k in ("COLUMNS", "NO_COLOR")}
+    os.environ["COLUMNS"] = COLUMNS
+    os.environ.pop("NO_COLOR", None)
+    try:
+        with contextlib.redirect_stdout(out):
+            rc = main(args)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
     return rc, out.getvalue()
 
 
@@ -53,6 +69,7 @@ def render(args: list[str]) -> str:
 if __name__ == "__main__":
     import os
 
+    sys.path.insert(0, str(HERE.parent))  # this repository's mpcalc, installed or not
     os.chdir(HERE.parent)  # commands name files relative to the repository
     for path, args in examples():
         path.write_text(render(args))
