@@ -28,6 +28,7 @@ from ..platform import Platform
 from ..records import Result
 from ..standalone import Parts, finish
 from .eal import check_eal, eal_parts, parse_eal, platform_for
+from .ethdev import sizes
 
 #: program name -> the module under mpcalc.dpdk.apps that sizes it
 PROGRAMS: dict[str, str] = {
@@ -56,6 +57,7 @@ def size(argv: list[str], p: Platform) -> Result:
     e, app_argv = parse_eal(argv)
     notes = check_eal(e)
     where = platform_for(e, p)
+    sizes(where)  # the struct sizes are known for the releases and architectures measured: refuse the others
     parts = Parts()
     parts.allocations += eal_parts(where)
     app_parts, pools, details, app_notes = module.build(e, app_argv, where)
