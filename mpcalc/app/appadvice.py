@@ -52,5 +52,5 @@ def advice(argv: list[str], platform: Platform) -> dict[str, object]:
         "heap_bytes": result.heap_bytes,
         "sockets": [s.to_dict() for s in report.sockets],
         "settings": settings,
-        "run_as": [*huge[:1], *settings.get("eal_args", "").split(), *huge[1:]] if settings else huge,
+        "run_as": [*huge[:1], *str(settings.get("eal_args", "")).split(), *huge[1:]] if settings else huge,
     }
