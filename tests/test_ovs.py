@@ -150,3 +150,28 @@ def test_declaration_front_ends(run_json):
         "MP_ovs6ffa666e00011340016384", "RG_MP_ovs6ffa666e00011340016384", "MP_ovs6ffa666e00011340016384_0"]
     assert res["memzones"] == [{"name": "rte_eth_dev_data", "len": 196672, "role": "ethdev shared data"}]
     json.dumps(doc)
+
+
+def test_advice_is_the_plan_page_model(run_json, tmp_path):
+    from mpcalc.app.plan import load, plan
+
+    code, doc = run_json("ovs", "--port", "dpdk0", "--port", "dpdk1,mtu_request=9000", "--pmd-cpu-mask", "0x6")
+    advice = doc["results"][0]["details"]["advice"]
+    # the same ports as a plan item: the plan's own page model gives the same pages and settings
+    toml = tmp_path / "ovs.toml"
+    toml.write_text('[[ovs]]\nname = "br0"\nport = ["dpdk0", "dpdk1,mtu_request=9000"]\npmd_cpu_mask = "0x6"\n')
+    report = plan(*load(toml))
+    pages = report.sockets[0].pages
+    assert code == 0 and advice["pages"] == {"0": pages}
+    assert advice["dpdk-socket-mem"] == report.settings()["socket_mem"] == str(pages * 2)
+    assert advice["ovs-vsctl"].endswith(f"other_config:dpdk-socket-mem={pages * 2}")
+    # heap bytes + EAL's own, in 2 MiB pages (IOVA as PA's extra chunk headers within the last page here)
+    assert pages * (2 << 20) >= report.sockets[0].heap_bytes + report.sockets[0].eal_heap
+    none = run_json("ovs", "--port", "dpdk0", "--page-size", "none")[1]["results"][0]["details"]["advice"]
+    assert none["pages"] is None
+
+
+def test_every_format(run):
+    for fmt in ("table", "csv", "markdown", "tsv"):
+        code, out, _ = run("ovs", "--port", "dpdk0", "--port", "vhu0,type=dpdkvhostuser", "--format", fmt)
+        assert code == 0 and "MP_ovs" in out and "dpdk-socket-mem" in out, fmt

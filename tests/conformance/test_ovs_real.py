@@ -73,6 +73,10 @@ def dpdk_vswitchd() -> Iterator[str]:
         assert _alternative() == (status, value)
 
 
+class OvsFailed(Exception):
+    """ovs-vswitchd did not start (or died)."""
+
+
 class Ovs:
     """One ovsdb-server and one ovs-vswitchd of our own, in ``self.dir``."""
 
@@ -103,7 +107,7 @@ class Ovs:
         deadline = time.monotonic() + TIMEOUT
         while not ok():
             if time.monotonic() > deadline or any(p.poll() is not None for p in self.procs):
-                pytest.fail(f"OVS: {what} did not happen\n{self.log()}")
+                raise OvsFailed(f"OVS: {what} did not happen\n{self.log()}")
             time.sleep(0.2)
 
     def start(self) -> None:
@@ -184,10 +188,16 @@ class Ovs:
 
 @contextlib.contextmanager
 def ovs(vswitchd: str, name: str, mem_mb: int, ports: list[str], *, per_port: bool = False,
-        pmd_mask: str | None = None) -> Iterator[Ovs]:
+        pmd_mask: str | None = None, huge: tuple[Path, int] | None = None) -> Iterator[Ovs]:
+    """OVS with ``ports``: on ``mem_mb`` of --no-huge memory, or (``huge``: the hugetlbfs mount and the
+    pages) with other_config:dpdk-socket-mem and dpdk-socket-limit of exactly those 2 MiB pages."""
     prefix = f"mpcalc_ovs_{name}_{os.getpid()}"
     other = {"dpdk-init": "true", "per-port-memory": "true" if per_port else "false", "pmd-maxsleep": "10000",
              "dpdk-extra": f'"--no-huge --legacy-mem -m {mem_mb} --no-pci --file-prefix={prefix}"'}
+    if huge is not None:  # OVS's default EAL (it adds --in-memory), the advice as its own settings
+        mount, pages = huge
+        other.update({"dpdk-extra": f'"--huge-dir {mount} --no-pci --file-prefix={prefix}"',
+                      "dpdk-socket-mem": str(pages * 2), "dpdk-socket-limit": str(pages * 2)})
     if pmd_mask:
         other["pmd-cpu-mask"] = pmd_mask
     with tempfile.TemporaryDirectory(prefix="mpcalc-ovs-") as tmp:
@@ -236,3 +246,46 @@ def test_every_memzone_and_pool(dpdk_vswitchd, name, mem, ports, per_port, mask)
         assert (real["size"], real["elt_size"], real["cache_size"]) == (mp.count, mp.elt_size, mp.cache_size), port
         assert (real["header_size"], real["trailer_size"], real["total_obj_size"]) == (
             mp.objsz.header_size, mp.objsz.trailer_size, mp.objsz.total_size), port  # type: ignore[union-attr]
+
+
+#: the advice's scenarios: (name, ports, per-port memory, pmd-cpu-mask)
+ADVICE = [
+    ("shared", ["p0,mtu_request=800", "p1,mtu_request=900", "p2,mtu_request=1000,n_rxq=2"], False, None),
+    ("perport", ["p0,mtu_request=1500,n_rxq_desc=64,n_txq_desc=64", "p1,mtu_request=9000,n_rxq_desc=64"], True,
+     "0x1"),
+]
+
+
+def _works(o: Ovs, expected: set[str]) -> bool:
+    """Every pool the model names exists: OVS halves a pool it cannot fit (a new name), or has none."""
+    return expected <= set(o.memzones())
+
+
+@pytest.mark.parametrize(("name", "ports", "per_port", "mask"), ADVICE, ids=[a[0] for a in ADVICE])
+def test_hugepage_advice(dpdk_vswitchd, name, ports, per_port, mask):
+    """On real 2 MiB hugepages: OVS with other_config:dpdk-socket-mem as advised creates every pool as
+    modelled, and the advice is at most one page over the fewest pages that do (IOVA as PA's worst case)."""
+    from .oracle import can_reserve_hugepages, hugepages
+
+    if not can_reserve_hugepages():
+        pytest.fail("the hugepage advice needs root and 2 MiB hugepages (nr_hugepages, a hugetlbfs mount)")
+    from mpcalc.app.ovs import advice
+
+    p = platform_from({"page_size": 2 << 20})
+    model = size([parse_port(t) for t in ports], per_port, mask, None, p)
+    found = advice(model, p)
+    pages = found["pages"]["0"]  # type: ignore[index]
+    assert found["dpdk-socket-mem"] == str(pages * 2)
+    expected = {m.name for m in model.memzones}
+    results = {}
+    with hugepages(pages + 2) as (mount, free):
+        assert free >= pages, f"only {free} free 2 MiB pages"
+        for n in (pages, pages - 1, pages - 2):
+            try:
+                with ovs(dpdk_vswitchd, f"{name}{n}", 0, ports, per_port=per_port, pmd_mask=mask,
+                         huge=(mount, n)) as o:
+                    results[n] = _works(o, expected)
+            except OvsFailed:
+                results[n] = False
+    assert results[pages], f"the advice ({pages} pages) does not hold: {results}"
+    assert not results[pages - 2], f"the advice is over by more than a page: {results}"

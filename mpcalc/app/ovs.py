@@ -1,0 +1,38 @@
+"""``mpcalc ovs``'s hugepage advice: mpcalc.app.plan's page model (``socket_plans``, ``PlanReport.settings``)
+on the ports as one plan item, in OVS's own words (other_config:dpdk-socket-mem).  Pure: no click, no rich."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..dpdk.platform import Platform, platform_from
+from ..dpdk.records import Result
+
+
+def advice(result: Result, platform: Platform) -> dict[str, object]:
+    """The settings of the one-item plan (``[[ovs]]``) holding ``result``."""
+    from .plan import EAL_INIT_HEAP, Item, PlanReport, socket_plans
+
+    items = (Item(kind="ovs", name="ovs", socket=0, result=result),)
+    report = PlanReport(path="<mpcalc ovs>", platform=platform, items=items,
+                        sockets=socket_plans(list(items), platform, EAL_INIT_HEAP))
+    settings = report.settings()
+    if not settings:
+        return {"pages": None, "note": "no page size (--page-size none): no hugepage advice"}
+    socket_mem = str(settings["socket_mem"])
+    return {
+        "pages": {str(s.socket): s.pages for s in report.sockets},
+        "eal_heap": report.sockets[0].eal_heap,
+        "dpdk-socket-mem": socket_mem,
+        "ovs-vsctl": f"ovs-vsctl set Open_vSwitch . other_config:dpdk-socket-mem={socket_mem}",
+        "nr_hugepages": settings["nr_hugepages"],
+        "assumes": [*settings["assumes"],  # type: ignore[misc]
+                    "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's"],
+    }
+
+
+def with_advice(args: Mapping[str, Any], platform: Mapping[str, Any], results: Sequence[Result]) -> list[Result]:
+    """Each result with ``details.advice`` (``platform``: the request's platform values)."""
+    p = platform_from(platform)
+    return [r._replace(details={**r.details, "advice": advice(r, p)}) for r in results]
