@@ -61,6 +61,8 @@ def pool_steps(mp: Mempool, p: Platform) -> list[str]:
     steps = object_steps(mp, p)
     h = mp.header
     mz = {m.role: m for m in mp.memzones}
+    if "stack" in mz:  # a stack / lf_stack driver: its memzone in the ring's place
+        mz["ring"] = mz["stack"]
     if h is None or mp.objsz is None or not {"header", "ring", "objects"} <= set(mz):
         # rejected before populating: only what DPDK left reserved (a leaked header memzone) is shown
         steps += [f"{m.name} len {m.len:,} stays reserved (leaked)" for m in mp.memzones if m.leaked]
@@ -71,10 +73,15 @@ def pool_steps(mp: Mempool, p: Platform) -> list[str]:
                  f"{h.private_data} B = {header_size(h, p):,} B -> memzone {mz['header'].name} "
                  f"len {mz['header'].len:,}")
     slots = align32pow2(mp.count + 1)
-    steps.append(f"ring_alloc: rte_align32pow2(n + 1 = {mp.count + 1:,}) = {slots:,} slots; "
-                 f"rte_ring_get_memsize_elem: {p.sizeof_ring} + 8 x {slots:,}"
-                 + (f" + {p.release.ring_guard_lines} guard line" if p.release.ring_guard_lines else "")
-                 + f" -> {mz['ring'].name} len {mz['ring'].len:,}")
+    if mz["ring"].role == "stack":
+        from ..dpdk.mempool.drivers import stack_steps
+
+        steps.append(stack_steps(mp, mz["ring"], p))
+    else:
+        steps.append(f"ring_alloc: rte_align32pow2(n + 1 = {mp.count + 1:,}) = {slots:,} slots; "
+                     f"rte_ring_get_memsize_elem: {p.sizeof_ring} + 8 x {slots:,}"
+                     + (f" + {p.release.ring_guard_lines} guard line" if p.release.ring_guard_lines else "")
+                     + f" -> {mz['ring'].name} len {mz['ring'].len:,}")
     pg_shift = 0 if mp.effective_flags & MempoolFlag.NO_IOVA_CONTIG else p.pg_shift
     t = mp.objsz.total_size
     mem = calc_mem_size(t, mp.count, pg_shift)

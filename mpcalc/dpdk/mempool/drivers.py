@@ -12,13 +12,16 @@ The stack drivers (v22.11:drivers/mempool/stack/rte_mempool_stack.c:9-40) create
 (v22.11:lib/stack/rte_stack.c:47-127): no power-of-two rounding, no 2^30 limit.
 """
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .. import eal
 from ..errors import Rejection
 from ..facts import version_key
 from ..intmath import U32_MAX, ceil_a
 from ..platform import Platform
+
+if TYPE_CHECKING:
+    from ..records import Mempool, Memzone
 
 #: every driver ``--ops`` takes; the first is rte_mbuf_best_mempool_ops()'s default
 #: (RTE_MBUF_DEFAULT_MEMPOOL_OPS, v22.11:config/rte_config.h:62)
@@ -83,3 +86,13 @@ def stack_zone(name_bytes: int, count: int, lf: bool, p: Platform) -> DriverZone
                              "rte_stack_create", "v22.11:lib/stack/rte_stack.c:55,74,92"),)
     length = eal.memzone_len(size & U32_MAX, p)
     return DriverZone(length, eal.heap_cost(length, p), None, hazards)
+
+
+def stack_steps(mp: "Mempool", zone: "Memzone", p: Platform) -> str:
+    """``--explain``'s line for a stack driver's memzone."""
+    lf = mp.ops_name == "lf_stack"
+    elem = f"{LF_ELEM_SIZE} B list elements" if lf else "8 B pointers"
+    return (f"{'lf_stack_alloc' if lf else 'stack_alloc'}: rte_stack_create(MP_{mp.name}, n {mp.count:,}); "
+            f"rte_stack_{'lf' if lf else 'std'}_get_memsize: struct rte_stack {STACK_STRUCT_LINES * p.cache_line} B + "
+            f"{mp.count:,} x {elem}, cache aligned, + {stack_guard_lines(p)} guard lines -> {zone.name} "
+            f"len {zone.len:,}")
