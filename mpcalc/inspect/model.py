@@ -7,7 +7,6 @@ advice all go through it).  Pure Python (no click, no rich).
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -67,7 +66,9 @@ def matches(meas: dict[str, Measured], res: engine.Result) -> bool:
 
 def object_zones(parsed: Parsed, name: str) -> list[str]:
     """Names of the memzones ``MP_<name>_<n>`` that hold a pool's objects, in input order."""
-    return [n for n in parsed.zones if re.fullmatch(re.escape(f"MP_{name}_") + r"\d+", n)]
+    from .apps import is_chunk_of  # not MP_<name>_1 when that is the header of pool <name>_1
+
+    return [n for n in parsed.zones if is_chunk_of(n, name, parsed.zones)]
 
 
 def measurements(p: PoolDump, parsed: Parsed) -> dict[str, Measured]:

@@ -20,6 +20,7 @@ from ..dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_na
 from ..dpdk.platform import Platform, describe
 from ..dpdk.units import page_label
 from .advice import advise, in_total
+from .apps import is_chunk_of, pinned_zones
 from .dumps import Parsed, PoolDump
 from .model import Measured, driver_of, driver_role, matches, measurements, model, object_zones
 from .report import InspectReport, PoolReport
@@ -317,7 +318,7 @@ def reconcile(parsed: Parsed, pins: Pins | None = None) -> InspectReport:
     owned = set()
     for p in parsed.pools.values():
         owned |= {n for n in parsed.zones if n in (f"MP_{p.name}", f"RG_MP_{p.name}", f"STK_MP_{p.name}")
-                  or re.fullmatch(re.escape(f"MP_{p.name}_") + r"\d+", n)}
+                  or is_chunk_of(n, p.name, parsed.zones)} | set(pinned_zones(p.name, parsed.zones))
     others: list[dict[str, Any]] = [{"name": z.name, "len": z.len, "line": z.line} for z in parsed.zones.values()
                                     if z.name not in owned]
     notes = list(parsed.notes)
