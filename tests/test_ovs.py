@@ -175,3 +175,27 @@ def test_every_format(run):
     for fmt in ("table", "csv", "markdown", "tsv"):
         code, out, _ = run("ovs", "--port", "dpdk0", "--port", "vhu0,type=dpdkvhostuser", "--format", fmt)
         assert code == 0 and "MP_ovs" in out and "dpdk-socket-mem" in out, fmt
+
+
+#: README "OVS's own worked examples, recomputed": (ports, per-port, mask, mbufs, object size, pool bytes, pages)
+GUIDE = [
+    (["dpdk0"], False, None, 262144, 3008, 794_000_552, 379),
+    (["dpdk0,mtu_request=1800"], False, None, 262144, 3008, 794_000_552, 379),
+    (["dpdk0,mtu_request=6000"], False, None, 262144, 7104, 1_868_837_032, 892),
+    (["dpdk0,mtu_request=9000"], False, None, 262144, 10176, 2_673_979_048, 1276),
+    (["dpdk0"], True, "0x1", 22560, 3008, 69_201_576, 34),
+    (["dpdk0,mtu_request=6000"], True, "0x3", 24608, 7104, 176_264_168, 85),
+    (["dpdk0,mtu_request=9000,n_rxq=2"], True, "0x3", 26688, 10176, 273_022_504, 131),  # the guide: 26,656
+    (["dpdk0,mtu_request=1200"], False, None, 262144, 3008, 794_000_552, 379),  # the guide's table: 16,384
+]
+
+
+@pytest.mark.parametrize(("ports", "per_port", "mask", "count", "obj", "pool_bytes", "pages"), GUIDE)
+def test_readme_guide_examples(ports, per_port, mask, count, obj, pool_bytes, pages):
+    from mpcalc.app.ovs import advice
+
+    p = Platform()
+    r = size([parse_port(t) for t in ports], per_port, mask, None, p)
+    mp = r.mempools[0]
+    assert (mp.count, mp.objsz.total_size, mp.total_bytes) == (count, obj, pool_bytes)
+    assert advice(r, p)["pages"] == {"0": pages}
