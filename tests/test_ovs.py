@@ -199,3 +199,19 @@ def test_readme_guide_examples(ports, per_port, mask, count, obj, pool_bytes, pa
     mp = r.mempools[0]
     assert (mp.count, mp.objsz.total_size, mp.total_bytes) == (count, obj, pool_bytes)
     assert advice(r, p)["pages"] == {"0": pages}
+
+
+def test_shared_mempool_config():
+    # OVS's guide: MTU 9000 on every NUMA, then the smallest configured pool MTU that holds the port's
+    r = size([Port("p0", mtu_request=1500), Port("p1", mtu_request=800), Port("p2", mtu_request=9300)], False, None,
+             None, P4K, shared_mempool_config="9000,700:0")
+    ports = r.details["ports"]
+    assert ports["p0"]["pool_mtu"] == 9326 and ports["p1"]["pool_mtu"] == 1134 and ports["p2"]["pool_mtu"] == 10350
+    assert r.mempools[0].elt_size == 128 + 576 + 9344  # the 9000 pool's room
+    bad = size([Port("p0")], False, None, None, P4K, shared_mempool_config="9000,x:1")
+    assert bad.errors[0].function == "parse_user_mempools_list" and bad.details["ports"]["p0"]["pool_mtu"] == 2158
+    with pytest.raises(InputError, match=r"OVS 3\.0"):
+        size([Port("p0")], False, None, None, platform_from({"dpdk": "21.11"}), shared_mempool_config="9000")
+    # per-port memory ignores it
+    assert size([Port("p0")], True, None, None, P4K, shared_mempool_config="9000").details["ports"]["p0"][
+        "pool_mtu"] == 2158

@@ -188,7 +188,8 @@ class Ovs:
 
 @contextlib.contextmanager
 def ovs(vswitchd: str, name: str, mem_mb: int, ports: list[str], *, per_port: bool = False,
-        pmd_mask: str | None = None, huge: tuple[Path, int] | None = None) -> Iterator[Ovs]:
+        pmd_mask: str | None = None, huge: tuple[Path, int] | None = None,
+        shared_mempool_config: str | None = None) -> Iterator[Ovs]:
     """OVS with ``ports``: on ``mem_mb`` of --no-huge memory, or (``huge``: the hugetlbfs mount and the
     pages) with other_config:dpdk-socket-mem and dpdk-socket-limit of exactly those 2 MiB pages."""
     prefix = f"mpcalc_ovs_{name}_{os.getpid()}"
@@ -200,6 +201,8 @@ def ovs(vswitchd: str, name: str, mem_mb: int, ports: list[str], *, per_port: bo
                       "dpdk-socket-mem": str(pages * 2), "dpdk-socket-limit": str(pages * 2)})
     if pmd_mask:
         other["pmd-cpu-mask"] = pmd_mask
+    if shared_mempool_config:
+        other["shared-mempool-config"] = f'"{shared_mempool_config}"'
     with tempfile.TemporaryDirectory(prefix="mpcalc-ovs-") as tmp:
         o = Ovs(vswitchd, Path(tmp), prefix, other)
         try:
@@ -211,26 +214,28 @@ def ovs(vswitchd: str, name: str, mem_mb: int, ports: list[str], *, per_port: bo
             o.stop()
 
 
-#: (scenario, EAL -m in MB, ports in the order added, per-port memory, pmd-cpu-mask)
+#: (scenario, EAL -m in MB, ports in the order added, per-port memory, pmd-cpu-mask, shared-mempool-config)
 SCENARIOS = [
     # shared memory: 1,152-byte (MTU < 999) pools shared, an MTU OVS refuses (it keeps 1500), a 262,144-mbuf
     # MTU-1500 pool, and a vhost-user client port without a guest (no pool yet)
     ("shared", 1100, ["p0,mtu_request=800", "p1,mtu_request=900", "vhu0,type=dpdkvhostuserclient,guest=no",
-                      "p2,mtu_request=1500", "p3,mtu_request=9710", "p4,mtu_request=998"], False, None),
+                      "p2,mtu_request=1500", "p3,mtu_request=9710", "p4,mtu_request=998"], False, None, None),
     # per-port memory: a pool per port from its queues, Tx queues = 2 PMD threads + 1, jumbo frames,
     # descriptor counts OVS refuses (not a power of two: 2,048)
     ("perport", 700, ["p0,mtu_request=1500,n_rxq=2,n_rxq_desc=512,n_txq_desc=256", "p1,mtu_request=9000,"
                       "n_rxq_desc=128,n_txq_desc=64", "p2,mtu_request=1500,n_rxq=2,n_rxq_desc=512,n_txq_desc=256",
-                      "p3,mtu_request=2000,n_rxq_desc=100"], True, "0x3"),
+                      "p3,mtu_request=2000,n_rxq_desc=100"], True, "0x3", None),
+    # other_config:shared-mempool-config: MTU 800 takes the 700 pool (same room), 1500 and 1000 the 3000 one
+    ("usermp", 1250, ["p0,mtu_request=1500", "p1,mtu_request=800", "p2,mtu_request=1000"], False, None, "3000,700:0"),
 ]
 
 
-@pytest.mark.parametrize(("name", "mem", "ports", "per_port", "mask"), SCENARIOS, ids=[s[0] for s in SCENARIOS])
-def test_every_memzone_and_pool(dpdk_vswitchd, name, mem, ports, per_port, mask):
+@pytest.mark.parametrize(("name", "mem", "ports", "per_port", "mask", "smc"), SCENARIOS, ids=[s[0] for s in SCENARIOS])
+def test_every_memzone_and_pool(dpdk_vswitchd, name, mem, ports, per_port, mask, smc):
     p = platform_from({"page_size": 4096})  # --no-huge: 4 KiB pages, IOVA as VA
-    model = size([parse_port(t) for t in ports], per_port, mask, None, p)
+    model = size([parse_port(t) for t in ports], per_port, mask, None, p, shared_mempool_config=smc)
     mine = model.details["ports"]
-    with ovs(dpdk_vswitchd, name, mem, ports, per_port=per_port, pmd_mask=mask) as o:
+    with ovs(dpdk_vswitchd, name, mem, ports, per_port=per_port, pmd_mask=mask, shared_mempool_config=smc) as o:
         real_zones = o.memzones()
         real_heap = o.heap_bytes()
         # a port without a pool is proven by the memzones alone: get-mempool-info dereferences its NULL

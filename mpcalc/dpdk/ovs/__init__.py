@@ -40,11 +40,11 @@ def _own(element_bytes: int, what: str) -> Allocation:
 
 
 def size(ports: list[Port], per_port_memory: bool, pmd_cpu_mask: str | None, version: str | None, p: Platform,
-         hash_variant: str = "mhash") -> Result:
+         hash_variant: str = "mhash", shared_mempool_config: str | None = None) -> Result:
     """What ovs-vswitchd reserves for ``ports``: their pools, each pool's ``struct dpdk_mp``, and the
     ``rte_eth_dev_data`` memzone once a DPDK (ethdev) port exists."""
     r = ovs_release(version, p.dpdk)
-    pl = plan(ports, per_port_memory, pmd_cpu_mask, r, p, hash_variant)
+    pl = plan(ports, per_port_memory, pmd_cpu_mask, r, p, hash_variant, shared_mempool_config)
     parts = Parts()
     if any(port.type == "dpdk" for port in ports):
         parts.zones.append(shared_data_zone(p))
@@ -80,12 +80,14 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
     mask = a.get("pmd_cpu_mask")
     pmd_threads(mask)  # checked here, named by its option
     inputs = {"port": list(texts), "per_port_memory": bool(a.get("per_port_memory")), "pmd_cpu_mask": mask,
-              "ovs": a.get("ovs"), "ovs_hash": a.get("ovs_hash") or "mhash"}
+              "ovs": a.get("ovs"), "ovs_hash": a.get("ovs_hash") or "mhash",
+              "shared_mempool_config": a.get("shared_mempool_config")}
     return Resolved(inputs, {"ports": ports})
 
 
 def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
-    return size(list(extra["ports"]), a["per_port_memory"], a["pmd_cpu_mask"], a["ovs"], p, a["ovs_hash"])
+    return size(list(extra["ports"]), a["per_port_memory"], a["pmd_cpu_mask"], a["ovs"], p, a["ovs_hash"],
+                a["shared_mempool_config"])
 
 
 PORT = Param("port", "list", "One Interface: NAME[,type=" + "|".join(TYPES) + "][,mtu_request=N][,n_rxq=N]"
@@ -103,6 +105,8 @@ OVS = ObjectDecl(
               "queues (default: the shared memory model).", default=False),
         Param("pmd_cpu_mask", "text", "other_config:pmd-cpu-mask (hex): its CPUs are the PMD threads; a DPDK port "
               "has one Tx queue per PMD thread plus one [default: one PMD thread].", metavar="MASK"),
+        Param("shared_mempool_config", "text", "other_config:shared-mempool-config MTU[:NUMA],... (OVS 3.0+): a "
+              "shared pool is made for the smallest of these MTUs that holds the port's.", metavar="LIST"),
         Param("ovs", "choice", "Open vSwitch release [default: the one built on --dpdk: 2.17 on 21.11, 3.1 "
               "(Debian 12) on 22.11, 3.3 on 23.11, 3.5 on 24.11, 3.7 on 25.11].", choices=VERSIONS,
               metavar="VERSION"),

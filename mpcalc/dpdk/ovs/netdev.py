@@ -43,7 +43,7 @@ from ..mbuf import ETHER_CRC_LEN, ETHER_HDR_LEN, MbufSpec, mbuf_pool
 from ..platform import Platform
 from ..records import Allocation, Mempool
 from .hashing import hash_string
-from .releases import OvsRelease
+from .releases import USER_MEMPOOLS, OvsRelease
 
 RTE_ETHER_MTU = 1500
 RTE_ETHER_MIN_MTU = 68
@@ -182,15 +182,52 @@ def pmd_threads(mask: str | None) -> int:
     return bin(value).count("1")
 
 
+ALL_NUMAS = None
+
+
+def user_mempools(text: str | None, r: OvsRelease, p: Platform) -> tuple[list[tuple[int, int | None]], list[Rejection]]:
+    """other_config:shared-mempool-config ``MTU[:NUMA],...``: (pool MTU, socket or None for all) per entry
+    (``parse_user_mempools_list``); a bad entry makes OVS drop the whole list."""
+    if text is None:
+        return [], []
+    if r.version not in USER_MEMPOOLS:
+        raise InputError(f"shared-mempool-config arrived in OVS 3.0, not in {r.version}",
+                         param="--shared-mempool-config")
+    src = f"{r.tag}:lib/netdev-dpdk.c:{USER_MEMPOOLS[r.version][1]}"
+    out: list[tuple[int, int | None]] = []
+    for item in text.replace(",", " ").split():
+        key, _, value = item.replace("=", ":").partition(":")
+        try:
+            mtu = int(key, 0)
+        except ValueError:
+            mtu = -1
+        try:
+            socket: int | None = int(value, 0)
+        except ValueError:
+            socket = ALL_NUMAS
+        if mtu < 0 or (socket is not None and socket < 0):
+            return [], [Rejection(None, f"shared-mempool-config {text!r}: {item!r} is no MTU[:NUMA]: OVS ignores the "
+                                  "whole list", "parse_user_mempools_list", src)]
+        out.append((buf_size(mtu, p) - ETHER_HDR_LEN - ETHER_CRC_LEN, socket))
+    return out, []
+
+
+def user_adjusted(pool_mtu: int, socket: int, users: Sequence[tuple[int, int | None]]) -> int:
+    """``dpdk_get_user_adjusted_mtu``: the smallest configured pool MTU that holds ``pool_mtu`` on the socket."""
+    fits = [mtu for mtu, s in users if mtu >= pool_mtu and (s is None or s == socket)]
+    return min(fits) if fits else pool_mtu
+
+
 def plan(ports: Sequence[Port], per_port_memory: bool, pmd_cpu_mask: str | None, r: OvsRelease, p: Platform,
-         hash_variant: str = "mhash") -> Plan:
+         hash_variant: str = "mhash", shared_mempool_config: str | None = None) -> Plan:
     """Every port in the order given (the order OVS configures them), with the pools OVS creates."""
     n_pmd = pmd_threads(pmd_cpu_mask)
+    users, user_errors = user_mempools(shared_mempool_config, r, p)
     by_key: dict[tuple[int, int], str] = {}
     pools: dict[str, dict[str, object]] = {}
     mempools: list[Mempool] = []
     plans: list[PortPlan] = []
-    errors: list[Rejection] = []
+    errors: list[Rejection] = list(user_errors)
     seen: set[str] = set()
     for port in ports:
         if port.name in seen:
@@ -212,9 +249,11 @@ def plan(ports: Sequence[Port], per_port_memory: bool, pmd_cpu_mask: str | None,
             n_txq, rxq_size, txq_size = n_rxq, NIC_PORT_DEFAULT_Q_SIZE, NIC_PORT_DEFAULT_Q_SIZE
         else:
             n_txq, rxq_size, txq_size = n_pmd + 1, queue_size(port.n_rxq_desc, r), queue_size(port.n_txq_desc, r)
-        room = buf_size(mtu, p)
-        pool_mtu = room - ETHER_HDR_LEN - ETHER_CRC_LEN
+        pool_mtu = buf_size(mtu, p) - ETHER_HDR_LEN - ETHER_CRC_LEN
         socket = SOCKET0
+        if not per_port_memory:
+            pool_mtu = user_adjusted(pool_mtu, socket, users)
+        room = pool_mtu + ETHER_HDR_LEN + ETHER_CRC_LEN  # MTU_TO_FRAME_LEN
         name: str | None = None
         n_mbufs: int | None = None
         reused = False

@@ -99,6 +99,9 @@ RELEASES: dict[str, OvsRelease] = {r.version: r for r in (
        "121", "402", "6058 5933", _N + "6701", "861"),
 )}
 VERSIONS = tuple(RELEASES)
+#: other_config:shared-mempool-config (3.0+): lines of dpdk_get_user_adjusted_mtu and parse_user_mempools_list
+USER_MEMPOOLS = {"3.0": (585, 5400), "3.1": (593, 5725), "3.2": (618, 6323), "3.3": (625, 6611),
+                 "3.4": (625, 6626), "3.5": (637, 6701), "3.6": (635, 6750), "3.7": (636, 6708)}
 #: the OVS release mpcalc assumes for a DPDK release: the LTS (2.17, 3.3), Debian 12's (3.1), else the newest
 DEFAULT_FOR_DPDK = {"21.11": "2.17", "22.11": "3.1", "23.11": "3.3", "24.11": "3.5", "25.11": "3.7"}
 #: current long-term support releases (v3.7.1:Documentation/internals/release-process.rst:78-114)
