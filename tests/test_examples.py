@@ -16,5 +16,5 @@ _spec.loader.exec_module(regen)
 @pytest.mark.parametrize("path,args", regen.examples(), ids=lambda v: v.name if isinstance(v, Path) else None)
 def test_example_is_current(path, args, monkeypatch):
     monkeypatch.chdir(EXAMPLES.parent)  # commands name files relative to the repository
-    assert path.exists(), f"{path.name} is missing: run python examples/regen.py"
-    assert path.read_text() == regen.render(args), f"{path.name} is stale: run python examples/regen.py"
+    assert path.exists(), f"{path.name} is missing: run .venv/bin/python examples/regen.py"
+    assert path.read_text() == regen.render(args), f"{path.name} is stale: run .venv/bin/python examples/regen.py"

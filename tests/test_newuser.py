@@ -524,3 +524,130 @@ def test_gates_are_in_the_json_and_valid():
                      "value": 400_801_632, "limit": 300 << 20, "ok": False,
                      "message": "total_bytes 400,801,632 (none) is over --max-total 314,572,800"}
     assert "gates" not in json.loads(mpcalc("rib", "--routes", "1M", "--json").out)
+
+
+# --- 8. plan: settings in order, sources named, the file format documented ----------------------------------------
+
+def test_plan_settings_read_in_order():
+    out = mpcalc("plan", "examples/plans/l3fwd-router.toml", COLUMNS="80").out.splitlines()
+    eal = next(i for i, ln in enumerate(out) if ln.startswith("EAL: --socket-mem "))
+    assumes = [i for i, ln in enumerate(out) if ln.strip().startswith("assumes:")]
+    assert assumes and all(i > eal for i in assumes)  # each assumption under the line it qualifies
+    doc = json.loads(mpcalc("plan", "examples/plans/l3fwd-router.toml", "--json").out)
+    assert not any(word in line for line in doc["settings"]["assumes"] for word in ("below", "above"))
+
+
+def test_plan_sources_name_the_file():
+    out = mpcalc("plan", "examples/plans/l3fwd-router.toml", COLUMNS="80").out
+    assert "dpdk, arch from examples/plans/l3fwd-router.toml [platform]" in out
+    assert "from option" not in out
+    doc = json.loads(mpcalc("plan", "examples/plans/l3fwd-router.toml", "--json").out)
+    assert doc["platform"]["sources"]["dpdk"] == "examples/plans/l3fwd-router.toml [platform]"
+    doc = json.loads(mpcalc("rib", "--routes", "1M", "--dpdk", "23.11", "--json").out)
+    assert doc["platform"]["sources"]["dpdk"] == "option"
+
+
+def test_plan_errors_name_the_item(tmp_path):
+    plan = tmp_path / "l3fwd.toml"
+    plan.write_text('[[mbuf]]\nname = "p0"\ncount = "lots"\n')
+    run = mpcalc("plan", str(plan))
+    assert run.code == 2
+    assert run.err == f"mpcalc: error: {plan}: [[mbuf]] 'p0', key 'count': 'lots' is not a count\n"
+
+
+def _section(title: str) -> str:
+    text = README.read_text()
+    start = text.index(f"\n## {title}")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else None]
+
+
+def test_readme_documents_the_plan_file(tmp_path):
+    import tomllib
+
+    from jsonschema import Draft202012Validator
+
+    section = _section("Plan files")
+    assert "`mpcalc schema --document plan-file`" in section
+    schema = json.loads(mpcalc("schema", "--document", "plan-file").out)
+    for table in schema["properties"]:
+        assert (f"`[{table}]`" if table == "platform" else f"`[[{table}]]`") in section, table
+    for key in schema["properties"]["platform"]["properties"]:
+        assert f"`{key}`" in section, key
+    example = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    assert not list(Draft202012Validator(schema).iter_errors(tomllib.loads(example)))
+    path = tmp_path / "readme.toml"
+    path.write_text(example)
+    run = mpcalc("plan", str(path), "--json")
+    assert run.code == 0, run.err
+    assert {i["name"] for i in json.loads(run.out)["items"]} == {"mbuf_pool_p0", "ipv4_fib"}
+
+
+# --- 1, 2 and 9: the README's set-up, and what it names ------------------------------------------------------------
+
+def _setup_commands() -> list[str]:
+    return re.findall(r"```sh\n(.*?)\n```", _section("Set-up: two commands"), re.S)
+
+
+def test_readme_set_up_is_two_commands():
+    first, second = _setup_commands()
+    assert "\n" not in first and "\n" not in second
+    # PEP 668: a virtual environment in the command itself, and python3-venv where Debian lacks it
+    assert "apt-get install -y python3-venv" in first
+    assert "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/mpcalc rib --routes 1M" in first
+    assert "python3 -m pip install" not in first
+    assert second == "bash scripts/test.sh"
+    ci = [ln for ln in (ROOT / ".ci" / "run").read_text().splitlines() if ln.strip() and not ln.startswith("#")]
+    assert ci[-1] == second  # .ci/run runs exactly the README's command
+
+
+@pytest.mark.slow
+def test_readme_first_command_runs_as_written(tmp_path):
+    """The README's first command, verbatim, in a copy of the repository: apt (a no-op where python3-venv is
+    installed), a new virtual environment, pip install . (from the network) and mpcalc's first answer."""
+    import shutil
+
+    if os.geteuid() != 0 and subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode != 0:
+        pytest.skip("the README's command installs python3-venv: root or password-less sudo")
+    copy = tmp_path / "mpcalc"
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
+    for name in filter(None, (f.decode() for f in files)):
+        if (ROOT / name).is_file():
+            (copy / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, copy / name)
+    first, _ = _setup_commands()
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "COLUMNS")}
+    env["DEBIAN_FRONTEND"] = "noninteractive"
+    res = subprocess.run(["bash", "-c", first], cwd=copy, capture_output=True, text=True, env=env, timeout=1800,
+                         stdin=subprocess.DEVNULL)
+    assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
+    assert re.search(r"total_bytes\s*│\s*400,801,632", res.stdout), res.stdout[-3000:]
+    assert (copy / ".venv" / "bin" / "mpcalc").exists()
+
+
+def test_readme_names_only_what_exists():
+    text = README.read_text()
+    assert "shared/seeds" not in text and "seed 003" not in text and "seed's" not in text
+    assert not re.search(r"`python [a-z]", text)  # Debian 12 has no `python` command
+    for path in re.findall(r"`((?:examples|scripts|tests|bench|mpcalc)/[\w./-]+)`", text):
+        assert (ROOT / path).exists() or any(ROOT.glob(path)), path
+
+
+def test_the_exit_code_table_is_the_enum():
+    from mpcalc.app.exitcodes import ExitCode
+
+    table = _section("Exit codes")
+    assert sorted(int(c) for c in re.findall(r"^\| (\d+) \|", table, re.M)) == sorted(int(c) for c in ExitCode)
+
+
+def test_regen_draws_at_80_columns_whatever_the_terminal(tmp_path):
+    """``.venv/bin/python examples/regen.py`` draws every example at 80 columns, wherever it runs."""
+    code = ("import importlib.util as u, sys; s = u.spec_from_file_location('regen', sys.argv[1]); "
+            "m = u.module_from_spec(s); s.loader.exec_module(m); sys.stdout.write(m.render(sys.argv[2:]))")
+    res = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "regen.py"), "rib", "--routes", "1M",
+                          "--explain"], cwd=tmp_path, capture_output=True, text=True, env=user_env(COLUMNS="200"),
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    lines = res.stdout.splitlines()
+    assert lines[1] == "DPDK 22.11 (v22.11.11) x86_64, page size 2M"
+    assert max(len(ln) for ln in lines[1:]) <= 80

@@ -63,14 +63,14 @@ def test_a_plan_item_equals_the_single_command(run):
 BAD = [
     ("", "the plan file is empty"),
     ("[platform]\npage_size = '3K'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n", "[platform], key 'page_size'"),
-    ("[[pool]]\nname='a'\ncount=1\nelt_size=8\ncolour='red'\n", "[[pool]] #1, key 'colour': unknown key"),
+    ("[[pool]]\nname='a'\ncount=1\nelt_size=8\ncolour='red'\n", "[[pool]] 'a', key 'colour': unknown key"),
     ("[[pool]]\nname='a'\nelt_size=8\n", "[[pool]] 'a', key 'count': is required"),
-    ("[[pool]]\nname='a'\ncount=-1\nelt_size=8\n", "[[pool]] #1, key 'count'"),
+    ("[[pool]]\nname='a'\ncount=-1\nelt_size=8\n", "[[pool]] 'a', key 'count'"),
     ("[[pool]]\nname='a'\ncount='0.5'\nelt_size=8\n", "key 'count'"),
     ("[[mbuf]]\nname='a'\ncount=10\nmtu=1500\ndata_room=2176\n", "give at most one of data_room and mtu"),
     ("[[pool]]\nname='a'\ncount=1\nelt_size=8\nflags='no_such_flag'\n", "unknown flag 'no_such_flag'"),
     ("[[pool]]\nname='a'\ncount=1\nelt_size=8\n[[mbuf]]\nname='a'\ncount=1\n", "DPDK would fail with EEXIST"),
-    ("[[fib]]\nname='f'\nroutes=10\nnh_size=3\n", "[[fib]] #1, key 'nh_size'"),
+    ("[[fib]]\nname='f'\nroutes=10\nnh_size=3\n", "[[fib]] 'f', key 'nh_size'"),
     ("[[router]]\nname='x'\n", "[router]: unknown table"),
     ("[platform]\ndpdk='20.11'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n", "'20.11' is not one of 21.11"),
     (

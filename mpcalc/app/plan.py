@@ -101,8 +101,8 @@ class PlanReport:
         total = sum(by_socket.values()) * p.page_size
         return {
             "assumes": [
-                "EAL starts with the --socket-mem below: it preallocates those pages as one heap region; "
-                "without it the heap grows on demand and needs a few pages more",
+                "EAL is started with this --socket-mem: it preallocates those pages as one heap region; "
+                "without --socket-mem the heap grows on demand and needs a few pages more",
                 "IOVA as PA with every page its own physically contiguous run (the worst case, EAL's default "
                 "as root without an IOMMU): each extra chunk of an objects memzone costs a 192-byte heap "
                 "element; IOVA as VA needs at most one page less",
@@ -165,7 +165,9 @@ def _platform(path: str, doc: Mapping[str, Any]) -> tuple[Platform, int]:
         platform = platform_from(keys, base_dir=str(Path(path).parent))
     except InputError as exc:
         raise _item_error(path, "[platform]", exc.param and exc.param.lstrip("-").replace("-", "_"), exc) from None
-    return platform, eal_heap
+    # a value of [platform] came from the plan file, not from a command-line option
+    return platform._replace(sources=tuple((k, f"{path} [platform]" if v == "option" else v)
+                                           for k, v in platform.sources)), eal_heap
 
 
 def _compute(kind: str, keys: dict[str, Any], p: Platform) -> Result:
@@ -261,6 +263,8 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
             if not isinstance(table, dict):
                 raise _item_error(path, where, None, ValueError("must be a table"))
             params = item_params(kind)
+            if isinstance(table.get("name"), str):  # errors name the item as the file does
+                where = f"[[{kind}]] {table['name']!r}"
             keys = _parse_keys(path, where, table, params)
             where = f"[[{kind}]] {keys.get('name', '#' + str(index))!r}"
             missing = [k for k, prm in params.items() if (prm.required or prm.needed or k == "name") and k not in keys]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from .. import userio
 from ..app.exitcodes import ExitCode
 from ..cli import output, output_options, plot_option
 from ..params import Size
@@ -31,7 +32,7 @@ def command(file: str, fit: int | None, fit_item: str | None, fmt: str) -> int:
         if value is None:
             click.echo(f"mpcalc: no valid {key} of {fit_item!r} fits {fit:,} bytes", err=True)
             return ExitCode.REJECTED
-        click.echo(f"mpcalc: --fit: {fit_item} {key} {value:,} is the largest that fits {fit:,} bytes", err=True)
+        userio.info(f"--fit: {fit_item} {key} {value:,} is the largest that fits {fit:,} bytes")
         return ExitCode.OK if report.ok else ExitCode.REJECTED
     report = planmod.plan(doc, path)
     output(report, fmt)

@@ -20,7 +20,7 @@ _OBJECT_FIELDS = ("header_size", "elt_size", "trailer_size", "total_size")
 
 
 def rows(report: Report) -> Iterator[tuple[object, ...]]:
-    for result in report.to_dict()["results"]:  # type: ignore[union-attr]
+    for result in report.to_dict()["results"]:  # type: ignore[attr-defined]
         label = "|".join(result["flags"]) or "none"
         for mp in result["mempools"]:
             for f in _OBJECT_FIELDS:
@@ -47,7 +47,7 @@ def rows(report: Report) -> Iterator[tuple[object, ...]]:
             yield label, "", "error", e["errno"] or "hazard", e["reason"]
 
 
-def flat(details: dict, prefix: str = "") -> Iterator[tuple[str, object]]:  # type: ignore[type-arg]
+def flat(details: dict, prefix: str = "") -> Iterator[tuple[str, object]]:
     """A result's details as (dotted key, cell) pairs: what the table's details show (a FIB's tbl8_needed,
     an mbuf pool's idle_in_caches), not --explain's prose nor --fit's (its own rows).
 
@@ -104,7 +104,7 @@ def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "csv") -> None:
 PLAN_COLUMNS = ("socket", "item", "section", "name", "value")
 
 
-def render_plan(report, stream: TextIO, fmt: str = "csv") -> None:  # type: ignore[no-untyped-def]
+def render_plan(report, stream: TextIO, fmt: str = "csv") -> None:
     """One number a row: each item's memzones, allocations and totals, then each socket's totals."""
     writer = csv.writer(stream, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
     writer.writerow(PLAN_COLUMNS)

@@ -20,22 +20,22 @@ def _table(text: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def _via_csv(draw, report, stream: TextIO) -> None:  # type: ignore[no-untyped-def]
+def _via_csv(draw, report, stream: TextIO) -> None:
     buf = io.StringIO()
     draw(report, buf, fmt="csv")
     stream.write(_table(buf.getvalue()))
 
 
-def render(report, stream: TextIO, fmt: str = "markdown") -> None:  # type: ignore[no-untyped-def]
+def render(report, stream: TextIO, fmt: str = "markdown") -> None:
     p = report.platform
     stream.write(f"**mpcalc {report.command}**: DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}, cache line "
                  f"{p['cache_line']} B, RTE_MAX_LCORE {p['max_lcore']}, page size {p['page_size']:,} B\n\n")
     _via_csv(csvfmt.render, report, stream)
 
 
-def render_diff(diff, stream: TextIO, fmt: str = "markdown") -> None:  # type: ignore[no-untyped-def]
+def render_diff(diff, stream: TextIO, fmt: str = "markdown") -> None:
     _via_csv(csvfmt.render_diff, diff, stream)
 
 
-def render_plan(plan, stream: TextIO, fmt: str = "markdown") -> None:  # type: ignore[no-untyped-def]
+def render_plan(plan, stream: TextIO, fmt: str = "markdown") -> None:
     _via_csv(csvfmt.render_plan, plan, stream)

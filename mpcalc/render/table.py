@@ -114,23 +114,26 @@ def _words(text: str) -> str:
     return re.sub(r",(?=[A-Za-z_])", ", ", text)
 
 
-def platform_lines(p: dict) -> str:
-    """The platform in two lines of at most about 70 columns, and where the chosen values came from."""
+def platform_lines(p: dict, width: int = PIPE_WIDTH, prefix: str = "") -> str:
+    """The platform in two short lines, and where the values chosen (not defaults) came from, each source
+    once: ``dpdk, arch from option``.  Wrapped at ``width`` between words."""
     spread = f"{p['channels']} channels x {p['ranks']} ranks" if p["spreads"] else "no spreading on this arch"
     build = "".join(f", {k}" for k in ("debug", "stats") if p[k])
     named = f" {p['platform']}" if p["platform"] else ""
-    lines = [f"DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}{named}, page size {page_label(p['page_size'])}"
-             f"{build}",
+    lines = [f"{prefix}DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}{named}, page size "
+             f"{page_label(p['page_size'])}{build}",
              f"  cache line {p['cache_line']} B, RTE_MAX_LCORE {p['max_lcore']}, {spread}"]
-    chosen = [f"{k} from {v}" for k, v in p["sources"].items()
-              if v.startswith(("option", "platform", "build", "plan file"))]
-    if chosen:
-        lines.append("  " + "; ".join(chosen))
-    return "\n".join(lines)
+    by_source: dict[str, list[str]] = {}
+    for key, src in p["sources"].items():
+        if src.startswith(("option", "platform", "build")) or src.endswith("[platform]"):
+            by_source.setdefault(src, []).append(key)
+    if by_source:
+        lines.append("  " + "; ".join(f"{', '.join(keys)} from {src}" for src, keys in by_source.items()))
+    return "\n".join(hanging(line, width) for line in lines)
 
 
-def _platform_line(report: Report) -> str:
-    return platform_lines(report.platform)
+def _platform_line(report: Report, console: Console, prefix: str = "") -> str:
+    return platform_lines(report.platform, console.width, prefix)
 
 
 def _flags_label(flags: list[str]) -> str:
@@ -311,7 +314,7 @@ def _summary(console: Console, results: list[dict]) -> None:
 
 def render(report: Report, stream: TextIO, fmt: str = "table") -> None:
     console = console_for(stream)
-    console.print(_platform_line(report))
+    console.print(_platform_line(report, console), soft_wrap=True)
     for note in report.notes:
         _say(console, f"note: {note}")
     results = report.to_dict()["results"]
@@ -340,8 +343,8 @@ def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "table") -> None:
     """One table per flag combination: each memzone, then each rte_malloc allocation, then the totals;
     a side DPDK rejects shows its errno in its cells and the reason under the table."""
     console = console_for(stream)
-    console.print("left:  " + _platform_line(diff.left))
-    console.print("right: " + _platform_line(diff.right))
+    console.print(_platform_line(diff.left, console, "left:  "), soft_wrap=True)
+    console.print(_platform_line(diff.right, console, "right: "), soft_wrap=True)
     left, right = diff.left.to_dict()["results"], diff.right.to_dict()["results"]
     for lres, rres in zip(left, right, strict=True):  # type: ignore[call-overload]
         label = "|".join(lres["flags"]) or "none"
@@ -375,7 +378,7 @@ def render_plan(report, stream: TextIO, fmt: str = "table") -> None:
     console = console_for(stream)
     doc = report.to_dict()
     console.print(f"plan {doc['file']}")
-    console.print(platform_lines(doc["platform"]))
+    console.print(platform_lines(doc["platform"], console.width), soft_wrap=True)
     _title(console, "items")
     t = Table()
     with_errors = any(item["result"]["errors"] for item in doc["items"])
@@ -408,10 +411,10 @@ def render_plan(report, stream: TextIO, fmt: str = "table") -> None:
             _bar(console, bar._replace(label=f"socket {fig.socket} {bar.label}"))
     settings = doc["settings"]
     if settings:
-        for line in settings["assumes"]:
-            _say(console, f"assumes: {line}", style="dim")
         # settings to paste: never wrapped (a terminal folds them for the eye, a copy gets one line)
         console.print(f"EAL: {settings['eal_args']}", soft_wrap=True)
+        for line in settings["assumes"]:
+            _say(console, f"  assumes: {line}", style="dim")
         for line in settings["nr_hugepages"]:
             console.print(line, soft_wrap=True)
         res = settings["kubernetes"]["resources"]
