@@ -609,12 +609,10 @@ def test_readme_first_command_runs_as_written(tmp_path):
 
     if os.geteuid() != 0 and subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode != 0:
         pytest.skip("the README's command installs python3-venv: root or password-less sudo")
-    copy = tmp_path / "mpcalc"
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
-    for name in filter(None, (f.decode() for f in files)):
-        if (ROOT / name).is_file():
-            (copy / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, copy / name)
+    copy = tmp_path / "mpcalc"  # the repository as a user gets it (no git needed): no venv, no build products
+    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", ".build", "__pycache__", "*.egg-info",
+                                                              ".hypothesis", ".pytest_cache", ".mypy_cache",
+                                                              ".ruff_cache", "build"))
     first, _ = _setup_commands()
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "COLUMNS")}
     env["DEBIAN_FRONTEND"] = "noninteractive"
