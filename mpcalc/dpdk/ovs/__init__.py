@@ -28,7 +28,8 @@ __all__ = ["OVS", "Port", "parse_port", "plan", "size"]
 #: checks the whole heap against the model): once 6,144; per DPDK port 100,224 + 384 per Rx queue + 256 per
 #: Tx queue (struct netdev_dpdk and its queue structs, OVS's dpdk_rte_mzalloc(), lib/netdev-dpdk.c:1277-1330,
 #: and net_null's own data: its struct pmd_internals, ethdev's queue arrays); per vhost port 68,032
-#: (vhost_rxq_enabled and tx_q for OVS_VHOST_MAX_QUEUE_NUM 1,024 queues, lib/netdev-dpdk.c:1344-1360).
+#: (vhost_rxq_enabled and tx_q for OVS_VHOST_MAX_QUEUE_NUM 1,024 queues, lib/netdev-dpdk.c:1344-1360), measured
+#: without a guest (a guest's Rx queues add OVS's own queue structs, not measured).
 #: A NIC's PMD allocates its own descriptor rings and data instead of net_null's.
 OVS_ONCE, OVS_DPDK_PORT, OVS_PER_RXQ, OVS_PER_TXQ, OVS_VHOST_PORT = 6_144, 100_224, 384, 256, 68_032
 _ELEM_HEADER = 128
