@@ -649,3 +649,51 @@ def test_regen_draws_at_80_columns_whatever_the_terminal(tmp_path):
     lines = res.stdout.splitlines()
     assert lines[1] == "DPDK 22.11 (v22.11.11) x86_64, page size 2M"
     assert max(len(ln) for ln in lines[1:]) <= 80
+
+
+@pytest.mark.parametrize("argv,stdin,code", [
+    (("batch",), '{"command": "pool", "count": 1000, "elt_size": 40}\n', 0),
+    (("batch",), '{"command": "pool", "count": 100, "elt_size": 64, "cache_size": 100}\n', 1),
+    (("batch",), '{"command": "pool", "count": "lots"}\n{"command": "pool", "count": 100, "elt_size": 64, '
+                 '"cache_size": 100}\n', 2),
+    (("sweep", "pool", "--vary", "count=100..200", "--steps", "3", "--elt-size", "64", "--cache-size", "100"), None,
+     1),
+    (("sweep", "pool", "--vary", "count=1K..2K", "--steps", "3", "--elt-size", "64"), None, 0),
+    (("plan", "examples/plans/l3fwd-router.toml"), None, 0),
+    (("inspect", "-"), Path(ROOT / "examples" / "inspect" / "mempool-dump.txt").read_text(), 0),
+    (("inspect", "-"), "", 2),
+    (("schema",), None, 0),
+    (("diff", "--left", "--dpdk 22.11", "--right", "--dpdk 26.07", "pool", "--count", "100", "--elt-size", "64",
+      "--cache-size", "100"), None, 1),
+    (("rib", "--routes", "1M", "--max-total", "1G"), None, 0),
+    (("rib", "--routes", "1M", "--max-total", "1M"), None, 3),
+    (("pool", "--elt-size", "40", "--fit", "1K"), None, 1),
+    (("rib", "--routes", "1M", "--bogus"), None, 2),
+], ids=lambda v: " ".join(v)[:40] if isinstance(v, tuple) else None)
+def test_the_exit_codes_of_every_command(argv, stdin, code):
+    """The README's table, for the stream commands too."""
+    run = mpcalc(*argv, stdin=stdin)
+    assert run.code == code, run
+    assert "Traceback" not in run.err
+
+
+@pytest.mark.slow
+def test_scripts_test_sh_says_what_it_does():
+    """``bash scripts/test.sh`` on a machine it has set up before: a numbered line a step with its time, no
+    apt, debconf or pip noise, the foreign architectures as they were; then pytest (here: collection only)."""
+    if os.geteuid() != 0:
+        pytest.skip("scripts/test.sh runs as root (apt, hugepages)")
+    before = subprocess.run(["dpkg", "--print-foreign-architectures"], capture_output=True, text=True).stdout
+    res = subprocess.run(["bash", "scripts/test.sh", "--collect-only", "-q", "-k", "no_test_has_this_name"], cwd=ROOT,
+                         capture_output=True, text=True, env=user_env(), timeout=1800, stdin=subprocess.DEVNULL)
+    assert res.returncode == 5, res.stdout[-2000:] + res.stderr[-2000:]  # pytest: no tests collected
+    steps = [ln for ln in res.stdout.splitlines() if ln.startswith("==> [")]
+    assert [ln[:10] for ln in steps] == ["==> [1/3] ", "==> [2/3] ", "==> [3/3] "]
+    assert all(re.search(r" \.\.\. done \(\d+s\)$", ln) for ln in steps), steps
+    assert re.search(r"^==> setup took \d+s; now pytest", res.stdout, re.M)
+    noise = [ln for ln in (res.stdout + res.stderr).splitlines()
+             if re.search(r"debconf|WARNING|\[notice\]|Get:\d|Reading package lists", ln)]
+    assert not noise, noise
+    assert (ROOT / "tests" / "conformance" / ".build" / "test-setup.log").exists()
+    after = subprocess.run(["dpkg", "--print-foreign-architectures"], capture_output=True, text=True).stdout
+    assert after == before
