@@ -64,7 +64,7 @@ apt_install() {
     apt-get "${apt_quiet[@]}" install -y --no-install-recommends "$@"
 }
 if ((${#missing[@]})); then
-    step "apt: installing ${missing[*]} (the first run downloads about 150 MB)" apt_install "${missing[@]}"
+    step "apt: installing ${missing[*]} (the first run downloads about 210 MB)" apt_install "${missing[@]}"
 else
     step "apt: ${#apt_packages[@]} packages already installed" true
 fi
@@ -84,7 +84,7 @@ sysroot() {
     drop_arm64
 }
 trap drop_arm64 EXIT # also when the download fails or is interrupted
-step "arm64 sysroot in $build/arm64-sysroot (the first run downloads about 280 packages, 53 MB)" sysroot
+step "arm64 sysroot in $build/arm64-sysroot (the first run downloads about 290 packages, 55 MB)" sysroot
 trap - EXIT
 
 # 3. the virtual environment: mpcalc, editable, with the test tools (pytest, hypothesis, jsonschema,
