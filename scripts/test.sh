@@ -92,6 +92,6 @@ trap - EXIT
 step "Python: .venv with mpcalc and its test tools" \
     bash -c 'python3 -m venv .venv && .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"'
 
-echo "==> setup took $((SECONDS - start))s; now pytest: the unit suite, then the conformance suite against the" \
-    "real DPDK (probes build with gcc, at most ${MPCALC_MAX_PROBES:-4} run at once; arm64 runs under qemu)"
+echo "==> setup took $((SECONDS - start))s; now pytest: the conformance suite against the real DPDK (probes" \
+    "built with gcc, at most ${MPCALC_MAX_PROBES:-4} running at once, arm64 under qemu), the unit tests, the doctests"
 exec .venv/bin/python -m pytest "$@"
