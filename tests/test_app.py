@@ -117,7 +117,7 @@ def test_the_command_takes_the_command_line_after_dashes(run):
                      "-i", "--total-num-mbufs=8192")
     assert rc == 0
     res = json.loads(out)["results"][0]
-    advice = res["details"]["hugepages"]
+    advice = res["details"]["advice"]
     assert advice["settings"]["eal_args"] == "--socket-mem 32"  # bisected: 16 pages is the smallest that starts
     assert advice["run_as"][:3] == ["dpdk-testpmd", "--socket-mem", "32"]
     assert {m["name"] for m in res["memzones"]} >= {"rte_eth_dev_data", "rte_pdump_stats", "RTE_METRICS"}
@@ -125,7 +125,7 @@ def test_the_command_takes_the_command_line_after_dashes(run):
 
 def test_a_plan_item_is_the_same_application(tmp_path, run):
     plan = tmp_path / "app.toml"
-    plan.write_text('[[app]]\nname = "fib"\ncommand = ["dpdk-l3fwd", "-l", "0", "--no-pci", "--vdev", "net_tap0", '
+    plan.write_text('[[app]]\nname = "fib"\ncommand_line = ["dpdk-l3fwd", "-l", "0", "--no-pci", "--vdev", "net_tap0", '
                     '"--vdev", "net_tap1", "--", "-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib"]\n')
     rc, out, _ = run("plan", str(plan), "--json")
     assert rc == 0

@@ -207,3 +207,45 @@ def test_the_readme_shows_the_pictures_regen_draws():
         assert "--plot" not in args  # regen adds it
     shown = {n for n, _ in regen.PICTURES if f"](examples/images/{n})" in readme}
     assert {"sweep-pool.svg", "plan-l3fwd-router.svg"} <= shown
+
+
+def test_an_application_on_4k_pages_is_drawn_by_kind(run):
+    rc, out, _ = run(
+        "app",
+        "--json",
+        "--",
+        "dpdk-testpmd",
+        "-l",
+        "0-1",
+        "--no-huge",
+        "-m",
+        "1024",
+        "--vdev",
+        "net_null0",
+        "--",
+        "--total-num-mbufs=8192",
+    )
+    assert rc == 0
+    assert figures.advised_figure(json.loads(out)) == []  # its advice sized the hugepage run, another heap
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("ovs", "--port", "p0", "--port", "p1,mtu_request=9000"),
+        ("app", "--", "dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "--total-num-mbufs=8192"),
+    ],
+)
+def test_a_whole_application_is_drawn_per_socket_with_its_advice(run, tmp_path, argv):
+    rc, out, _ = run(*argv[:1], "--json", *argv[1:])
+    assert rc == 0
+    doc = json.loads(out)
+    (sock,) = figures.advised_figure(doc)
+    (result,) = doc["results"]
+    advice = result["details"]["advice"]
+    assert sock.by_item.total == sock.by_kind.total == result["heap_bytes"] + advice["sockets"][0]["eal_heap"]
+    assert sock.advised == advice["sockets"][0]["pages"] * advice["page_size"] >= sock.by_item.total
+    path = tmp_path / "app.svg"
+    rc, _, _ = run(*argv[:1], "--plot", str(path), *argv[1:])
+    assert rc == 0
+    _is_picture(path)

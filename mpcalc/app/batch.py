@@ -22,6 +22,8 @@ from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
 from .request import ANALYSIS_PARAMS, Analysis, Request, evaluate, footprints
 
+#: the kinds whose value may be a JSON array: flag names, OVS's ports, an application's command line
+_LISTS = frozenset({"flags", "list", "argv"})
 #: memo sizes: a table is cleared when it grows past this (bounded memory)
 MEMO_LIMIT = 4096
 NO_ANALYSIS = Analysis()
@@ -93,7 +95,7 @@ class Lines:
             if not value.is_integer():
                 raise LineError(f"{value!r} is not a value for {param.option}", key=param.key)
             value = int(value)
-        if isinstance(value, dict) or (isinstance(value, list) and param.kind != "flags"):
+        if isinstance(value, dict) or (isinstance(value, list) and param.kind not in _LISTS):
             raise LineError(f"{value!r} is not a value for {param.option}", key=param.key)
         if isinstance(value, bool) != (param.kind == "bool"):
             raise LineError(f"{value!r} is not a value for {param.option}"

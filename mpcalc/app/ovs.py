@@ -3,10 +3,7 @@ on the ports as one plan item, in OVS's own words (other_config:dpdk-socket-mem)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from ..dpdk.platform import Platform, platform_from
+from ..dpdk.platform import Platform
 from ..dpdk.records import Result
 
 
@@ -22,6 +19,8 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
         return {"pages": None, "note": "no page size (--page-size none): no hugepage advice"}
     socket_mem = str(settings["socket_mem"])
     return {
+        "page_size": platform.page_size,
+        "sockets": [s.to_dict() for s in report.sockets],
         "pages": {str(s.socket): s.pages for s in report.sockets},
         "eal_heap": report.sockets[0].eal_heap,
         "dpdk-socket-mem": socket_mem,
@@ -30,9 +29,3 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
         "assumes": [*settings["assumes"],  # type: ignore[misc]
                     "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's"],
     }
-
-
-def with_advice(args: Mapping[str, Any], platform: Mapping[str, Any], results: Sequence[Result]) -> list[Result]:
-    """Each result with ``details.advice`` (``platform``: the request's platform values)."""
-    p = platform_from(platform)
-    return [r._replace(details={**r.details, "advice": advice(r, p)}) for r in results]

@@ -16,6 +16,7 @@ from ..dpdk.eal import assemble
 from ..dpdk.flags import flag_names
 from ..dpdk.platform import PLATFORM_KEYS, Platform, describe, platform_from
 from ..dpdk.records import Footprint, Result
+from .advice import advise
 from .exitcodes import ExitCode
 from .job import Job, fit_rejection
 from .report import Report
@@ -73,11 +74,7 @@ def evaluate(request: Request) -> Outcome:
     job = job_of(request)
     analysis = request.analysis
     masks = request.args.get("flags") or [0]
-    results = [_one(job, mask, analysis) for mask in masks]
-    if job.command == "ovs":  # OVS's hugepage advice: mpcalc.app.plan's page model on a one-item plan
-        from .ovs import with_advice
-
-        results = with_advice(request.args, request.platform, results)
+    results = [advise(job.command, job.inputs, _one(job, mask, analysis), job.platform) for mask in masks]
     inputs = job.inputs if analysis.fit is None else sized_inputs(job, results)
     report = Report(command=job.command, platform=describe(job.platform), inputs=inputs, results=tuple(results),
                     notes=platform_notes(job.platform, *objects_zones(results)))
@@ -114,7 +111,8 @@ def sized_inputs(job: Job, results: list[Result]) -> dict[str, Any]:
     the value it grew (and of what derives from it: a RIB's max_nodes).  When the flag combinations'
     answers differ, or none fits, those keys are null and each result's ``details.fit`` holds its own."""
     key = job.fit_key
-    values = {(r.details.get("fit") or {}).get("value") for r in results}
+    fits = [r.details.get("fit") for r in results]
+    values = {fit.get("value") if isinstance(fit, dict) else None for fit in fits}
     value = values.pop() if len(values) == 1 else None
     if value is not None:
         return job.decl.resolve({**job.args, key: value}).inputs
@@ -136,10 +134,6 @@ def _one(job: Job, mask: int, analysis: Analysis) -> Result:
     else:
         result = job.result(mask)
     assert result is not None
-    if job.command == "app" and result.ok:  # a whole application: its hugepage advice, from the plan's page model
-        from .appadvice import advice
-
-        extra["hugepages"] = advice(list(job.inputs["command"]), job.platform)
     if analysis.explain and (result.mempools or result.zones or result.allocations):
         from . import explain
 

@@ -86,6 +86,27 @@ def plan_figure(doc: Mapping[str, Any]) -> list[SocketFigure]:
     return out
 
 
+def advised_figure(doc: Mapping[str, Any]) -> list[SocketFigure]:
+    """A whole application's report (``mpcalc app``, ``mpcalc ovs``: a result with ``details.advice``): its
+    heap by pool and by kind, and the pages its hugepage advice gives, per socket of the advice.  Empty when
+    the advice sized another run (an application sized on 4 KiB pages is advised for hugepages)."""
+    out = []
+    for r in doc["results"]:
+        advice = r["details"].get("advice") or {}
+        if advice.get("heap_bytes", r["heap_bytes"]) != r["heap_bytes"]:
+            continue
+        for sock in advice.get("sockets") or ():
+            pools = [Segment(f"pool {mp['name']}", sum(z["len"] for z in mp["memzones"])
+                             + sum(a["size"] for a in mp["allocations"])) for mp in r["mempools"]]
+            rest = r["heap_bytes"] - sum(s.bytes for s in pools)
+            items = (*pools, Segment("the rest", rest)) if rest else tuple(pools)
+            kinds = tuple(Segment(k, v) for k, v in breakdown(r).items())
+            eal = Segment("EAL", sock["eal_heap"])
+            out.append(SocketFigure(sock["socket"], Bar("by item", (*items, eal)), Bar("by kind", (*kinds, eal)),
+                                    int(advice["page_size"]), sock["pages"]))
+    return out
+
+
 def report_figure(doc: Mapping[str, Any]) -> list[Bar]:
     """A sizing command's report (``--json``): one bar per flag combination, by kind."""
     return [Bar("|".join(r["flags"]) or "none", tuple(Segment(k, v) for k, v in breakdown(r).items()))

@@ -143,15 +143,14 @@ def report(path: str, doc: dict[str, Any]) -> None:
     save(fig, path)
 
 
-def plan(path: str, doc: dict[str, Any]) -> None:
-    """A plan (or an application): per NUMA socket, its heap by item and by kind, the hugepage boundaries
-    and the advised --socket-mem."""
-    from .figures import KINDS, plan_figure
+def plan(path: str, sockets: list[Any]) -> None:
+    """A plan (or a whole application): per NUMA socket (figures.SocketFigure), its heap by item and by kind,
+    the hugepage boundaries and the advised --socket-mem."""
+    from .figures import KINDS
 
     matplotlib()
     from matplotlib.figure import Figure
 
-    sockets = plan_figure(doc)
     fig = Figure(figsize=(11, 1.4 + 1.3 * len(sockets)), layout="constrained")
     axes = fig.subplots(len(sockets), 1, squeeze=False)[:, 0]
     labels = [s.label for sock in sockets for s in sock.by_item.segments]
@@ -173,7 +172,11 @@ def plan(path: str, doc: dict[str, Any]) -> None:
 
 def document(path: str, doc: dict[str, Any]) -> None:
     """Draw any document that has a picture: a plan (per socket) or a sizing command's report."""
+    from .figures import advised_figure, plan_figure
+
     if doc.get("command") == "plan" or "sockets" in doc:
-        plan(path, doc)
+        plan(path, plan_figure(doc))
+    elif advised_figure(doc):  # a whole application: per socket, as a plan
+        plan(path, advised_figure(doc))
     else:
         report(path, doc)

@@ -43,11 +43,11 @@ def program_of(argv: list[str]) -> str:
     """The application module for a command line's program (its base name: ``/usr/bin/dpdk-testpmd``)."""
     if not argv:
         raise InputError("give the application's command line after --: mpcalc app -- dpdk-testpmd -l 0-1 ...",
-                         param="command")
+                         param="command_line")
     base = os.path.basename(argv[0])
     if base not in PROGRAMS:
         raise InputError(f"{base!r} is not an application mpcalc knows (known: {', '.join(PROGRAMS)})",
-                         param="command")
+                         param="command_line")
     return PROGRAMS[base]
 
 
@@ -69,7 +69,7 @@ def size(argv: list[str], p: Platform) -> Result:
     details = {
         "program": os.path.basename(argv[0]),
         "application": program_of(argv),
-        "command": list(argv),
+        "command_line": list(argv),
         "eal": e.to_dict(),
         **details,
         "page_size": where.page_size,
@@ -82,13 +82,13 @@ def size(argv: list[str], p: Platform) -> Result:
 
 
 def _resolve(args: Mapping[str, Any]) -> Resolved:
-    argv = list(args.get("command") or ())
+    argv = list(args.get("command_line") or ())
     program_of(argv)
-    return Resolved({"command": argv}, {})
+    return Resolved({"command_line": argv}, {})
 
 
 def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
-    return size(list(inputs["command"]), p)
+    return size(list(inputs["command_line"]), p)
 
 
 APP = ObjectDecl(
@@ -96,7 +96,7 @@ APP = ObjectDecl(
     summary="A whole DPDK application from its own command line (after --): every memzone of its start-up and "
             "the hugepages it needs (dpdk-testpmd, dpdk-l3fwd).",
     params=(
-        Param("command", "argv", "The application's command line, exactly as run: the program, EAL's options, "
+        Param("command_line", "argv", "The application's command line, exactly as run: the program, EAL's options, "
               "--, the application's options.", default=None, required=True, metavar="-- COMMAND LINE"),
     ),
     build=_build,

@@ -1,0 +1,37 @@
+"""Hugepage advice for the objects that are a whole application (``app``, ``ovs``): the plan's page model
+(mpcalc.app.plan) on the object as a one-item plan, in each one's own words.  One mechanism: a result DPDK
+accepts gets ``details.advice`` from its object's adviser here.  Pure: no click, no rich."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..dpdk.platform import Platform
+from ..dpdk.records import Result
+
+Adviser = Callable[[Mapping[str, Any], Result, Platform], dict[str, object]]
+
+
+def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:
+    from .appadvice import advice
+
+    return advice(list(inputs["command_line"]), platform)
+
+
+def _ovs(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:
+    from .ovs import advice
+
+    return advice(result, platform)
+
+
+#: object name -> its adviser
+ADVISERS: dict[str, Adviser] = {"app": _app, "ovs": _ovs}
+
+
+def advise(command: str, inputs: Mapping[str, Any], result: Result, platform: Platform) -> Result:
+    """``result`` with ``details.advice`` when its object has an adviser and DPDK accepts it."""
+    adviser = ADVISERS.get(command)
+    if adviser is None or not result.ok:
+        return result
+    return result._replace(details={**result.details, "advice": adviser(inputs, result, platform)})
