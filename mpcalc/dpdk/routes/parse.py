@@ -71,8 +71,9 @@ def _ipv6(text: str) -> int | None:
         return None
 
 
-def parse_routes(lines: Iterable[str], family: int, *, source: str = "<stdin>") -> list[Route]:
-    """Parse route lines; a bad line raises InputError naming ``source:line``."""
+def parse_routes(lines: Iterable[str], family: int, *, source: str = "<stdin>", start: int = 1) -> list[Route]:
+    """Parse route lines (the first one numbered ``start``); a bad line raises InputError naming
+    ``source:line``."""
     if family not in _WIDTH:
         raise InputError(f"address family must be 4 or 6, not {family!r}", param="family")
     width = _WIDTH[family]
@@ -82,7 +83,7 @@ def parse_routes(lines: Iterable[str], family: int, *, source: str = "<stdin>") 
     append = routes.append
     full = (1 << width) - 1
     masks = [full ^ ((1 << (width - d)) - 1) for d in range(width + 1)]
-    for lineno, raw in enumerate(lines, 1):
+    for lineno, raw in enumerate(lines, start):
         text = raw
         if "#" in text:
             text = text[: text.index("#")]
