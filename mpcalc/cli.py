@@ -114,6 +114,10 @@ def sizing_command(name: str) -> click.Command:
                 max_total=gates.max_total, baseline=gates.baseline, tol=gates.tolerance, command=report.command,
                 inputs=report.inputs, platform=report.platform, results=report.results))
         output(report, fmt)
+        if userio.quiet():  # no report: DPDK's refusals are the errors left to say
+            for r in report.results:
+                for e in r.errors:
+                    click.echo(f"mpcalc: {e.errno or 'hazard'}: {e.reason} ({e.function}, {e.source})", err=True)
         for line in outcome.messages:
             click.echo(f"mpcalc: {line}", err=True)
         return int(outcome.code)
