@@ -78,6 +78,8 @@ def numbers(doc: dict) -> list[tuple[str, str, str, str, str]]:
 
 def _detail_cells(value: object, key: str = "") -> list[tuple[str, str]]:
     """A result's details as CSV cells: dotted keys; true/false; lists joined with |; null empty."""
+    if isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
+        value = {str(i): v for i, v in enumerate(value)}
     if isinstance(value, dict):
         return [cell for k, v in value.items() for cell in _detail_cells(v, f"{key}.{k}" if key else k)]
     if isinstance(value, bool):

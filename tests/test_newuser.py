@@ -700,3 +700,12 @@ def test_scripts_test_sh_says_what_it_does():
     assert (ROOT / "tests" / "conformance" / ".build" / "test-setup.log").exists()
     after = subprocess.run(["dpkg", "--print-foreign-architectures"], capture_output=True, text=True).stdout
     assert after == before
+
+
+def test_records_in_details_are_rows_not_reprs():
+    """A list of records among the details (ovs's per-socket advice) reads as rows, not a Python repr."""
+    argv = ("ovs", "--port", "dpdk0", "--port", "dpdk1,mtu_request=9000", "--pmd-cpu-mask", "0x6")
+    table = mpcalc(*argv, COLUMNS="100").out
+    assert re.search(r"advice\.sockets\.0\.pages\s*│\s*[\d,]+", table), table
+    assert "{'" not in table
+    assert re.search(r"^none,,detail,advice\.sockets\.0\.pages,\d+$", mpcalc(*argv, "--format", "csv").out, re.M)

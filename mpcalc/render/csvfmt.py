@@ -51,12 +51,14 @@ def flat(details: dict, prefix: str = "") -> Iterator[tuple[str, object]]:
     """A result's details as (dotted key, cell) pairs: what the table's details show (a FIB's tbl8_needed,
     an mbuf pool's idle_in_caches), not --explain's prose nor --fit's (its own rows).
 
-    >>> list(flat({"a": 1, "b": {"c": True, "d": None}, "e": [], "f": ["x", "y"], "fit": {}}))
-    [('a', 1), ('b.c', 'true'), ('b.d', ''), ('e', ''), ('f', 'x|y')]
+    >>> list(flat({"a": 1, "b": {"c": True, "d": None}, "e": [], "f": ["x", "y"], "g": [{"h": 2}], "fit": {}}))
+    [('a', 1), ('b.c', 'true'), ('b.d', ''), ('e', ''), ('f', 'x|y'), ('g.0.h', 2)]
     """
     for key, value in details.items():
         if not prefix and key in ("explain", "fit"):
             continue
+        if isinstance(value, (list, tuple)) and value and all(isinstance(v, dict) for v in value):
+            value = {str(i): v for i, v in enumerate(value)}  # a list of records: by position, as the table
         if isinstance(value, dict):
             yield from flat(value, f"{prefix}{key}.")
         elif isinstance(value, bool):

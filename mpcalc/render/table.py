@@ -217,8 +217,11 @@ def fit_sentence(fit: dict) -> str:
 
 
 def _flatten(prefix: str, value: object) -> list[tuple[str, object]]:
+    """Dotted keys down to the scalars: dicts by key, lists of dicts by position (``advice.sockets.0.pages``)."""
     if isinstance(value, dict):
         return [row for k, v in value.items() for row in _flatten(f"{prefix}{k}.", v)]
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, dict) for v in value):
+        return [row for i, v in enumerate(value) for row in _flatten(f"{prefix}{i}.", v)]
     return [(prefix.rstrip("."), value)]
 
 
@@ -233,6 +236,8 @@ def shown(value: object) -> str:
         return "-"
     if isinstance(value, (list, tuple)):
         return ", ".join(shown(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {shown(v)}" for k, v in value.items()) or "none"
     return str(value)
 
 
