@@ -68,7 +68,7 @@ BAD = [
     ("[[pool]]\nname='a'\ncount=-1\nelt_size=8\n", "[[pool]] 'a', key 'count'"),
     ("[[pool]]\nname='a'\ncount='0.5'\nelt_size=8\n", "key 'count'"),
     ("[[mbuf]]\nname='a'\ncount=10\nmtu=1500\ndata_room=2176\n", "give at most one of data_room and mtu"),
-    ("[[pool]]\nname='a'\ncount=1\nelt_size=8\nflags='no_such_flag'\n", "unknown flag 'no_such_flag'"),
+    ("[[pool]]\nname='a'\ncount=1\nelt_size=8\nflags='no_such_flag'\n", "unknown mempool flag 'no_such_flag'"),
     ("[[pool]]\nname='a'\ncount=1\nelt_size=8\n[[mbuf]]\nname='a'\ncount=1\n", "DPDK would fail with EEXIST"),
     ("[[fib]]\nname='f'\nroutes=10\nnh_size=3\n", "[[fib]] 'f', key 'nh_size'"),
     ("[[router]]\nname='x'\n", "[router]: unknown table"),

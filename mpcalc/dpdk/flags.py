@@ -1,4 +1,4 @@
-"""Mempool flags: parsing, names and the implications DPDK applies.
+"""Flag vocabularies (:class:`FlagSet`), the mempool's, and the implications DPDK applies to mempool flags.
 
 Values are identical from 21.11 to 26.07: lib/mempool/rte_mempool.h
 (v22.11:lib/mempool/rte_mempool.h:264-312).
@@ -9,6 +9,8 @@ from __future__ import annotations
 import enum
 import itertools
 import string
+from collections.abc import Mapping
+from typing import NamedTuple
 
 from .errors import InputError
 
@@ -32,7 +34,6 @@ VALID_USER_FLAGS = int(
     | MempoolFlag.SC_GET
     | MempoolFlag.NO_IOVA_CONTIG
 )
-_ALL_KNOWN = sum(int(f) for f in MempoolFlag)
 
 #: The flags whose combinations change a footprint: what ``--flags all`` sweeps.
 SIZING_FLAGS = (MempoolFlag.NO_CACHE_ALIGN, MempoolFlag.NO_SPREAD, MempoolFlag.NO_IOVA_CONTIG)
@@ -52,60 +53,107 @@ def _mask(token: str) -> int | None:
     return None
 
 
-def _lookup(token: str) -> int:
-    value = _mask(token)
-    if value is not None:
-        if value >= 1 << 32:
-            raise InputError(f"flag mask {token!r} does not fit the 32-bit flags field")
-        return value
-    name = token.upper()
-    for prefix in ("RTE_MEMPOOL_F_", "MEMPOOL_F_"):
-        if name.startswith(prefix):
-            name = name[len(prefix):]
-            break
-    if name in ("NONE", "0"):
-        return 0
-    try:
-        return MempoolFlag[name].value
-    except KeyError:
-        known = ", ".join(str(f.name).lower() for f in MempoolFlag if f & VALID_USER_FLAGS)
-        raise InputError(f"unknown flag {token!r} (known: {known}, none, or a mask such as 0x23)") from None
+class FlagSet(NamedTuple):
+    """One object's flag vocabulary: short name -> bit, the DPDK macro prefixes, the sizing flags.
+
+    :meth:`parse` reads ``no_cache_align,no_spread``, ``RTE_MEMPOOL_F_NO_SPREAD|SP_PUT`` or a mask (``0x23``)
+    into the raw mask (bits DPDK does not know are kept, so that the model can predict what DPDK does with
+    them); :meth:`names` names a mask; :meth:`combinations` lists what ``--flags all`` evaluates.  The
+    mempool's is :data:`MEMPOOL_FLAGS`; rte_ring's and rte_hash's are in mpcalc.dpdk.objflags.
+    """
+
+    name: str
+    bits: Mapping[str, int]
+    prefixes: tuple[str, ...]
+    #: the flags whose combinations change a footprint: what ``--flags all`` sweeps
+    sizing: tuple[str, ...]
+    #: bit combinations DPDK refuses (``--flags all`` leaves them out)
+    exclusive: tuple[tuple[int, int], ...] = ()
+    #: the flags a user may give, as an error lists them (None: every one of :attr:`bits`)
+    offered: tuple[str, ...] | None = None
+
+    def parse(self, text: str) -> int:
+        """The mask of ``text``.
+
+        >>> hex(MEMPOOL_FLAGS.parse("no_cache_align,no_spread")), MEMPOOL_FLAGS.parse("none")
+        ('0x3', 0)
+        >>> hex(MEMPOOL_FLAGS.parse("RTE_MEMPOOL_F_NO_IOVA_CONTIG | sc_get")), hex(MEMPOOL_FLAGS.parse("0x23"))
+        ('0x28', '0x23')
+        """
+        tokens = text.replace(",", " ").replace("|", " ").split()
+        if not tokens:
+            raise InputError(f"empty flag list {text!r}")
+        mask = 0
+        for token in tokens:
+            mask |= self._lookup(token)
+        return mask
+
+    def _lookup(self, token: str) -> int:
+        value = _mask(token)
+        if value is not None:
+            if value >= 1 << 32:
+                raise InputError(f"flag mask {token!r} does not fit the 32-bit flags field")
+            return value
+        name = token.upper()
+        for prefix in self.prefixes:
+            if name.startswith(prefix):
+                name = name[len(prefix):]
+                break
+        name = name.lower()
+        if name == "none":
+            return 0
+        if name not in self.bits:
+            known = ", ".join(self.offered if self.offered is not None else self.bits)
+            example = sum(self.bits[n] for n in self.sizing[:2]) | 1
+            raise InputError(f"unknown {self.name} flag {token!r} (known: {known}, none, or a mask such as "
+                             f"{example:#x})")
+        return self.bits[name]
+
+    def names(self, mask: int) -> list[str]:
+        """Short names of the set bits, unknown bits as hex.
+
+        >>> MEMPOOL_FLAGS.names(0x23), MEMPOOL_FLAGS.names(0), MEMPOOL_FLAGS.names(0x102)
+        (['no_spread', 'no_cache_align', 'no_iova_contig'], [], ['no_cache_align', '0x100'])
+        """
+        out = [n for n, bit in self.bits.items() if mask & bit]
+        rest = mask & ~sum(self.bits.values())
+        if rest:
+            out.append(hex(rest))
+        return out
+
+    def combinations(self) -> list[int]:
+        """Every combination of the sizing flags DPDK accepts, no flag first.
+
+        >>> [MEMPOOL_FLAGS.names(m) for m in MEMPOOL_FLAGS.combinations()][:3]
+        [[], ['no_spread'], ['no_cache_align']]
+        """
+        bits = [self.bits[n] for n in self.sizing]
+        masks = {sum(c) for r in range(len(bits) + 1) for c in itertools.combinations(bits, r)}
+        return sorted(m for m in masks if not any(m & a and m & b for a, b in self.exclusive))
+
+
+#: RTE_MEMPOOL_F_* (v22.11:lib/mempool/rte_mempool.h:264-312); a user gives the valid user flags only
+MEMPOOL_FLAGS = FlagSet(
+    name="mempool",
+    bits={str(f.name).lower(): int(f) for f in MempoolFlag},
+    prefixes=("RTE_MEMPOOL_F_", "MEMPOOL_F_"),
+    sizing=tuple(str(f.name).lower() for f in SIZING_FLAGS),
+    offered=tuple(str(f.name).lower() for f in MempoolFlag if f & VALID_USER_FLAGS),
+)
 
 
 def parse_flags(text: str) -> int:
-    """Parse ``no_cache_align,no_spread``, ``RTE_MEMPOOL_F_NO_SPREAD|SP_PUT``, ``0x23``, ``none``.
+    """Parse mempool flags (:meth:`FlagSet.parse` of :data:`MEMPOOL_FLAGS`).
 
     The result is the raw mask; bits DPDK does not accept are kept so that the
     engine can predict DPDK's EINVAL.
-
-    >>> hex(parse_flags("no_cache_align,no_spread")), parse_flags("none"), hex(parse_flags("0x23"))
-    ('0x3', 0, '0x23')
-    >>> hex(parse_flags("RTE_MEMPOOL_F_NO_IOVA_CONTIG | sc_get"))
-    '0x28'
     """
-    tokens = text.replace(",", " ").replace("|", " ").split()
-    if not tokens:
-        raise InputError(f"empty flag list {text!r}")
-    mask = 0
-    for token in tokens:
-        mask |= _lookup(token)
-    return mask
+    return MEMPOOL_FLAGS.parse(text)
 
 
 def flag_names(mask: int) -> list[str]:
-    """Short names of the set bits, unknown bits as hex.
-
-    >>> flag_names(0x23), flag_names(0), flag_names(0x102)
-    (['no_spread', 'no_cache_align', 'no_iova_contig'], [], ['no_cache_align', '0x100'])
-    """
-    names = []
-    for flag in MempoolFlag:
-        if mask & flag:
-            names.append(str(flag.name).lower())
-    rest = mask & ~_ALL_KNOWN
-    if rest:
-        names.append(hex(rest))
-    return names
+    """Short names of the set mempool flags, unknown bits as hex (:meth:`FlagSet.names`)."""
+    return MEMPOOL_FLAGS.names(mask)
 
 
 def effective_flags(mask: int) -> int:
@@ -124,13 +172,5 @@ def effective_flags(mask: int) -> int:
 
 
 def sizing_combinations() -> list[int]:
-    """The 8 combinations of the sizing flags, DPDK's default (no flag) first.
-
-    >>> [flag_names(m) for m in sizing_combinations()][:3]
-    [[], ['no_spread'], ['no_cache_align']]
-    """
-    combos = set()
-    for r in range(len(SIZING_FLAGS) + 1):
-        for subset in itertools.combinations(SIZING_FLAGS, r):
-            combos.add(sum(subset))
-    return sorted(int(c) for c in combos)
+    """The 8 combinations of the sizing flags, DPDK's default (no flag) first (:meth:`FlagSet.combinations`)."""
+    return MEMPOOL_FLAGS.combinations()
