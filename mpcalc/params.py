@@ -50,14 +50,9 @@ def completions(p: Param, incomplete: str) -> list[str]:
         return [v for v in PAGE_SIZES if v.lower().startswith(incomplete.lower())]
     if p.kind != "flags":
         return []
-    if p.vocabulary == "mempool":
-        from .dpdk.flags import VALID_USER_FLAGS, flag_names
+    from .dpdk.objflags import VOCABULARIES
 
-        names = flag_names(VALID_USER_FLAGS)
-    else:
-        from .dpdk.objflags import VOCABULARIES
-
-        names = list(VOCABULARIES[p.vocabulary].bits)
+    names = VOCABULARIES[p.vocabulary].offer
     cut = max(incomplete.rfind(","), incomplete.rfind("|")) + 1
     head, last = incomplete[:cut], incomplete[cut:].lower()
     given = {t.strip().lower() for t in head.replace("|", ",").split(",")}

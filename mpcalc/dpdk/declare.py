@@ -92,12 +92,9 @@ def _choice(p: Param, value: Any) -> Any:
 
 def _flags(p: Param, value: Any) -> list[int]:
     """A list of flag masks: one, or every sizing combination for ``all``."""
-    from .flags import parse_flags, sizing_combinations
+    from .objflags import VOCABULARIES
 
-    if p.vocabulary != "mempool":
-        from .objflags import VOCABULARIES
-
-        parse_flags, sizing_combinations = VOCABULARIES[p.vocabulary].parse, VOCABULARIES[p.vocabulary].combinations
+    vocabulary = VOCABULARIES[p.vocabulary]
     if isinstance(value, list):
         if not all(isinstance(v, str) for v in value):
             raise InputError(f"{value!r} is not a flag list")
@@ -107,8 +104,8 @@ def _flags(p: Param, value: Any) -> list[int]:
     if str(value).strip().lower() == "all":
         if not p.all_combinations:
             raise InputError("'all' is for the single commands; a plan item has one set of flags")
-        return sizing_combinations()
-    return [parse_flags(str(value))]
+        return vocabulary.combinations()
+    return [vocabulary.parse(str(value))]
 
 
 def _text(p: Param, value: Any) -> str:

@@ -72,6 +72,11 @@ class FlagSet(NamedTuple):
     #: the flags a user may give, as an error lists them (None: every one of :attr:`bits`)
     offered: tuple[str, ...] | None = None
 
+    @property
+    def offer(self) -> list[str]:
+        """The flag names a user may give (what an error lists, and shell completion offers)."""
+        return list(self.offered if self.offered is not None else self.bits)
+
     def parse(self, text: str) -> int:
         """The mask of ``text``.
 
@@ -103,7 +108,7 @@ class FlagSet(NamedTuple):
         if name == "none":
             return 0
         if name not in self.bits:
-            known = ", ".join(self.offered if self.offered is not None else self.bits)
+            known = ", ".join(self.offer)
             example = sum(self.bits[n] for n in self.sizing[:2]) | 1
             raise InputError(f"unknown {self.name} flag {token!r} (known: {known}, none, or a mask such as "
                              f"{example:#x})")
