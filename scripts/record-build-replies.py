@@ -4,7 +4,7 @@
 usage: scripts/record-build-replies.py PREFIX NAME [CFLAG ...]
 
 PREFIX is an installed static DPDK (its lib/<triplet>/pkgconfig/libdpdk.pc); NAME is a folder of
-tests/conformance/builds/ (recorded by scripts/record-build-headers.sh from the same tag and options);
+tests/conformance/builds/ (recorded by meson setup of the same tag and options: builds/README.md);
 CFLAGs are the build's own c_args (-DRTE_LIBRTE_MEMPOOL_DEBUG), which DPDK's libdpdk.pc does not carry:
 the probe is compiled with them so its sizeof table is the library's.  The probe (tests/conformance/probe.c)
 answers the commands the live suite sends, fewer of them (grid.cases(160) over every (channels, ranks) the

@@ -1,6 +1,6 @@
 """mpcalc given only a DPDK build's own files (headers, compile_commands.json, pkg-config) against that build.
 
-builds/<name>/ hold what ``meson setup`` wrote for real builds of the DPDK tags (scripts/record-build-headers.sh:
+builds/<name>/ hold what ``meson setup`` wrote for real builds of the DPDK tags (builds/README.md:
 rte_build_config.h, the compile_commands.json entry of rte_mempool.c, libdpdk.pc); the debug and stats builds
 also hold the real library's replies to the probe (replies.jsonl.gz, scripts/record-build-replies.py, the
 format of vectors/).  Live: Debian's x86 build through ``pkg-config`` and its arm64 build through the arm64
