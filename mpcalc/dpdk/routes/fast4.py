@@ -31,14 +31,16 @@ Pure Python, stdlib only (no click, no rich).
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable, Sequence
+from mmap import mmap
 
+from .groups import zeroed, zeroed_u32
 from .trace import DUP, NEW, REPLACE, SAME, Trace
 
 _M32 = 0xFFFFFFFF
 MASK = [_M32 ^ ((1 << (32 - d)) - 1) for d in range(33)]
 DEEP = 33  #: M24 marker of a /24 holding deep routes
+_DEEP = bytes((DEEP,))
 #: UP[t]: byte -> max(byte, t); LOW[t]: the bytes below t (deleted: what is left is >= t)
 UP = [bytes(max(x, t) for x in range(256)) for t in range(34)]
 LOW = [bytes(range(t)) for t in range(34)]
@@ -48,6 +50,10 @@ LT = [bytes(1 if x < d else 0 for x in range(256)) for d in range(34)]
 EQ = [bytes(1 if x == d else 0 for x in range(256)) for d in range(34)]
 ZERO = EQ[0]
 _BYTE = [bytes((c,)) for c in range(256)]
+#: SHIFT[m]: net >> SHIFT[m] is the half of the route of depth m - 1 that holds net
+SHIFT = [0] + [32 - m for m in range(1, 34)]
+#: FILL[d]: M24 over the /24s of a route of depth d < 24 that covers nothing yet
+FILL = [b""] * 12 + [bytes((d + 1,)) * (1 << (24 - d)) for d in range(12, 24)]
 CHUNK = 1 << 16  #: routes between two progress reports
 
 
@@ -110,38 +116,32 @@ class _Block:
 class Replay4:
     """One replay; :meth:`run` returns the :class:`~mpcalc.dpdk.routes.trace.Trace`.
 
-    Next hops come as ids (equal ids for equal next hops, 0 for the default next hop); the route of depth d
-    <= 24 at ``net`` is ``rt[d][net >> (32 - d)]`` (its next hop id + 1; 0: no such route), a deeper one
-    ``deep[net << 6 | d]``."""
+    Next hops come as ids + 1 (equal for equal next hops, 1 for the default next hop).  The route of depth
+    d <= 24 at ``net`` is ``rt[d][net >> (32 - d)]`` (its next hop id + 1; 0: no such route), and
+    ``halves[d][h]`` is 1 if something lies under its half h = ``net >> (31 - d)`` (its lower half), h + 1
+    (its upper half); a deeper one is ``deep[net << 6 | d]`` = next hop id + 1 | halves << 32 (bit 0:
+    lower, bit 1: upper)."""
 
     def __init__(self) -> None:
-        self.rt: list[array[int] | None] = [None] * 25
+        self.rt: list[memoryview] = [memoryview(b"")] * 25
+        self.halves: list[mmap] = [zeroed(0)] * 25
         self.deep: dict[int, int] = {}
         self.blocks: dict[int, _Block] = {}
-        self.m8 = bytearray(1 << 8)
-        self.m16 = bytearray(1 << 16)
-        self.m24 = bytearray(1 << 24)
-        self.present = 0  # bit d: some route of depth d exists
+        self.m24 = zeroed(1 << 24)
+        self.present = 0  # bit d: the list has routes of depth d
         self.count = 0  # routes in the RIB
         self.in_use = 0
         self.peak = 0
         self.rsvd = 0
         self.trace = Trace(0)
 
-    def table(self, d: int) -> array[int]:
-        tab = self.rt[d]
-        if tab is None:
-            tab = self.rt[d] = array("I", bytes(4 << d))
-        return tab
-
     def route(self, net: int, d: int) -> int:
-        """The route net/d: its next hop id + 1, 0 if absent."""
+        """The route net/d (masked): its next hop id + 1, 0 if absent."""
         if d > 24:
-            return self.deep.get(net << 6 | d, 0)
-        tab = self.rt[d]
-        return 0 if tab is None else tab[net >> (32 - d)]
+            return self.deep.get(net << 6 | d, 0) & _M32
+        return self.rt[d][net >> (32 - d)] if self.present >> d & 1 else 0
 
-    # -- the questions -------------------------------------------------------------------------------------
+    # -- the RIB questions ---------------------------------------------------------------------------------
 
     def inside(self, a: int, d: int) -> bool:
         """Is there a route of depth >= d under a/d (a route equal to a/d counts)?"""
@@ -154,15 +154,10 @@ class Replay4:
             if d == 32:
                 return blk.deps[o] >= 32
             return bool(blk.deps[o:o + (1 << (32 - d))].translate(None, LOW[d]))
-        if d > 16:
-            arr, s, w = self.m24, a >> 8, 24 - d
-        elif d > 8:
-            arr, s, w = self.m16, a >> 16, 16 - d
-        else:
-            arr, s, w = self.m8, a >> 24, 8 - d
-        if w == 0:
-            return arr[s] > d
-        return bool(arr[s:s + (1 << w)].translate(None, LOW[d + 1]))
+        s = a >> 8
+        if d == 24:
+            return self.m24[s] > 24
+        return bool(self.m24[s:s + (1 << (24 - d))].translate(None, LOW[d + 1]))
 
     def probe(self, net: int, lo: int, hi: int) -> int:
         """The deepest route over net of a depth in [lo, hi), by exact lookups; -1 if none."""
@@ -174,14 +169,34 @@ class Replay4:
             bits ^= 1 << d
         return -1
 
-    def delta(self, net: int, d: int, pd: int, desc: bool) -> int:
-        """RIB nodes rte_rib_insert adds for net/d whose parent has depth pd (-1: none)."""
+    def nodes(self, i: int, net: int, d: int, pd: int, desc: bool) -> int:
+        """RIB nodes rte_rib_insert adds for route i, a new net/d whose parent has depth pd (-1: none), and
+        the parent's halves updated; ``desc``: routes exist below net/d."""
         if desc:  # it lands above existing routes: on an intermediate node iff both halves hold some
             half = 1 << (31 - d)
-            return 0 if self.inside(net, d + 1) and self.inside(net + half, d + 1) else 1
-        if pd >= 0:
-            return 2 if self.inside(net, pd + 1) else 1
-        return 2 if self.count else 1
+            low, high = self.inside(net, d + 1), self.inside(net + half, d + 1)
+            self.set_halves(net, d, low | high << 1)
+            return 0 if low and high else 1
+        if pd < 0:  # under no route: a leaf, and a branch node unless the RIB is empty (the first route)
+            return 2 if i else 1
+        if pd > 24:
+            side = 1 << (net >> (31 - pd) & 1)
+            key = (net & MASK[pd]) << 6 | pd
+            old = self.deep[key]
+            self.deep[key] = old | side << 32
+            return 2 if old >> 32 & side else 1
+        tab, h = self.halves[pd], net >> (31 - pd)
+        old = tab[h]
+        tab[h] = 1
+        return 2 if old else 1
+
+    def set_halves(self, net: int, d: int, bits: int) -> None:
+        if d > 24:
+            key = net << 6 | d
+            self.deep[key] = self.deep.get(key, 0) & _M32 | bits << 32
+        else:
+            h = net >> (31 - d)
+            self.halves[d][h:h + 2] = _BYTE[bits & 1] + _BYTE[bits >> 1]
 
     # -- the data plane ------------------------------------------------------------------------------------
 
@@ -204,7 +219,7 @@ class Replay4:
         """Does modifying net/d hit the wrap-around bug (dir24_8.c:380-383 then 398-402)?  Only a route that
         reaches 255.255.255.255 can: its last more specific route ends there too, and it starts exactly
         where the one before ends (no install in between), so ledge wraps to 0 unchecked."""
-        if (net + (1 << (32 - d))) >> 32 == 0:
+        if net != MASK[d]:
             return False
         for c in range(d + 1, 33):  # the shallowest more specific route that also reaches the end
             start = MASK[c]
@@ -218,7 +233,7 @@ class Replay4:
         the gaps modify_fib fills in them (their entries that no deep route covers)."""
         m24, blocks = self.m24, self.blocks
         b1 = (net >> 8) + (1 << (24 - d))
-        k = m24.find(DEEP, net >> 8, b1)
+        k = m24.find(_DEEP, net >> 8, b1)
         if k < 0:
             return
         self.peak = self.in_use
@@ -232,19 +247,40 @@ class Replay4:
                     touched = True
                     for lo, hi in runs(blk.deps.translate(ZERO)):
                         self.touch(blk, lo, hi, value)
-            k = m24.find(DEEP, k + 1, b1)
+            k = m24.find(_DEEP, k + 1, b1)
         if touched:
             self.trace.event(i, self.peak, 0, self.in_use)
+
+    # -- the adds ------------------------------------------------------------------------------------------
+
+    def add_shallow(self, i: int, net: int, d: int, value: int) -> int:
+        """A new route of depth <= 24 (dir24_8.c:456-471), the general case; returns its trace byte."""
+        m24 = self.m24
+        b0, b1 = net >> 8, (net >> 8) + (1 << (24 - d))
+        m = m24[b0]
+        cover = self.blocks[b0].cover if m == DEEP else m
+        pd = cover - 1 if cover <= d else self.probe(net, 0, d)
+        seg = m24[b0:b1]
+        desc = bool(seg.translate(None, LOW[d + 1]))
+        nodes = self.nodes(i, net, d, pd, desc)
+        self.rt[d][net >> (32 - d)] = value
+        same = pd >= 0 and self.route(net & MASK[pd], pd) == value
+        if seg.find(DEEP) >= 0:
+            self.shallow_blocks(i, net, d, value, not same, False)
+        m24[b0:b1] = seg.translate(UP[d + 1])
+        if not same and self.clobbers(net, d):
+            raise Clobbered(i)
+        return (SAME if same else NEW) | nodes << 2
 
     def add_deep(self, i: int, net: int, d: int, value: int) -> int:
         """A route longer than /24 (dir24_8.c:411-471); returns its trace byte."""
         key = net << 6 | d
-        old = self.deep.get(key, 0)
+        old = self.deep.get(key, 0) & _M32
         if old:
-            if old == value + 1:
+            if old == value:
                 return DUP
             self.replace(i, net, d, value)
-            self.deep[key] = value + 1
+            self.deep[key] = self.deep[key] & ~_M32 | value
             return REPLACE
         k, o, size = net >> 8, net & 255, 1 << (32 - d)
         blk = self.blocks.get(k)
@@ -252,8 +288,8 @@ class Replay4:
             rsvd_need = self.rsvd + 1
             cover = self.m24[k]
             pd = cover - 1
-            nodes = self.delta(net, d, pd, False)
-            blk = self.blocks[k] = _Block(self.route(net & MASK[pd], pd) - 1 if cover else 0, cover)
+            nodes = self.nodes(i, net, d, pd, False)
+            blk = self.blocks[k] = _Block(self.route(net & MASK[pd], pd) if cover else 1, cover)
             self.m24[k] = DEEP
         else:
             rsvd_need = 0
@@ -267,16 +303,11 @@ class Replay4:
                 if pd < 0:
                     pd = blk.cover - 1
             desc = d < 32 and bool(blk.deps[o:o + size].translate(None, LOW[d + 1]))
-            nodes = self.delta(net, d, pd, desc)
-        self.deep[key] = value + 1
-        self.count += 1
-        same = pd >= 0 and self.route(net & MASK[pd], pd) == value + 1
+            nodes = self.nodes(i, net, d, pd, desc)
+        self.deep[key] = self.deep.get(key, 0) | value
+        same = pd >= 0 and self.route(net & MASK[pd], pd) == value
         old_deps = bytes(blk.deps[o:o + size])
         blk.deps[o:o + size] = old_deps.translate(UP[d])
-        if self.m16[net >> 16] <= d:
-            self.m16[net >> 16] = d + 1
-        if self.m8[net >> 24] <= d:
-            self.m8[net >> 24] = d + 1
         self.peak = self.in_use
         if not same:
             if self.clobbers(net, d):
@@ -287,6 +318,14 @@ class Replay4:
                 self.rsvd += 1
         self.trace.event(i, self.peak, rsvd_need, self.in_use)
         return (SAME if same else NEW) | nodes << 2
+
+    def again(self, i: int, net: int, d: int, value: int, old: int) -> int:
+        """A route of depth <= 24 already in the RIB (dir24_8.c:437-446); returns its trace byte."""
+        if old == value:
+            return DUP
+        self.replace(i, net, d, value)
+        self.rt[d][net >> (32 - d)] = value
+        return REPLACE
 
     def replace(self, i: int, net: int, d: int, value: int) -> None:
         """A known route with a new next hop: modify_fib rewrites where it is the best match."""
@@ -306,97 +345,69 @@ class Replay4:
 
     def run(self, nets: Sequence[int], depths: bytes | bytearray, ids: Sequence[int],
             progress: Callable[[int], None] | None = None) -> Trace:
-        """Replay; ``ids[i]`` is route i's next hop id (0: the default next hop)."""
+        """Replay; ``nets`` masked to their depths, ``ids[i]`` route i's next hop id + 1 (1: the default
+        next hop)."""
         n = len(depths)
         trace = self.trace = Trace(n)
         codes_append = trace.codes.append
-        rt = self.rt
         for d in set(depths):  # every depth the list uses: probe() tries no other
             self.present |= 1 << d
             if d <= 24:
-                self.table(d)
-        m8, m16, m24, blocks = self.m8, self.m16, self.m24, self.blocks
-        mask, up, low = MASK, UP, LOW
-        count = 0
+                self.rt[d] = zeroed_u32(1 << d)
+                self.halves[d] = zeroed(2 << d)
+        rt, halves, m24, low = self.rt, self.halves, self.m24, LOW
+        rt24 = rt[24]
         for lo in range(0, n, CHUNK):
             if progress is not None:
                 progress(lo)
             hi = min(n, lo + CHUNK)
             for i, d, net, v in zip(range(lo, hi), depths[lo:hi], nets[lo:hi], ids[lo:hi]):  # noqa: B905
-                if d > 24:
-                    self.count = count
-                    codes_append(self.add_deep(i, net & mask[d], d, v))
-                    count = self.count
-                    continue
-                net &= mask[d]
-                v += 1
-                tab = rt[d]
-                slot = net >> (32 - d)
-                old = tab[slot]  # type: ignore[index]
-                if old:
-                    if old == v:
-                        codes_append(DUP)
-                        continue
-                    self.replace(i, net, d, v - 1)
-                    tab[slot] = v  # type: ignore[index]
-                    codes_append(REPLACE)
-                    continue
-                b0 = net >> 8
-                m = m24[b0]
-                cover = blocks[b0].cover if m == DEEP else m
-                pd = cover - 1 if cover <= d else self.probe(net, 0, d)
-                # the RIB nodes the insert adds (see delta): inlined for the usual cases
-                if d == 24 and m != DEEP or d < 24 and not (
-                        m24[b0:b0 + (1 << (24 - d))].translate(None, low[d + 1]) if d > 16 else self.inside(net, d)):
-                    if pd < 0:
-                        nodes = 8 if count else 4
-                    else:
-                        q = pd + 1
-                        if q > 16:
-                            a = (net & mask[q]) >> 8
-                            hit = m24[a] > q if q == 24 else m24[a:a + (1 << (24 - q))].translate(None, low[q + 1])
-                        else:
-                            hit = self.inside(net, q)
-                        nodes = 8 if hit else 4
-                else:
-                    nodes = self.delta(net, d, pd, True) << 2
-                tab[slot] = v  # type: ignore[index]
-                count += 1
-                if pd >= 0 and rt[pd][net >> (32 - pd)] == v:  # type: ignore[index]
-                    same = True
-                    nodes |= SAME
-                else:
-                    same = False
-                enc = d + 1
+                # inlined: a new route with nothing below it (no deeper route over its /24s, no deep
+                # block), whose parent is then the cover of its first /24; else add_shallow / add_deep
                 if d == 24:
-                    if m < 25:
-                        m24[b0] = 25
-                    elif m == DEEP:
-                        self.shallow_blocks(i, net, d, v - 1, not same, False)
-                else:
+                    b0 = net >> 8
+                    old = rt24[b0]
+                    if old:
+                        codes_append(self.again(i, net, d, v, old))
+                        continue
+                    m = m24[b0]
+                    if m > 24:
+                        codes_append(self.add_shallow(i, net, d, v))
+                        continue
+                    m24[b0] = 25
+                    rt24[b0] = v
+                elif d < 24:
+                    tab = rt[d]
+                    slot = net >> (32 - d)
+                    old = tab[slot]
+                    if old:
+                        codes_append(self.again(i, net, d, v, old))
+                        continue
+                    b0 = net >> 8
                     b1 = b0 + (1 << (24 - d))
                     seg = m24[b0:b1]
-                    if seg.find(DEEP) >= 0:
-                        self.shallow_blocks(i, net, d, v - 1, not same, False)
-                    m24[b0:b1] = seg.translate(up[enc])
-                if net == mask[d] and not same and self.clobbers(net, d):
-                    raise Clobbered(i)
-                if d >= 16:
-                    if m16[net >> 16] < enc:
-                        m16[net >> 16] = enc
+                    if seg.translate(None, low[d + 1]):
+                        codes_append(self.add_shallow(i, net, d, v))
+                        continue
+                    m = seg[0]
+                    m24[b0:b1] = FILL[d] if d >= 12 else _BYTE[d + 1] * (b1 - b0)
+                    tab[slot] = v
                 else:
-                    s = net >> 16
-                    e = s + (1 << (16 - d))
-                    m16[s:e] = m16[s:e].translate(up[enc])
-                if d >= 8:
-                    if m8[net >> 24] < enc:
-                        m8[net >> 24] = enc
+                    codes_append(self.add_deep(i, net, d, v))
+                    continue
+                if m:  # the parent: does its half already hold something?
+                    h = net >> SHIFT[m]
+                    tab = halves[m - 1]
+                    if tab[h]:
+                        code = 8
+                    else:
+                        tab[h] = 1
+                        code = 4
+                    if rt[m - 1][h >> 1] == v:
+                        code |= SAME
                 else:
-                    s = net >> 24
-                    e = s + (1 << (8 - d))
-                    m8[s:e] = m8[s:e].translate(up[enc])
-                codes_append(nodes)
-        self.count = count
-        trace.in_use, trace.rsvd = self.in_use, self.rsvd
-        trace.distinct = count
+                    code = 8 if i else 4
+                codes_append(code)
+        self.count = trace.count(NEW) + trace.count(SAME)
+        trace.in_use, trace.rsvd, trace.distinct = self.in_use, self.rsvd, self.count
         return trace

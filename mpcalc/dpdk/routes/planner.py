@@ -143,18 +143,19 @@ def _check(family: int, dp_type: str) -> None:
 
 
 def next_hop_ids(values: Sequence[int], default: int) -> array[int]:
-    """Small ids for next hops: equal ids for equal values, 0 for ``default`` (DPDK only compares them)."""
+    """Small ids for next hops, plus one: equal for equal values, 1 for ``default`` (DPDK only compares
+    them; 0 is left for "no route")."""
     uniq = dict.fromkeys(values)
     uniq.pop(default, None)
-    ids = dict(zip(uniq, range(1, len(uniq) + 1)))
-    ids[default] = 0
+    ids = dict(zip(uniq, range(2, len(uniq) + 2)))
+    ids[default] = 1
     return array("I", map(ids.__getitem__, values))
 
 
 def _columns(routes: Sequence[Route] | RouteTable, family: int, default: int
              ) -> tuple[Sequence[int], bytes, Sequence[int]]:
-    """(networks, depths, next-hop ids) of a route list; a route without a next hop gets a next hop of its
-    own, different from every other one and from the default."""
+    """(networks masked to their depths, depths, next-hop ids + 1) of a route list; a route without a next
+    hop gets a next hop of its own, different from every other one and from the default."""
     columns = getattr(routes, "columns", None)
     if columns is not None:
         return columns(default)  # type: ignore[no-any-return]
@@ -162,7 +163,8 @@ def _columns(routes: Sequence[Route] | RouteTable, family: int, default: int
     for r in routes:
         if not 0 <= r.depth <= width or not 0 <= r.network < 1 << width:
             raise InputError(f"route {r} is not an IPv{family} prefix", param="routes")
-    nets = [r.network for r in routes]  # type: ignore[union-attr]
+    full = (1 << width) - 1
+    nets = [r.network & (full ^ ((1 << (width - r.depth)) - 1)) for r in routes]  # type: ignore[union-attr]
     depths = bytes(r.depth for r in routes)  # type: ignore[union-attr]
     values = [-(i + 1) if r.next_hop is None else r.next_hop for i, r in enumerate(routes)]  # type: ignore[arg-type]
     return nets, depths, next_hop_ids(values, default)
@@ -179,7 +181,7 @@ def replay(routes: Sequence[Route] | RouteTable, family: int, *, default_nh: int
             return fast6.Replay6().run(nets, depths, ids, progress)
         except (fast4.Clobbered, fast6.Clobbered):
             pass  # DPDK's wrap-around bug: only the line-by-line replay follows it
-    return reference.replay(nets, depths, ids, family, 0, progress)
+    return reference.replay(nets, depths, ids, family, 1, progress)
 
 
 def plan(routes: Sequence[Route] | RouteTable, family: int, dp_type: str | None = None, *, default_nh: int = 0,

@@ -66,13 +66,13 @@ class RouteTable(Sequence[Route]):
         return (self._route(i) for i in range(len(self)))
 
     def columns(self, default: int) -> tuple[Sequence[int], bytearray, array[int]]:
-        """(networks, depths, next-hop ids): what the replays read (see ``planner.next_hop_ids``)."""
+        """(networks, depths, next-hop ids + 1): what the replays read (see ``planner.next_hop_ids``)."""
         from .planner import next_hop_ids
 
         n = len(self)
         nhs = self.next_hops
         if nhs is None:  # every route a next hop of its own
-            return self.nets, self.depths, array("I", range(1, n + 1))
+            return self.nets, self.depths, array("I", range(2, n + 2))
         if isinstance(nhs, array):
             return self.nets, self.depths, next_hop_ids(nhs, default)
         values = [-(i + 1) if h is None else h for i, h in enumerate(nhs)]
