@@ -161,7 +161,11 @@ class Replay6:
         ledge = net
         seen = False
         install = self.dp.install
-        for c in self.children(k, i):
+        kids = self.children(k, i) if self.fmin[k] < i else ()
+        if not kids:  # the usual case: one install over the whole route
+            self.dp.leaf(net, d, value)
+            return
+        for c in kids:
             seen = True
             redge = knet[c]
             nxt = (redge + (1 << (128 - kdep[c]))) & _FULL  # get_nxt_net: uint8_t arithmetic, mod 2^128
