@@ -19,6 +19,7 @@ from .rib import rib_max_nodes, rib_parts
 
 if TYPE_CHECKING:  # annotations only: mpcalc.dpdk.routes (ipaddress, the RIB replay) loads when a route file is read
     from .routes import Route, RoutePlan
+    from .routes.table import RouteTable
 
 #: next-hop sizes in bytes -> DPDK's enum value (rte_fib.h RTE_FIB_DIR24_8_*B; rte_fib6.h RTE_FIB6_TRIE_*B)
 NH_ENUM = {1: 0, 2: 1, 4: 2, 8: 3}
@@ -151,23 +152,66 @@ def size(spec: FibSpec, flags: int, p: Platform, plan: "RoutePlan | None" = None
     if spec.dp_type != "dummy":
         details.update(num_tbl8=spec.num_tbl8, tbl8_provided=provided_tbl8(spec))
     if plan is not None:
-        details["route_plan"] = plan.to_dict()
+        details = {"answer": answer(spec, plan), **details}
+        details["route_plan"] = {**plan.to_dict(), "format": getattr(routes, "format", "plain")}
         details["tbl8_needed"] = plan.tbl8_needed
         if not errors and not any(mp.errors for mp in mempools):
             errors = [*errors, *_route_failure(spec, plan, routes)]
     return assemble(spec.kind, flags, p, mempools, allocs, errors, details)
 
 
+def answer(spec: FibSpec, plan: "RoutePlan") -> dict[str, int]:
+    """What a route file asks of rte_fib_create, first in a FIB's details: the ``--routes`` (max_routes)
+    and ``--tbl8`` (num_tbl8) to pass, and the room this FIB leaves (negative: what it lacks): RIB nodes
+    (2 x max_routes, v22.11:lib/fib/rte_fib.c:165-166; a route takes one or two) and tbl8 groups (DIR24_8
+    provides num_tbl8 rounded up to 64, v22.11:lib/fib/dir24_8.c:518-519)."""
+    return {"routes": plan.min_max_routes, "tbl8": plan.num_tbl8,
+            "rib_nodes_headroom": rib_max_nodes(spec.max_routes) - plan.rib_nodes_needed,
+            "tbl8_headroom": provided_tbl8(spec) - plan.tbl8_needed}
+
+
+def _big_next_hop(spec: FibSpec, plan: "RoutePlan", routes: Sequence["Route"]) -> tuple[int, bool]:
+    """The first route whose next hop DPDK refuses as above get_max_nh(nh_sz) (len if none), and whether
+    that is silent.  dir24_8_modify tests it first, for every add (v22.11.11:lib/fib/dir24_8.c:428-429);
+    the trie only in modify_dp (trie.c:470-471): a duplicate or a route with its parent's next hop is taken,
+    a replaced next hop is refused but rte_fib6_add returns 0 (trie.c:567-570), a new route fails."""
+    limit = max_nh(spec.nh_size)
+    above = getattr(routes, "next_hop_above", None)
+    n = len(routes)
+    start = above(limit) if above is not None else next(
+        (i for i, r in enumerate(routes) if r.next_hop is not None and r.next_hop > limit), n)
+    if spec.family == 4 or start >= n:
+        return start, False
+    kinds = plan.kinds
+    for i in range(start, n):
+        nh = routes[i].next_hop
+        if nh is not None and nh > limit and kinds[i] in ("new", "replace"):
+            return i, kinds[i] == "replace"
+    return n, False
+
+
 def _route_failure(spec: FibSpec, plan: "RoutePlan", routes: Sequence["Route"]) -> list[Rejection]:
     """The first route whose rte_fib_add fails in a FIB of this size (mpcalc.dpdk.routes replays DPDK's adds)."""
     failure = plan.first_failure(tbl8s=provided_tbl8(spec) if spec.dp_type != "dummy" else None,
                                  rib_nodes=max(rib_max_nodes(spec.max_routes), 0))
+    big, quiet = _big_next_hop(spec, plan, routes)
+    fn = "rte_fib_add" if spec.family == 4 else "rte_fib6_add"
+    if big < len(routes) and (failure is None or big < failure.index or big == failure.index and (
+            spec.family == 4 or failure.reason.startswith("tbl8 allocation"))):
+        route = routes[big]
+        where = _where(spec, routes, big)
+        limit = max_nh(spec.nh_size)
+        src = ("v22.11.11:lib/fib/dir24_8.c:428-429" if spec.family == 4 else "v22.11.11:lib/fib/trie.c:470-471")
+        if quiet:
+            return [Rejection(errno=None, reason=f"{where}: next hop {route.next_hop} is above {limit}, the largest a "
+                              f"{spec.nh_size}-byte next hop holds: modify_dp refuses it, rte_fib6_add returns 0 and "
+                              "the route keeps its old next hop", function=fn, source=src)]
+        return [Rejection(errno="EINVAL", reason=f"{where} fails: next hop {route.next_hop} is above {limit}, the "
+                          f"largest a {spec.nh_size}-byte next hop holds", function=fn, source=src)]
     if failure is None:
         return []
-    route = routes[failure.index]
-    where = f"route {failure.index + 1} ({route.prefix(spec.family)}" + (f", line {route.line})" if route.line else ")")
+    where = _where(spec, routes, failure.index)
     needs = f"; the table needs {plan.tbl8_needed} tbl8 groups and {plan.min_max_routes} max_routes"
-    fn = "rte_fib_add" if spec.family == 4 else "rte_fib6_add"
     src = ("v22.11.11:lib/fib/dir24_8.c:447-471" if spec.family == 4 else "v22.11.11:lib/fib/trie.c:545-592")
     if failure.errno == "ENOMEM":
         src = "v22.11.11:lib/rib/rte_rib.c:79-90 (node_alloc from the node pool)"
@@ -178,31 +222,45 @@ def _route_failure(spec: FibSpec, plan: "RoutePlan", routes: Sequence["Route"]) 
                       source=src)]
 
 
-#: bounded work: the planner's replay runs at roughly 6,000 routes a second on one core
-MAX_PLANNED_ROUTES = 1_000_000
+def _where(spec: FibSpec, routes: Sequence["Route"], i: int) -> str:
+    route = routes[i]
+    unit = "record" if getattr(routes, "format", "plain") == "mrt" else "line"
+    return f"route {i + 1} ({route.prefix(spec.family)}" + (f", {unit} {route.line})" if route.line else ")")
+
+
+#: bounded work: the planner replays a route in about two microseconds (mpcalc.dpdk.routes.fast4, fast6)
+MAX_PLANNED_ROUTES = 1 << 25
 #: num_tbl8 when neither --tbl8 nor a route file says: what examples/l3fwd/l3fwd_fib.c asks for
 DEFAULT_TBL8 = 1 << 15
+#: --routes-format: how a route file is written (mpcalc.dpdk.routes.sources)
+ROUTE_FORMATS = ("auto", "plain", "ip", "frr-json", "bird", "bgpdump", "mrt")
 
 
-def route_plan(path: str | None, family: int, dp_type: str) -> tuple[list[Any], "RoutePlan | None"]:
-    """Read a route file ('-': standard input) and, for DIR24_8/TRIE, replay it to plan the tbl8 groups."""
+def route_plan(path: str | None, family: int, dp_type: str, fmt: str = "auto"
+               ) -> tuple["RouteTable | list[Any]", "RoutePlan | None"]:
+    """Read a route table ('-': standard input) in ``fmt`` and, for DIR24_8/TRIE, replay it to plan the tbl8
+    groups; a one-line progress count on stderr while a big one is read and replayed (a terminal only)."""
     if path is None:
         return [], None
+    from ..stream import Progress
     from . import routes as routemod
+    from .routes.sources import read_table
 
-    if path == "-":
-        import sys
-
-        table = routemod.parse_routes(sys.stdin, family, source="<stdin>")
-    else:
-        table = routemod.read_routes(path, family)
+    reading = Progress("reading routes (bytes)")
+    try:
+        table = read_table(path, family, fmt, progress=reading.update)
+    finally:
+        reading.close()
     if dp_type == "dummy":
         return table, None
     if len(table) > MAX_PLANNED_ROUTES:
-        raise InputError(f"{path}: {len(table):,} routes; the tbl8 planner replays every rte_fib_add (about 6,000 "
-                         f"routes a second) and takes at most {MAX_PLANNED_ROUTES:,}: give --routes and --tbl8 "
-                         "instead, or plan a part of the table", param="--routes-file")
-    return table, routemod.plan(table, family, dp_type)
+        raise InputError(f"{path}: {len(table):,} routes; the tbl8 planner takes at most {MAX_PLANNED_ROUTES:,}: "
+                         "give --routes and --tbl8 instead, or plan a part of the table", param="--routes-file")
+    replaying = Progress(f"replaying rte_{'fib' if family == 4 else 'fib6'}_add", total=len(table))
+    try:
+        return table, routemod.plan(table, family, dp_type, progress=replaying.update)
+    finally:
+        replaying.close()
 
 
 def _declare(family: int) -> ObjectDecl:
@@ -214,13 +272,14 @@ def _declare(family: int) -> ObjectDecl:
         routes, path, dp_type = a["routes"], a.get("routes_file"), a["type"]
         if routes is None and path is None:
             raise InputError("give --routes, --routes-file or both")
-        table, plan = route_plan(path, family, dp_type)
+        table, plan = route_plan(path, family, dp_type, a.get("routes_format") or "auto")
         if routes is None:
             routes = max(len(table), plan.min_max_routes if plan else 0)
         tbl8 = a["tbl8"]
         if tbl8 is None:
             tbl8 = plan.num_tbl8 if plan else DEFAULT_TBL8
-        return Resolved({"name": a["name"], "routes": routes, "routes_file": path, "type": dp_type,
+        return Resolved({"name": a["name"], "routes": routes, "routes_file": path,
+                         "routes_format": a.get("routes_format") or "auto", "type": dp_type,
                          "nh_size": a["nh_size"], "tbl8": tbl8, "ext_size": a["ext_size"]},
                         {"plan": plan, "table": table})
 
@@ -236,8 +295,12 @@ def _declare(family: int) -> ObjectDecl:
         params=(
             Param("routes", "count", "max_routes; the RIB gets 2 x max_routes nodes [default with --routes-file: "
                   "what the file needs].", hi=INT_MAX),
-            Param("routes_file", "path", "One prefix per line (optionally a next hop): count the routes and plan the "
-                  "tbl8 groups by replaying DPDK's adds; '-' reads stdin.", fronts=frozenset({"cli", "batch"})),
+            Param("routes_file", "path", "A route table: count the routes and plan the tbl8 groups by replaying "
+                  "DPDK's adds; '-' reads stdin (see --routes-format).", fronts=frozenset({"cli", "batch"})),
+            Param("routes_format", "choice", "How --routes-file is written: PREFIX/DEPTH [NEXT_HOP] lines (plain), "
+                  "ip route output, FRR show ip route json, BIRD show route, bgpdump -m, an MRT RIB dump (RouteViews, "
+                  "RIPE RIS); gzip, bzip2 or xz. auto: told by its first bytes.", default="auto", choices=ROUTE_FORMATS,
+                  show_default=True, fronts=frozenset({"cli", "batch"})),
             Param("type", "choice", "Data plane.", default=types[0], choices=types, show_default=True),
             Param("nh_size", "choice", "Next-hop size in bytes.", default=4, choices=sizes, numeric=True,
                   show_default=True),

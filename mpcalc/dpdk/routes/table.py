@@ -44,6 +44,7 @@ class RouteTable(Sequence[Route]):
         self.next_hops = next_hops
         self.lines = lines
         self.source = source
+        self.format = "plain"  #: the format it was read in (mpcalc.dpdk.routes.sources.FORMATS)
 
     def __len__(self) -> int:
         return len(self.depths)
