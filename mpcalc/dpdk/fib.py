@@ -196,8 +196,8 @@ def _route_failure(spec: FibSpec, plan: "RoutePlan", routes: Sequence["Route"]) 
                                  rib_nodes=max(rib_max_nodes(spec.max_routes), 0))
     big, quiet = _big_next_hop(spec, plan, routes)
     fn = "rte_fib_add" if spec.family == 4 else "rte_fib6_add"
-    if big < len(routes) and (failure is None or big < failure.index or big == failure.index and (
-            spec.family == 4 or failure.reason.startswith("tbl8 allocation"))):
+    if big < len(routes) and (failure is None or big < failure.index or (big == failure.index and (
+            spec.family == 4 or failure.reason.startswith("tbl8 allocation")))):
         route = routes[big]
         where = _where(spec, routes, big)
         limit = max_nh(spec.nh_size)

@@ -19,6 +19,7 @@ from rich.text import Text
 
 from ..app.report import DiffReport, Report
 from ..dpdk.units import iec, page_label
+from . import routeanswer
 from .bars import text as bar_text
 from .figures import Bar, Segment, breakdown, plan_figure
 
@@ -168,6 +169,8 @@ def _errors(console: Console, errors: list[dict], prefix: str = "") -> None:
 
 
 def _result_tables(console: Console, report: Report, result: dict) -> None:
+    for line in routeanswer.lines(result):  # a route file's answer leads (mpcalc/render/routeanswer.py)
+        _say(console, line, style="bold")
     for mp in result["mempools"]:
         if mp["total_size"] is not None:
             _title(console, f"objects of mempool {mp['name']}: {mp['count']:,} x {mp['elt_size_requested']:,} B")

@@ -57,7 +57,7 @@ FILL = [b""] * 12 + [bytes((d + 1,)) * (1 << (24 - d)) for d in range(12, 24)]
 CHUNK = 1 << 16  #: routes between two progress reports
 
 
-class Clobbered(Exception):  # noqa: N818 - a signal, not an error
+class Clobbered(Exception):
     """modify_fib's wrap-around bug struck at route ``index``: the fast replay cannot follow."""
 
     def __init__(self, index: int) -> None:
@@ -245,7 +245,7 @@ class Replay4:
                 blk.cover = enc
                 if write:
                     touched = True
-                    for lo, hi in runs(blk.deps.translate(ZERO)):
+                    for lo, hi in runs(bytes(blk.deps).translate(ZERO)):
                         self.touch(blk, lo, hi, value)
             k = m24.find(_DEEP, k + 1, b1)
         if touched:
@@ -337,7 +337,7 @@ class Replay4:
         blk = self.blocks[net >> 8]
         o = net & 255
         self.peak = self.in_use
-        for lo, hi in runs(blk.deps[o:o + (1 << (32 - d))].translate(EQ[d]), o):
+        for lo, hi in runs(bytes(blk.deps[o:o + (1 << (32 - d))]).translate(EQ[d]), o):
             self.touch(blk, lo, hi, value)
         self.trace.event(i, self.peak, 0, self.in_use)
 
@@ -397,11 +397,11 @@ class Replay4:
                     continue
                 if m:  # the parent: does its half already hold something?
                     h = net >> SHIFT[m]
-                    tab = halves[m - 1]
-                    if tab[h]:
+                    half = halves[m - 1]
+                    if half[h]:
                         code = 8
                     else:
-                        tab[h] = 1
+                        half[h] = 1
                         code = 4
                     if rt[m - 1][h >> 1] == v:
                         code |= SAME

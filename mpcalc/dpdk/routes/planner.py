@@ -147,7 +147,7 @@ def next_hop_ids(values: Sequence[int], default: int) -> array[int]:
     them; 0 is left for "no route")."""
     uniq = dict.fromkeys(values)
     uniq.pop(default, None)
-    ids = dict(zip(uniq, range(2, len(uniq) + 2)))
+    ids = dict(zip(uniq, range(2, len(uniq) + 2), strict=True))
     ids[default] = 1
     return array("I", map(ids.__getitem__, values))
 
@@ -164,9 +164,9 @@ def _columns(routes: Sequence[Route] | RouteTable, family: int, default: int
         if not 0 <= r.depth <= width or not 0 <= r.network < 1 << width:
             raise InputError(f"route {r} is not an IPv{family} prefix", param="routes")
     full = (1 << width) - 1
-    nets = [r.network & (full ^ ((1 << (width - r.depth)) - 1)) for r in routes]  # type: ignore[union-attr]
-    depths = bytes(r.depth for r in routes)  # type: ignore[union-attr]
-    values = [-(i + 1) if r.next_hop is None else r.next_hop for i, r in enumerate(routes)]  # type: ignore[arg-type]
+    nets = [r.network & (full ^ ((1 << (width - r.depth)) - 1)) for r in routes]
+    depths = bytes(r.depth for r in routes)
+    values = [-(i + 1) if r.next_hop is None else r.next_hop for i, r in enumerate(routes)]
     return nets, depths, next_hop_ids(values, default)
 
 

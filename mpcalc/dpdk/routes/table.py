@@ -54,7 +54,7 @@ class RouteTable(Sequence[Route]):
         line = i + 1 if self.lines is None else self.lines[i]
         return Route(network=self.nets[i], depth=self.depths[i], next_hop=nh, line=line)
 
-    def __getitem__(self, i):  # type: ignore[no-untyped-def, override]
+    def __getitem__(self, i):  # type: ignore[no-untyped-def]
         if isinstance(i, slice):
             return [self._route(j) for j in range(*i.indices(len(self)))]
         if i < 0:
@@ -116,7 +116,7 @@ class TableBuilder:
         elif lines is not None:
             self.lines = array("I", range(1, before + 1))
             self.lines.extend(lines)
-        self.nets.extend(nets)  # type: ignore[arg-type]
+        self.nets.extend(nets)
         self.depths += depths
         if nhs is None:
             if self.nhs is not None:

@@ -53,7 +53,7 @@ class Kinds(Sequence[str]):
         return (KIND[c] for c in self._codes)
 
     def count(self, value: object) -> int:
-        return self._codes.count(KIND.index(value)) if value in KIND else 0  # type: ignore[arg-type]
+        return self._codes.count(KIND.index(value)) if isinstance(value, str) and value in KIND else 0
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Kinds):

@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import bz2
 import gzip
-import io
 import lzma
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO
+from typing import IO, cast
 
 from ...errors import InputError
 from ..table import RouteTable, TableBuilder, parse_plain
@@ -51,15 +50,14 @@ def _open(path: str) -> tuple[IO[bytes], IO[bytes]]:
             raw = open(path, "rb")  # noqa: SIM115 - closed by read_table
         except OSError as exc:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}", param=path) from exc
-    if not hasattr(raw, "peek"):
-        raw = io.BufferedReader(raw)  # type: ignore[arg-type]
-    head = raw.peek(6)[:6]  # type: ignore[attr-defined]
+    peek = getattr(raw, "peek", None)
+    head = peek(6)[:6] if peek is not None else b""
     if head[:2] == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=raw), raw  # type: ignore[return-value]
+        return cast(IO[bytes], gzip.GzipFile(fileobj=raw)), raw
     if head[:3] == b"BZh":
-        return bz2.BZ2File(raw), raw  # type: ignore[return-value]
+        return cast(IO[bytes], bz2.BZ2File(raw)), raw
     if head[:6] == b"\xfd7zXZ\x00":
-        return lzma.LZMAFile(raw), raw  # type: ignore[return-value]
+        return cast(IO[bytes], lzma.LZMAFile(raw)), raw
     return raw, raw
 
 
@@ -80,7 +78,7 @@ def detect(head: bytes) -> str:
     fields = first.split("#", 1)[0].split()
     if not fields:
         return "plain"
-    if len(fields) >= 2 and not fields[1].isdigit() or fields[0] in text.IP_FIRST_WORDS:
+    if (len(fields) >= 2 and not fields[1].isdigit()) or fields[0] in text.IP_FIRST_WORDS:
         return "ip"
     return "plain"
 
@@ -144,7 +142,8 @@ def read_table(path: str | os.PathLike[str], family: int, fmt: str = "auto",
     stream, raw = _open(name)
     try:
         if fmt == "auto":
-            fmt = detect(stream.peek(1 << 16)[:1 << 16])  # type: ignore[attr-defined]
+            peek = getattr(stream, "peek", None)
+            fmt = detect(peek(1 << 16)[:1 << 16] if peek is not None else b"")
         builder = TableBuilder(family, shown)
         if fmt == "plain":
             _plain(stream, builder, progress)

@@ -43,6 +43,7 @@ def ip_route(lines: Lines, family: int, source: str) -> Iterator[Row]:
     """``ip [-6] route [show table ...]`` (iproute2): ``[TYPE] PREFIX|default [via ADDR] [dev NAME] ...``;
     a multipath route lists its hops on the ``nexthop`` lines that follow it."""
     pending: tuple[int, str, int | None, list[str]] | None = None
+    depth: int | None
     for number, line in lines:
         words = line.split()
         if not words or words[0].startswith("#"):
@@ -193,10 +194,8 @@ def frr_json(lines: Lines, family: int, source: str) -> Iterator[Row]:
     """FRR ``show ip route [vrf all] json``: each prefix's selected route (else its first), next hops
     from its active hops (address, interface, or the hop's type: blackhole, unreachable, ...)."""
     for number, key, value in _entries(lines, source):
-        if isinstance(value, dict):  # a VRF: its members are the prefixes
-            items = list(value.items())
-        else:
-            items = [(key, value)]
+        # a VRF's members are the prefixes
+        items = list(value.items()) if isinstance(value, dict) else [(key, value)]
         for prefix, routes in items:
             if not isinstance(routes, list) or not routes or "/" not in prefix:
                 continue

@@ -1,0 +1,28 @@
+"""The answer a route file gives, in words, first in the table view of ``fib``/``fib6 --routes-file``.
+
+Reads ``details.answer`` and ``details.route_plan`` of a result (mpcalc.dpdk.fib.answer): the
+``--routes`` and ``--tbl8`` to pass, what the table needs, and the room the FIB as asked for leaves.
+No rich: the table renderer prints these lines as it prints its other sentences.
+"""
+
+from __future__ import annotations
+
+
+def lines(result: dict) -> list[str]:
+    """The leading sentences for a result with a route plan (none otherwise)."""
+    details = result.get("details") or {}
+    answer, plan = details.get("answer"), details.get("route_plan")
+    if not isinstance(answer, dict) or not isinstance(plan, dict):
+        return []
+    provided = details.get("tbl8_provided")
+    gives = f" ({provided:,} groups)" if plan.get("dp_type") == "dir24_8" and provided is not None else ""
+    read = f"{plan['routes']:,} routes"
+    if plan["distinct_routes"] != plan["routes"]:
+        read += f" ({plan['distinct_routes']:,} distinct)"
+    first = (f"pass --routes {answer['routes']:,} --tbl8 {answer['tbl8']:,}: {read} need "
+             f"{plan['rib_nodes_needed']:,} RIB nodes, {plan['tbl8_needed']:,} tbl8 groups")
+    nodes, groups = answer["rib_nodes_headroom"], answer["tbl8_headroom"]
+    more = f" ({nodes // 2:,}+ routes)" if nodes >= 2 else ""
+    second = (f"headroom of --routes {details.get('max_routes', 0):,} --tbl8 {details.get('num_tbl8', 0):,}{gives}: "
+              f"{nodes:+,} RIB nodes{more}, {groups:+,} tbl8 groups")
+    return [first, second]
