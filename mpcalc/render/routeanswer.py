@@ -15,14 +15,11 @@ def lines(result: dict) -> list[str]:
     if not isinstance(answer, dict) or not isinstance(plan, dict):
         return []
     provided = details.get("tbl8_provided")
-    gives = f" ({provided:,} groups)" if plan.get("dp_type") == "dir24_8" and provided is not None else ""
+    gives = f"; {provided:,} groups" if plan.get("dp_type") == "dir24_8" and provided is not None else ""
     read = f"{plan['routes']:,} routes"
     if plan["distinct_routes"] != plan["routes"]:
         read += f" ({plan['distinct_routes']:,} distinct)"
-    first = (f"pass --routes {answer['routes']:,} --tbl8 {answer['tbl8']:,}: {read} need "
-             f"{plan['rib_nodes_needed']:,} RIB nodes, {plan['tbl8_needed']:,} tbl8 groups")
-    nodes, groups = answer["rib_nodes_headroom"], answer["tbl8_headroom"]
-    more = f" ({nodes // 2:,}+ routes)" if nodes >= 2 else ""
-    second = (f"headroom of --routes {details.get('max_routes', 0):,} --tbl8 {details.get('num_tbl8', 0):,}{gives}: "
-              f"{nodes:+,} RIB nodes{more}, {groups:+,} tbl8 groups")
-    return [first, second]
+    return [f"pass --routes {answer['routes']:,} --tbl8 {answer['tbl8']:,}",
+            f"{read} need {plan['rib_nodes_needed']:,} RIB nodes, {plan['tbl8_needed']:,} tbl8 groups",
+            f"headroom (--routes {details.get('max_routes', 0):,} --tbl8 {details.get('num_tbl8', 0):,}{gives}): "
+            f"{answer['rib_nodes_headroom']:+,} RIB nodes, {answer['tbl8_headroom']:+,} tbl8 groups"]

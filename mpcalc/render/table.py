@@ -169,8 +169,8 @@ def _errors(console: Console, errors: list[dict], prefix: str = "") -> None:
 
 
 def _result_tables(console: Console, report: Report, result: dict) -> None:
-    for line in routeanswer.lines(result):  # a route file's answer leads (mpcalc/render/routeanswer.py)
-        _say(console, line, style="bold")
+    for i, line in enumerate(routeanswer.lines(result)):  # a route file's answer leads (render/routeanswer.py)
+        _say(console, line, style="bold" if i == 0 else None)
     for mp in result["mempools"]:
         if mp["total_size"] is not None:
             _title(console, f"objects of mempool {mp['name']}: {mp['count']:,} x {mp['elt_size_requested']:,} B")

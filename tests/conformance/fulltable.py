@@ -59,10 +59,8 @@ def ipv4_rows(n: int, seed: int = 1, *, order: str = "random") -> list[tuple[int
                 nh = pnh if random_() < 0.5 else randrange(peers)
                 rows.append((net & (0xFFFFFFFF ^ ((1 << (32 - d)) - 1)), d, nh))
                 continue
-        if d > 24:  # deep prefixes cluster in a few /24s
-            net = hot[randrange(len(hot))] | getrandbits(8)
-        else:
-            net = randrange(1, 224) << 24 | getrandbits(24)
+        # deep prefixes cluster in a few /24s
+        net = hot[randrange(len(hot))] | getrandbits(8) if d > 24 else randrange(1, 224) << 24 | getrandbits(24)
         if r > 0.995 and rows:  # the same prefix again, same or another next hop
             net, d, nh = rows[randrange(len(rows))]
             rows.append((net, d, nh if random_() < 0.5 else randrange(peers)))

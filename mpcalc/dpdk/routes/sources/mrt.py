@@ -97,7 +97,8 @@ def read(stream: IO[bytes], family: int, builder: TableBuilder, progress: Callab
             block = stream.read(_READ)
             if not block:
                 if len(buf) > pos:
-                    raise bad(f"truncated ({len(buf) - pos} bytes left of a record)")
+                    record += 1
+                    raise bad(f"truncated ({len(buf) - pos} bytes of it)")
                 break
             done += len(block)
             if progress is not None:

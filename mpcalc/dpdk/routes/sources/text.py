@@ -10,7 +10,6 @@ Pure Python, stdlib only (no click, no rich).
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import re
 import socket
@@ -235,13 +234,8 @@ def collect(rows: Iterable[Row], family: int, builder: TableBuilder, *, dedup: b
                 raise ValueError
             net = int.from_bytes(socket.inet_pton(af, addr), "big") & masks[depth]
         except (OSError, ValueError):
-            try:  # what inet_pton refuses but the plain format's parser reads
-                net = int(ipaddress.ip_address(addr)) & masks[depth]
-                if not 0 <= depth <= width or _family(addr) != family:
-                    raise ValueError from None
-            except ValueError:
-                raise InputError(f"{source}:{number}: {addr}/{depth} is not an IPv{family} prefix",
-                                 param=source) from None
+            raise InputError(f"{source}:{number}: {addr}/{depth} is not an IPv{family} prefix",
+                             param=source) from None
         if dedup:
             key = net << 8 | depth
             if key in seen:
