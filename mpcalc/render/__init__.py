@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib
 from typing import TextIO
 
-from ..app.report import DiffReport, Report
-
 #: format name -> module (under mpcalc.render) whose ``render(report, stream)`` draws it
 FORMATS: dict[str, str] = {
     "table": "table",
@@ -19,6 +17,8 @@ FORMATS: dict[str, str] = {
 
 def render(report: object, fmt: str, stream: TextIO) -> None:
     """Draw a Report, a DiffReport or a PlanReport in one of FORMATS."""
+    from ..app.report import DiffReport, Report  # loaded with the first report, not at start-up
+
     module = importlib.import_module(f"{__name__}.{FORMATS[fmt]}")
     if isinstance(report, DiffReport):
         module.render_diff(report, stream, fmt=fmt)
