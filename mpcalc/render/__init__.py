@@ -15,14 +15,20 @@ FORMATS: dict[str, str] = {
 }
 
 
+#: the modules of the table views of a diff and a plan (a report's is mpcalc.render.table itself)
+TABLE_VIEWS: dict[str, str] = {"diff": "table_diff", "plan": "table_plan"}
+
+
 def render(report: object, fmt: str, stream: TextIO) -> None:
     """Draw a Report, a DiffReport or a PlanReport in one of FORMATS."""
     from ..app.report import DiffReport, Report  # loaded with the first report, not at start-up
 
-    module = importlib.import_module(f"{__name__}.{FORMATS[fmt]}")
-    if isinstance(report, DiffReport):
+    kind = "diff" if isinstance(report, DiffReport) else "report" if isinstance(report, Report) else "plan"
+    name = TABLE_VIEWS.get(kind, "table") if fmt == "table" else FORMATS[fmt]
+    module = importlib.import_module(f"{__name__}.{name}")
+    if kind == "diff":
         module.render_diff(report, stream, fmt=fmt)
-    elif isinstance(report, Report):
+    elif kind == "report":
         module.render(report, stream, fmt=fmt)
     else:
         module.render_plan(report, stream, fmt=fmt)

@@ -17,11 +17,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..app.report import DiffReport, Report
+from ..app.report import Report
 from ..dpdk.units import iec, page_label
 from . import routeanswer
 from .bars import text as bar_text
-from .figures import Bar, Segment, breakdown, plan_figure
+from .figures import Bar, Segment, breakdown
 
 #: width of a pipe or file when neither COLUMNS nor a terminal says (a CI log, a cron job's file)
 PIPE_WIDTH = 120
@@ -338,96 +338,3 @@ def render(report: Report, stream: TextIO, fmt: str = "table") -> None:
 def _bar(console: Console, bar: Bar) -> None:
     """The proportional bar of a breakdown (mpcalc.render.bars), as wide as the console allows."""
     console.print(bar_text(bar, console.width), soft_wrap=True)
-
-
-def _side_cell(value: int | None, section: str, rejected: str | None) -> str:
-    """A side's figure: ``-`` where it has no such item; a rejected side's totals are its errno."""
-    if rejected:
-        return rejected if section == "total" else "-"
-    return "-" if value is None else f"{value:,}"
-
-
-def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "table") -> None:
-    """One table per flag combination: each memzone, then each rte_malloc allocation, then the totals;
-    a side DPDK rejects shows its errno in its cells and the reason under the table."""
-    console = console_for(stream)
-    console.print(_platform_line(diff.left, console, "left:  "), soft_wrap=True)
-    console.print(_platform_line(diff.right, console, "right: "), soft_wrap=True)
-    left, right = diff.left.to_dict()["results"], diff.right.to_dict()["results"]
-    for lres, rres in zip(left, right, strict=True):  # type: ignore[call-overload]
-        label = "|".join(lres["flags"]) or "none"
-        lerr = next((e["errno"] for e in lres["errors"] if e["errno"]), None)  # a hazard keeps its numbers
-        rerr = next((e["errno"] for e in rres["errors"] if e["errno"]), None)
-        rows = [row for row in diff.rows if row.result == label]
-        _title(console, f"right minus left (flags {_flags_label(lres['flags'])})")
-        t = Table(caption="memzones, rte_malloc allocations, totals", caption_justify="right")
-        t.add_column("name", overflow="fold")
-        for col in ("left", "right", "delta", "IEC"):
-            t.add_column(col, justify="right", no_wrap=True)
-        section = None
-        for row in rows:
-            if section is not None and row.section != section:
-                t.add_section()
-            section = row.section
-            lcell, rcell = _side_cell(row.left, row.section, lerr), _side_cell(row.right, row.section, rerr)
-            if lerr or rerr:
-                delta = Text("")
-                iec_delta = ""
-            else:
-                style = "red" if row.delta > 0 else ("green" if row.delta < 0 else "")
-                delta, iec_delta = Text(f"{row.delta:+,}", style=style), iec(row.delta) if row.delta else ""
-            t.add_row(row.name, lcell, rcell, delta, iec_delta)
-        console.print(t)
-        _errors(console, lres["errors"], prefix="left: ")
-        _errors(console, rres["errors"], prefix="right: ")
-
-
-def render_plan(report, stream: TextIO, fmt: str = "table") -> None:
-    console = console_for(stream)
-    doc = report.to_dict()
-    console.print(f"plan {doc['file']}")
-    console.print(platform_lines(doc["platform"], console.width), soft_wrap=True)
-    _title(console, "items")
-    t = Table()
-    with_errors = any(item["result"]["errors"] for item in doc["items"])
-    columns = ["socket", "kind", "name", "total_bytes", "heap_bytes", "IEC"] + (["errors"] if with_errors else [])
-    for col in columns:
-        t.add_column(col, justify="right" if col in ("socket", "total_bytes", "heap_bytes", "IEC") else "left",
-                     overflow="fold" if col == "name" else "ellipsis", no_wrap=col != "name")
-    for item in doc["items"]:
-        r = item["result"]
-        cells = [str(item["socket"]), item["kind"], item["name"], f"{r['total_bytes']:,}", f"{r['heap_bytes']:,}",
-                 iec(r["heap_bytes"])]
-        if with_errors:
-            cells.append(", ".join(e["errno"] or "hazard" for e in r["errors"]))
-        t.add_row(*cells)
-    console.print(t)
-    for item in doc["items"]:
-        _errors(console, item["result"]["errors"], prefix=f"{item['kind']} {item['name']}: ")
-    page = doc["platform"]["page_size"]
-    _title(console, f"per socket ({page_label(page)} pages)")
-    s = Table()
-    for col in ("socket", "items heap_bytes", "EAL heap", "pages", "IEC"):
-        s.add_column(col, justify="right")
-    for sock in doc["sockets"]:
-        pages = sock["pages"]
-        s.add_row(str(sock["socket"]), f"{sock['heap_bytes']:,}", f"{sock['eal_heap']:,}",
-                  "-" if pages is None else f"{pages:,}", "-" if pages is None else iec(pages * page))
-    console.print(s)
-    for fig in plan_figure(doc):
-        for bar in (fig.by_item, fig.by_kind):
-            _bar(console, bar._replace(label=f"socket {fig.socket} {bar.label}"))
-    settings = doc["settings"]
-    if settings:
-        # settings to paste: never wrapped (a terminal folds them for the eye, a copy gets one line)
-        console.print(f"EAL: {settings['eal_args']}", soft_wrap=True)
-        for line in settings["assumes"]:
-            _say(console, f"  assumes: {line}", style="dim")
-        for line in settings["nr_hugepages"]:
-            console.print(line, soft_wrap=True)
-        res = settings["kubernetes"]["resources"]
-        console.print("kubernetes:\n  resources:")
-        for kind in ("requests", "limits"):
-            console.print(f"    {kind}:")
-            for key, value in res[kind].items():
-                console.print(f"      {key}: {value}")
