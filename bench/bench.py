@@ -177,10 +177,19 @@ def random_records(n: int, seed: int = 12) -> list[dict]:
 
 
 def memory(env: dict[str, str], tmp: Path) -> list[tuple[str, str]]:
-    """Peak resident size of a full-document batch at 10,000 and 100,000 distinct lines (goal: flat)."""
+    """Throughput on distinct random lines (one process, then one per CPU), and the peak resident size of
+    one process at 10,000 and 100,000 lines (goal: flat)."""
     records = random_records(100_000, seed=99)
     rows = []
+    path = tmp / "random-100000.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
     for args in ([], ["--compact"]):
+        for jobs in ("1", "0"):
+            best = min(run_batch(path, [*args, "--jobs", jobs], env)[0] for _ in range(2))
+            rows.append((f"batch {' '.join(args) or '(full documents)'}, 100,000 distinct random lines, "
+                         f"{'one process' if jobs == '1' else 'a worker per CPU'}",
+                         f"{100_000 / best:,.0f} lines/s ({best:.2f} s, start-up included)"))
+    for args in (["--jobs", "1"], ["--compact", "--jobs", "1"]):
         peak = {}
         for n in (10_000, 100_000):
             path = tmp / f"memory-{n}.jsonl"
