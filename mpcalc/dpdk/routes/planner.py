@@ -22,7 +22,7 @@ from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from ..errors import InputError
-from . import fast4, fast6, reference
+from . import accel, fast4, fast6, reference
 from .parse import _WIDTH, Route
 from .trace import DUP, REPLACE, SAME, Trace
 
@@ -176,6 +176,11 @@ def replay(routes: Sequence[Route] | RouteTable, family: int, *, default_nh: int
     nets, depths, ids = _columns(routes, family, default_nh)
     if fast:
         try:
+            if progress is not None:
+                progress(0)
+            trace = accel.replay(nets, depths, ids, family)  # C, where it was built: the same answers
+            if trace is not None:
+                return trace
             if family == 4:
                 return fast4.Replay4().run(nets, depths, ids, progress)
             return fast6.Replay6().run(nets, depths, ids, progress)

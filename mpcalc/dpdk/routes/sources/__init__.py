@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, cast
 
 from ...errors import InputError
+from .. import accel
 from ..table import RouteTable, TableBuilder, parse_plain
 from . import mrt, text
 
@@ -117,7 +118,12 @@ def _decode(chunk: bytes, name: str) -> str:
 def _plain(stream: IO[bytes], builder: TableBuilder, progress: Progress | None) -> None:
     line = 1
     for chunk in _chunks(stream, progress):
-        line += parse_plain(_decode(chunk, builder.source), builder.family, builder, line)
+        cols = accel.parse(chunk, builder.family)  # canonical lines, in C where it was built
+        if cols is not None:
+            builder.add(cols[0], cols[1], cols[2], None, line)
+            line += len(cols[1])
+        else:
+            line += parse_plain(_decode(chunk, builder.source), builder.family, builder, line)
         if builder.count > MAX_ROUTES:
             raise InputError(f"{builder.source}: more than {MAX_ROUTES:,} routes; split the table",
                              param=builder.source)
