@@ -68,7 +68,8 @@ def test_c_reader_is_the_bulk_reader(family):
         rows = []
         for _ in range(rng.randint(1, 20)):
             if family == 4:
-                a = ".".join(rng.choice(["0", "1", "10", "255", "256", "01", str(rng.randrange(256))]) for _ in range(4))
+                octets = ["0", "1", "10", "255", "256", "01", str(rng.randrange(256))]
+                a = ".".join(rng.choice(octets) for _ in range(4))
             else:
                 a = str(ipaddress.IPv6Address(rng.getrandbits(128)))
                 a = rng.choice([a, a.upper(), a + ":", "::ffff:1.2.3.4", "1::2::3"])
