@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""The route planner against the real DPDK building the same FIB: whole process against whole process.
+
+    python bench/routes.py                      # full tables: 1,000,000 IPv4 and 200,000 IPv6 prefixes
+    python bench/routes.py --runs 5 --order random sorted
+    python bench/routes.py --file rib.txt:4     # your own table (plain format), as IPv4
+    python bench/routes.py --big 16000000       # and mpcalc alone on a 16-million-route table
+
+For each table, the same file is given to:
+
+* ``mpcalc fib|fib6 --routes-file FILE --json`` (with the C part where it was built, see setup.py), and
+  again with ``MPCALC_PURE=1`` (the pure-Python path; the same answers);
+* the conformance probe (tests/conformance/probe.c, linked to the system's DPDK 22.11): EAL start-up
+  (``--no-huge``), ``rte_fib_create`` / ``rte_fib6_create`` with the ``--routes`` and ``--tbl8`` mpcalc
+  answered (the same FIB), ``rte_fib_add`` of every line, exit.  The bench checks that DPDK adds every route
+  with exactly that much (a smaller FIB failing where the planner says is tests/conformance' work).
+
+Each process runs ``--runs`` times, interleaved; the table shows the median wall time and the peak
+resident size (``wait4``'s ``ru_maxrss``).  The tables are synthetic full-table-like lists
+(tests/conformance/fulltable.py: the prefix-length mix of a BGP full table, more-specifics, a few routes
+longer than /24, re-announcements), in random order (what costs DPDK the most) and in address order (how
+route dumps list them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def mpcalc_argv() -> list[str]:
+    script = Path(sys.executable).with_name("mpcalc")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "mpcalc"]
+
+
+def measure(argv: list[str], env: dict[str, str] | None = None, stdin: Path | None = None) -> tuple[float, int, bytes]:
+    """(wall seconds, peak RSS in KiB, stdout) of one process."""
+    with tempfile.TemporaryFile() as out, open(stdin or os.devnull, "rb") as inp:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=inp, stdout=out, stderr=subprocess.DEVNULL, env=env)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        data = out.read()
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"{argv[:3]} exited {proc.returncode}")
+    return seconds, usage.ru_maxrss, data
+
+
+def write_tables(tmp: Path, orders: list[str], v4: int, v6: int) -> list[tuple[str, Path, int, int]]:
+    from tests.conformance import fulltable
+
+    out = []
+    for order in orders:
+        for family, n, rows in ((4, v4, fulltable.ipv4_rows), (6, v6, fulltable.ipv6_rows)):
+            if not n:
+                continue
+            path = tmp / f"ipv{family}-{n}-{order}.txt"
+            path.write_text("\n".join(fulltable.lines(rows(n, 1, order=order), family)) + "\n")
+            out.append((f"IPv{family}, {n:,} prefixes, {order} order", path, family, n))
+    return out
+
+
+def big_table(tmp: Path, n: int) -> Path:
+    """n IPv4 routes: every /24 of 1.0.0.0-223.255.255.255 (up to n) in a shuffled order, then shorter
+    prefixes over them; a next hop of 64."""
+    import random
+
+    rng = random.Random(16)
+    blocks = list(range(1 << 16, 224 << 16))
+    rng.shuffle(blocks)
+    path = tmp / f"ipv4-{n}.txt"
+    with open(path, "w") as fh:
+        take = min(n, len(blocks))
+        for k in range(0, take, 1 << 20):
+            fh.write("".join(f"{b >> 16}.{b >> 8 & 255}.{b & 255}.0/24 {b % 64}\n" for b in blocks[k:k + (1 << 20)]))
+        fh.write("".join(f"{rng.randrange(1, 224)}.{rng.randrange(256)}.0.0/{rng.randrange(8, 24)} "
+                         f"{rng.randrange(64)}\n" for _ in range(n - take)))
+    return path
+
+
+def count_lines(path: Path) -> int:
+    with open(path, "rb") as fh:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
+
+
+def probe_command(tmp: Path, path: Path, family: int, routes: int, tbl8: int) -> Path:
+    """The probe's stdin: create the FIB mpcalc sized, add every line, quit."""
+    n = count_lines(path)
+    cmd = tmp / (path.name + ".probe")
+    kind = "fib" if family == 4 else "fib6"
+    with open(cmd, "w") as fh:
+        fh.write(f"{kind} bench {routes} 1 2 {tbl8} 0 keep\nfibadd bench {family} {n}\n")
+        with open(path) as src:
+            shutil.copyfileobj(src, fh)
+        fh.write("quit\n")
+    return cmd
+
+
+def _median(values: list[tuple[float, int]]) -> tuple[float, int]:
+    """The median time and the largest peak RSS of a command's runs."""
+    return statistics.median(v[0] for v in values), max(v[1] for v in values)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--order", nargs="+", default=["random", "sorted"], choices=["random", "sorted"])
+    ap.add_argument("--v4", type=int, default=1_000_000, help="IPv4 prefixes (0: none)")
+    ap.add_argument("--v6", type=int, default=200_000, help="IPv6 prefixes (0: none)")
+    ap.add_argument("--file", action="append", default=[], metavar="PATH:FAMILY", help="a table of your own")
+    ap.add_argument("--big", type=int, default=0, help="also plan an IPv4 table of this many routes (mpcalc alone)")
+    ap.add_argument("--no-probe", action="store_true")
+    args = ap.parse_args()
+
+    from tests.conformance.oracle import Probe, build_probe, dpdk_runtime_dir
+
+    tmp = Path(tempfile.mkdtemp(prefix="mpcalc-routes-bench-"))
+    try:
+        tables = write_tables(tmp, args.order, args.v4, args.v6)
+        for spec in args.file:
+            name, _, fam = spec.rpartition(":")
+            tables.append((name, Path(name), int(fam), count_lines(Path(name))))
+        probe = None if args.no_probe else build_probe()
+        env = dict(os.environ)
+        pure = {**env, "MPCALC_PURE": "1"}
+        rows = []
+        for label, path, family, n in tables:
+            argv = [*mpcalc_argv(), "fib" if family == 4 else "fib6", "--routes-file", str(path), "--json"]
+            seconds, rss, out = measure(argv, env)
+            details = json.loads(out)["results"][0]["details"]
+            answer = details["answer"]
+            cmd = probe_command(tmp, path, family, answer["routes"], answer["tbl8"]) if probe else None
+            runs: dict[str, list[tuple[float, int]]] = {"mpcalc": [], "pure": [], "dpdk": []}
+            agree = None
+            for _ in range(args.runs):
+                runs["mpcalc"].append(measure(argv, env)[:2])
+                runs["pure"].append(measure(argv, pure)[:2])
+                if cmd is not None:
+                    prefix = f"mpcalc_bench_{os.getpid()}"
+                    eal = Probe.default_eal_args(file_prefix=prefix)
+                    t, r, reply = measure([str(probe), *eal], stdin=cmd)
+                    shutil.rmtree(dpdk_runtime_dir(prefix), ignore_errors=True)
+                    answers = [json.loads(x) for x in reply.splitlines() if x.startswith(b"{")]
+                    added = next(a for a in answers if a.get("cmd") == "fibadd")
+                    agree = added["added"] == n and added["failed_at"] is None
+                    runs["dpdk"].append((t, r))
+
+            m, p = _median(runs["mpcalc"]), _median(runs["pure"])
+            d = _median(runs["dpdk"]) if runs["dpdk"] else None
+            rows.append((label, answer, m, p, d, agree))
+        if args.big:
+            path = big_table(tmp, args.big)
+            argv = [*mpcalc_argv(), "fib", "--routes-file", str(path), "--json"]
+            seconds, rss, out = measure(argv, env)
+            answer = json.loads(out)["results"][0]["details"]["answer"]
+            rows.append((f"IPv4, {args.big:,} routes (/24s shuffled, then shorter ones)", answer, (seconds, rss),
+                         None, None, None))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs, Python "
+          f"{platform.python_version()}; median of {args.runs} runs, peak RSS the largest\n")
+    print("| table | --routes / --tbl8 | mpcalc | mpcalc (pure Python) | DPDK 22.11 (probe) | DPDK / mpcalc | "
+          "DPDK takes it |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for label, answer, m, p, d, agree in rows:
+        def cell(x: tuple[float, int] | None) -> str:
+            return "-" if x is None else f"{x[0]:.2f} s, {x[1] / 1024:,.0f} MiB"
+
+        ratio = f"{d[0] / m[0]:.1f} x time, {d[1] / m[1]:.1f} x memory" if d else "-"
+        took = "-" if agree is None else ("yes" if agree else "NO")
+        print(f"| {label} | {answer['routes']:,} / {answer['tbl8']:,} | {cell(m)} | {cell(p)} | {cell(d)} | "
+              f"{ratio} | {took} |")
+
+
+if __name__ == "__main__":
+    main()
