@@ -307,3 +307,56 @@ def test_plan_of_a_table_read_whole_equals_the_plan_of_its_routes(tmp_path):
              f"{rng.randrange(5)}" for _ in range(3000)]
     path.write_text("\n".join(lines) + "\n")
     assert plan(read_table(path, 4), 4).to_dict() == plan(parse_routes(lines, 4), 4).to_dict()
+
+
+def test_route_plan_progress_stdin_and_bound(tmp_path, monkeypatch, run_json):
+    import io
+    import sys
+
+    import mpcalc.stream
+    from mpcalc.dpdk import fib
+
+    shown: list[tuple[str, int | None, list[int]]] = []
+
+    class Recorder:
+        def __init__(self, what: str, total: int | None = None, stream=None) -> None:
+            self.row = (what, total, [])
+            shown.append(self.row)
+
+        def update(self, done: int) -> None:
+            self.row[2].append(done)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(mpcalc.stream, "Progress", Recorder)
+    path = tmp_path / "r.txt"
+    path.write_text("".join(f"{10 + (i >> 16)}.{i >> 8 & 255}.{i & 255}.0/24 {i % 7}\n" for i in range(70000)))
+    table, pl = fib.route_plan(str(path), 4, "dir24_8")
+    assert [(w, t) for w, t, _ in shown] == [("reading routes (bytes)", None), ("replaying rte_fib_add", 70000)]
+    assert shown[0][2][-1] == path.stat().st_size and shown[1][2][0] == 0
+    assert len(table) == 70000 and pl.distinct_routes == 70000
+    monkeypatch.setattr(fib, "MAX_PLANNED_ROUTES", 69999)
+    with pytest.raises(InputError, match="70,000 routes; the tbl8 planner takes at most 69,999"):
+        fib.route_plan(str(path), 4, "dir24_8")
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"10.0.0.0/8 1\n10.0.0.0/25 2\n")))
+    code, doc = run_json("fib", "--routes-file", "-")
+    assert code == 0 and doc["results"][0]["details"]["answer"]["tbl8"] == 1
+
+
+def test_progress_draws_on_a_terminal(monkeypatch):
+    import io
+
+    import mpcalc.stream as S
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    clock = iter(float(x) for x in range(100))
+    monkeypatch.setattr(S.time, "monotonic", lambda: next(clock))
+    out = Tty()
+    bar = S.Progress("replaying rte_fib_add", total=1000, stream=out)
+    bar.update(500)
+    bar.close()
+    assert "replaying rte_fib_add: 500 of 1,000" in out.getvalue() and out.getvalue().endswith("\r\x1b[K")

@@ -1,28 +1,24 @@
 """Route tables, and the tbl8 groups / RIB nodes DPDK needs to hold them.
 
-``parse_routes`` / ``read_routes`` read one prefix per line (the format is in
-``.parse``).  ``plan`` / ``tbl8_needed`` do not estimate: they replay
-``rte_fib_add`` / ``rte_fib6_add`` route by route, in file order, on a Python
-port of DPDK v22.11.11's RIB (lib/rib/rte_rib.c, rte_rib6.c) and data planes
-(lib/fib/dir24_8.c, lib/fib/trie.c), and record every point where DPDK could
-answer ENOSPC (the ``rsvd_tbl8s`` reservation test and every tbl8 allocation,
-including the transient ones) or ENOMEM (RIB node allocation).  The table
-entries are simulated exactly (next hops are replaced by small ids, which only
-keeps equality, the one thing DPDK looks at).  A route without a next hop gets
-a next hop of its own, different from every other one and from the default.
+``plan`` / ``tbl8_needed`` do not estimate: they replay ``rte_fib_add`` / ``rte_fib6_add`` route by route, in
+the list's order, and record every point where DPDK v22.11.11 could answer ENOSPC (the ``rsvd_tbl8s``
+reservation test and every tbl8 allocation, including the transient ones) or ENOMEM (RIB node
+allocation).  Next hops are replaced by small ids, which only keeps equality, the one thing DPDK looks at;
+a route without a next hop gets one of its own, different from every other one and from the default.
 
 The modules, one job each:
 
-- ``parse``: ``Route``, ``parse_routes``, ``read_routes`` (the route files);
-- ``rib``: ``_Node``, ``_Rib``, the RIB replay (lib/rib/rte_rib.c, rte_rib6.c);
-- ``groups``: ``_Groups``, ``_tbl24``, ``_fill``, the tbl8 groups and tbl24
-  both data planes use;
-- ``dir24_8``: ``_Dir24_8``, ``_roundup24``, the IPv4 data plane (lib/fib/dir24_8.c);
-- ``trie``: ``_Trie``, ``_ceil8``, the IPv6 data plane (lib/fib/trie.c);
-- ``planner``: ``Failure``, ``RoutePlan``, ``plan``, ``tbl8_needed``.
+- ``parse``: ``Route``, ``parse_routes``, ``read_routes`` (the plain route file, line by line);
+- ``table``: ``RouteTable`` (a route list as columns), ``TableBuilder``, the plain file read in bulk;
+- ``sources``: ``read_table``, the route sources (plain, ip route, FRR json, BIRD, bgpdump -m, MRT);
+- ``fast4`` / ``fast6`` (with ``trie6``): the replays of the state that decides DPDK's answers (DIR24_8,
+  the trie), and ``accel``: the same in C (``_accel.c``, optional; setup.py builds it);
+- ``reference``: the line-by-line replay they are tested against, on ``rib`` (lib/rib/rte_rib.c,
+  rte_rib6.c), ``groups``, ``dir24_8`` (lib/fib/dir24_8.c) and ``trie`` (lib/fib/trie.c);
+- ``trace``: what a replay records; ``planner``: ``Failure``, ``RoutePlan``, ``plan``, ``tbl8_needed``.
 
-Every name is re-exported here, the private ones too, so
-``from mpcalc.dpdk import routes`` reaches all of them as before.
+Every name is re-exported here, the private ones too, so ``from mpcalc.dpdk import routes`` reaches all of
+them as before.
 
 Pure Python, stdlib only (no click, no rich).
 """
@@ -47,8 +43,10 @@ from .parse import _ipv6 as _ipv6
 from .planner import _DP as _DP
 from .planner import Failure, RoutePlan, plan, tbl8_needed
 from .planner import _check as _check
+from .planner import next_hop_ids as next_hop_ids
 from .rib import _Node as _Node
 from .rib import _Rib as _Rib
+from .table import RouteTable, TableBuilder
 from .trie import _ceil8 as _ceil8
 from .trie import _Trie as _Trie
 
@@ -58,6 +56,8 @@ __all__ = [
     "Failure",
     "Route",
     "RoutePlan",
+    "RouteTable",
+    "TableBuilder",
     "parse_routes",
     "plan",
     "read_routes",
