@@ -562,29 +562,44 @@ static int bitlen(u128i x)
 }
 static u128 key128(u128i x) { return K((uint64_t)(x >> 64), (uint64_t)x); }
 
-typedef struct { uint32_t v[256]; } group;
-
 typedef struct {
     uint32_t *tbl24;            /* value ^ 1: zeroed is the default next hop (1) */
     map groups;                 /* node << 4 | level  ->  index in pool */
-    group *pool;
-    size_t npool, cappool;
+    uint8_t *pool;              /* groups of 256 entries of esz bytes (2 when every next hop id fits) */
+    size_t npool, cappool, esz;
     vec64 freelist;
     int64_t in_use, peak;
     int oom;
 } DP6;
 
-static group *grp(DP6 *p, int level, u128i node)
+/* a group's entry; in 2-byte groups PTR is held as 0xFFFF */
+static uint32_t gget(DP6 *p, size_t idx, int e)
 {
-    uint64_t *v = map_get(&p->groups, key128(node << 4 | (u128i)level));
-    return &p->pool[*v];
+    if (p->esz == 2) {
+        uint32_t x = ((uint16_t *)(p->pool + idx * 512))[e];
+        return x == 0xFFFF ? PTR : x;
+    }
+    return ((uint32_t *)(p->pool + idx * 1024))[e];
+}
+
+static void gput(DP6 *p, size_t idx, int e, uint32_t v)
+{
+    if (p->esz == 2)
+        ((uint16_t *)(p->pool + idx * 512))[e] = (uint16_t)(v == PTR ? 0xFFFF : v);
+    else
+        ((uint32_t *)(p->pool + idx * 1024))[e] = v;
+}
+
+static size_t grp(DP6 *p, int level, u128i node)
+{
+    return (size_t)*map_get(&p->groups, key128(node << 4 | (u128i)level));
 }
 
 static uint32_t rd(DP6 *p, int level, u128i node, int e)
 {
     if (level < 0)
         return p->tbl24[e] ^ 1;
-    return grp(p, level, node)->v[e];
+    return gget(p, grp(p, level, node), e);
 }
 
 static void wr(DP6 *p, int level, u128i node, int e, uint32_t value, int n)
@@ -593,9 +608,9 @@ static void wr(DP6 *p, int level, u128i node, int e, uint32_t value, int n)
         for (int k = 0; k < n; k++)
             p->tbl24[e + k] = value ^ 1;
     } else if (n > 0) {
-        group *g = grp(p, level, node);
+        size_t g = grp(p, level, node);
         for (int k = 0; k < n; k++)
-            g->v[e + k] = value;
+            gput(p, g, e + k, value);
     }
 }
 
@@ -609,14 +624,14 @@ static u128i child6(DP6 *p, int level, u128i node, int e, uint32_t value)
         else {
             if (p->npool == p->cappool) {
                 size_t cap = p->cappool ? 2 * p->cappool : 1024;
-                group *np = realloc(p->pool, cap * sizeof *np);
+                uint8_t *np = realloc(p->pool, cap * 256 * p->esz);
                 if (!np) { p->oom = 1; return below; }
                 p->pool = np; p->cappool = cap;
             }
             idx = p->npool++;
         }
         for (int k = 0; k < 256; k++)
-            p->pool[idx].v[k] = value;
+            gput(p, idx, k, value);
         uint64_t *slot = map_put(&p->groups, key128(below << 4 | (u128i)(level + 1)));
         if (!slot) { p->oom = 1; return below; }
         *slot = idx;
@@ -630,13 +645,12 @@ static u128i child6(DP6 *p, int level, u128i node, int e, uint32_t value)
 static uint32_t recycle6(DP6 *p, int level, u128i node)
 {
     u128 k = key128(node << 4 | (u128i)level);
-    uint64_t idx = *map_get(&p->groups, k);
-    group *g = &p->pool[idx];
-    uint32_t v = g->v[0];
+    size_t idx = (size_t)*map_get(&p->groups, k);
+    uint32_t v = gget(p, idx, 0);
     if (v == PTR)
         return PTR;
     for (int e = 1; e < 256; e++)
-        if (g->v[e] != v)
+        if (gget(p, idx, e) != v)
             return PTR;
     map_del(&p->groups, k);
     if (vpush(&p->freelist, idx))
@@ -892,6 +906,9 @@ static PyObject *replay6(PyObject *self, PyObject *args)
     elem = malloc((n ? n : 1) * sizeof *elem);
     r.t.codes = malloc(n ? (size_t)n : 1);
     r.dp.tbl24 = calloc((size_t)1 << 24, 4);
+    r.dp.esz = 2;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (ids[i] >= 0xFFFF) { r.dp.esz = 4; break; }
     oom = !items || !elem || !r.t.codes || !r.dp.tbl24 || map_init(&r.below, 1024) || map_init(&r.dp.groups, 1024);
     for (Py_ssize_t i = 0; i < n && !oom; i++) {
         u128i x = 0;
