@@ -46,11 +46,11 @@ def _figures(trace):
 
 
 @pytest.mark.parametrize("family, make, count", [
-    (4, lambda s: _v4_table(3000 + s, s % 2 == 0), 60),
-    (4, dense4, 200),
+    (4, lambda s: _v4_table(3000 + s, s % 2 == 0), 25),
+    (4, dense4, 80),
     (4, tiles4, 60),
-    (6, lambda s: _v6_table(4000 + s, s % 2 == 0), 60),
-    (6, dense6, 200),
+    (6, lambda s: _v6_table(4000 + s, s % 2 == 0), 25),
+    (6, dense6, 120),
 ])
 def test_c_replays_are_the_python_replays(family, make, count):
     for seed in range(count):

@@ -40,7 +40,7 @@ def dense4(seed: int) -> list[tuple[str, int, int | None]]:
     rows: list[tuple[str, int, int | None]] = []
     for _ in range(rng.randint(5, 120)):
         a = rng.choice(bases) | rng.getrandbits(10)
-        d = rng.choice([0, 1, 2, 8, 16, 20, 22, 23, 24, 24, 24, 25, 26, 27, 28, 30, 31, 32, 32, *range(33)])
+        d = rng.choice([0, 1, 2, 8, 16, 20, 22, 23, 24, 24, 24, 25, 26, 27, 28, 30, 31, 32, 32, *range(8, 33)])
         if rows and rng.random() < 0.2:
             text, d, _h = rng.choice(rows)
             a = int(ipaddress.IPv4Address(text))
@@ -73,7 +73,8 @@ def dense6(seed: int) -> list[tuple[str, int, int | None]]:
     rows: list[tuple[str, int, int | None]] = []
     for _ in range(rng.randint(3, 60)):
         a = rng.choice(bases) | rng.getrandbits(40)
-        d = rng.choice([0, 1, 8, 16, 23, 24, 25, 31, 32, 33, 40, 41, 47, 48, 56, 64, 96, 120, 127, 128, *range(129)])
+        d = rng.choice([0, 1, 8, 16, 23, 24, 25, 31, 32, 33, 40, 41, 47, 48, 56, 64, 96, 120, 127, 128,
+                        *range(16, 129)])
         if rows and rng.random() < 0.2:
             text, d, _h = rng.choice(rows)
             a = int(ipaddress.IPv6Address(text))
@@ -108,10 +109,10 @@ def same_plan(routes: list[Route], family: int) -> bool:
 
 
 @pytest.mark.parametrize("family, make, count", [
-    (4, lambda s: _v4_table(1000 + s, s % 2 == 0), 30),
+    (4, lambda s: _v4_table(1000 + s, s % 2 == 0), 20),
     (4, dense4, 60),
     (4, tiles4, 30),
-    (6, lambda s: _v6_table(2000 + s, s % 2 == 0), 30),
+    (6, lambda s: _v6_table(2000 + s, s % 2 == 0), 20),
     (6, dense6, 80),
 ])
 def test_fast_replay_is_the_reference(family, make, count):
@@ -149,7 +150,7 @@ def tables(draw, family: int):
     return rows
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tables(4))
 def test_fast4_property(routes):
     same_plan(routes, 4)
