@@ -15,7 +15,6 @@ import os
 import sys
 from array import array
 from collections.abc import Sequence
-from itertools import repeat
 from types import ModuleType
 
 from .fast4 import Clobbered
@@ -65,7 +64,7 @@ def replay(nets: Sequence[int], depths: bytes | bytearray, ids: Sequence[int], f
     replay6 = getattr(ACCEL, "replay6", None)  # needs a 128-bit integer type in C
     if replay6 is None:
         return None
-    packed = b"".join(map(int.to_bytes, nets, repeat(16), repeat("big")))
+    packed = b"".join([x.to_bytes(16, "big") for x in nets])
     return _trace(replay6(packed, bytes(depths), _u32(ids)), len(depths))
 
 
