@@ -1099,4 +1099,15 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_accel", "The route planner's hot loops in C.", -1,
                                     methods};
 
-PyMODINIT_FUNC PyInit__accel(void) { return PyModule_Create(&module); }
+/* accel.py uses a build of this file only if its VERSION is accel.VERSION: bump both on every change */
+#define VERSION 2
+
+PyMODINIT_FUNC PyInit__accel(void)
+{
+    PyObject *m = PyModule_Create(&module);
+    if (m && PyModule_AddIntConstant(m, "VERSION", VERSION)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

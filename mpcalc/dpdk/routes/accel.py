@@ -4,7 +4,9 @@
 package installs without it and these functions return None, so their callers run ``.fast4`` / ``.fast6`` /
 ``.table._bulk``.  The C code is a port of those Python functions, statement for statement, and
 tests/test_routes_accel.py holds them to each other (and both to the line-by-line reference).
-``MPCALC_PURE=1`` in the environment makes :data:`ACCEL` None: the pure path, on a machine that has both.
+``MPCALC_PURE=1`` in the environment makes :data:`ACCEL` None: the pure path, on a machine that has both; so
+does a build of another version of the C source (its ``VERSION``: rebuild with ``python setup.py build_ext
+--inplace``).
 
 Pure Python, stdlib only (no click, no rich); the extension, where present, is stdlib-free C.
 """
@@ -20,6 +22,9 @@ from types import ModuleType
 from .fast4 import Clobbered
 from .trace import Trace
 
+#: the _accel.c this Python expects (its VERSION): a build of an older source is not used
+VERSION = 2
+
 
 def _load() -> ModuleType | None:
     if os.environ.get("MPCALC_PURE"):
@@ -27,6 +32,8 @@ def _load() -> ModuleType | None:
     try:
         from . import _accel  # type: ignore[attr-defined]
     except ImportError:
+        return None
+    if getattr(_accel, "VERSION", None) != VERSION:  # a stale build: the pure path
         return None
     return _accel  # type: ignore[no-any-return]
 
