@@ -11,8 +11,8 @@ The modules, one job each:
 - ``parse``: ``Route``, ``parse_routes``, ``read_routes`` (the plain route file, line by line);
 - ``table``: ``RouteTable`` (a route list as columns), ``TableBuilder``, the plain file read in bulk;
 - ``sources``: ``read_table``, the route sources (plain, ip route, FRR json, BIRD, bgpdump -m, MRT);
-- ``fast4`` (with ``deep24``) / ``fast6`` (with ``trie6``): the replays of the state that decides DPDK's answers (DIR24_8,
-  the trie), and ``accel``: the same in C (``_accel.c``, optional; setup.py builds it);
+- ``fast4`` (with ``deep24``) / ``fast6`` (with ``trie6``): the replays of the state that decides DPDK's
+  answers (DIR24_8, the trie), and ``accel``: the same in C (``_accel.c``, optional; setup.py builds it);
 - ``reference``: the line-by-line replay they are tested against, on ``rib`` (lib/rib/rte_rib.c,
   rte_rib6.c), ``groups``, ``dir24_8`` (lib/fib/dir24_8.c) and ``trie`` (lib/fib/trie.c);
 - ``trace``: what a replay records; ``planner``: ``Failure``, ``RoutePlan``, ``plan``, ``tbl8_needed``.
