@@ -10,7 +10,6 @@ from __future__ import annotations
 import ipaddress
 import random
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -90,7 +89,7 @@ def test_ipv6_forms(text, expect):
     ("10.0.0.0/8 18446744073709551616", "above 2^64-1"),
     ("10.0.0.0/8 1 2", "more than a prefix and a next hop"),
     ("2001:db8::/32", "is not an IPv4 prefix"),
-    ("１0.0.0.0/8", "is not an IPv4 prefix"),
+    ("１0.0.0.0/8", "is not an IPv4 prefix"),  # noqa: RUF001 - a full-width digit on purpose
 ])
 def test_bad_ipv4_lines_name_file_and_line(line, why):
     lines = ["# header", "10.0.0.0/8 1", "", line, "11.0.0.0/8"]
@@ -169,14 +168,11 @@ def test_read_routes_errors(tmp_path, monkeypatch):
         read_routes(big, 4)
 
 
-def test_million_lines_parse_quickly(tmp_path):
+def test_a_million_lines_are_read(tmp_path):
     path = tmp_path / "m.txt"
     path.write_text("".join(f"10.{i >> 16 & 255}.{i >> 8 & 255}.{i & 255}/32 {i & 1023}\n" for i in range(1_000_000)))
-    t0 = time.perf_counter()
-    got = read_routes(path, 4)
-    elapsed = time.perf_counter() - t0
+    got = read_routes(path, 4)  # how fast: bench/routes.py
     assert len(got) == 1_000_000 and got[-1].network == v4("10.15.66.63")
-    assert elapsed < 10, elapsed  # ~3 s here
 
 
 def test_routes_module_is_pure():
@@ -239,7 +235,7 @@ def test_dir24_8_uniform_group_is_recycled_but_stays_reserved():
 def test_dir24_8_reservation_can_exceed_groups_in_use():
     # 64 /24s each reserved once, all recycled: in use 0, but a 65th /24 needs 65
     lines = [f"10.0.{i}.0/25 7\n10.0.{i}.128/25 7" for i in range(64)]
-    lines = "\n".join(lines).splitlines() + ["10.9.9.0/26 1"]
+    lines = [*"\n".join(lines).splitlines(), "10.9.9.0/26 1"]
     pl = P(lines)
     assert (pl.tbl8_in_use, pl.tbl8_reserved, pl.tbl8_needed) == (1, 65, 65)
     f = pl.first_failure(64)
@@ -333,11 +329,10 @@ def test_tbl8_needed_and_checks():
     assert plan([], 6).to_dict()["tbl8_needed"] == 0
 
 
-def test_planner_is_quick_enough():
+def test_planner_plans_20000_routes():
     rng = random.Random(1)
     lines = [f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}/{rng.choice([16, 24, 28, 32])} "
              f"{rng.randrange(100)}" for _ in range(20000)]
-    t0 = time.perf_counter()
-    pl = P(lines)
-    assert pl.routes == 20000 and time.perf_counter() - t0 < 20
+    pl = P(lines)  # how fast: bench/routes.py
+    assert pl.routes == 20000
     assert "routes" in sys.modules["mpcalc.dpdk.routes"].__name__
