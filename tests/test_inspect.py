@@ -7,9 +7,9 @@ lib/eal/common/eal_common_memzone.c (dump_memzone, rte_memzone_dump) at each tag
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
-import contextlib
 from pathlib import Path
 
 import jsonschema
@@ -175,7 +175,7 @@ def test_malformed_known_lines_are_errors_with_the_line_number(bad, line):
 def test_malformed_memzone_and_telemetry_lines():
     with pytest.raises(InputError, match="line 2:"):
         ins.parse("x\nZone 0: name:<a>, len:12\n")
-    with pytest.raises(InputError, match="line 1:.*not an integer"):
+    with pytest.raises(InputError, match=r"line 1:.*not an integer"):
         ins.parse('{"/mempool/info": {"name": "a", "size": "1", "elt_size": 1, "header_size": 1, '
                   '"trailer_size": 0, "cache_size": 0, "flags": 0, "private_data_size": 0}}\n')
 

@@ -15,7 +15,6 @@ from ..app.exitcodes import ExitCode
 from ..cli import output_options
 from ..render import inspect as draw
 
-
 #: the platform options inspect can pin (the platform's own declarations, with no default)
 PINS = ("dpdk", "arch", "cache_line", "max_lcore", "channels", "ranks", "page_size", "debug", "stats")
 

@@ -128,11 +128,13 @@ def fib_parts(spec: FibSpec, flags: int, p: Platform) -> tuple[list[Mempool], li
     if errors:
         return [], [], errors
     prefix = "FIB_" if spec.family == 4 else "FIB6_"
-    allocs = rib_allocs + [
+    allocs = [
+        *rib_allocs,
         Allocation(name=f"{prefix}TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
         Allocation(name=prefix + spec.name, size=r.fib_struct_size if spec.family == 4 else r.fib6_struct_size,
                    role=f"struct rte_{spec.kind}"),
-    ] + dp
+        *dp,
+    ]
     return mempools, allocs, []
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .grid import Case, FibCase, MbufCase
 
-__all__ = ["case_from_command", "memsize_args", "calc_args", "command_word"]
+__all__ = ["calc_args", "case_from_command", "command_word", "memsize_args"]
 
 
 def command_word(cmd: str) -> str:

@@ -119,12 +119,13 @@ def _check(report: dict, replies: dict[str, dict], names: list[str], *, measured
     specs = {name: (kind, n, elt, cache, priv, flags) for kind, name, n, elt, cache, priv, flags in POOLS}
     for name in names:
         p, r = pools[name], replies[name]
-        kind, n, elt, cache, priv, flags = specs[name]
+        kind, n, elt, cache, _priv, flags = specs[name]
         rec = p["recovered"]
         assert rec["count"] == n
         assert rec["cache_size"] == cache
         assert rec["elt_size"] == r["objsz"]["elt_size"]
-        assert rec["elt_size_range"][0] <= (elt if kind == "pool" else r["objsz"]["elt_size"]) <= rec["elt_size_range"][1]
+        low, high = rec["elt_size_range"]
+        assert low <= (elt if kind == "pool" else r["objsz"]["elt_size"]) <= high
         assert rec["private_data_size"] == r["private_data_size"]
         assert rec["flags_mask"] & 0x2F == (flags if kind == "pool" else 0)
         assert rec["ops_name"] in (None, r["ops_name"])
