@@ -9,7 +9,6 @@ import click
 
 from .dpdk.declare import Param
 from .dpdk.errors import InputError
-from .dpdk.intmath import U32_MAX
 
 
 class Declared(click.ParamType):
@@ -98,18 +97,3 @@ def option(p: Param, **overrides: Any) -> click.Option:
         kw.update(multiple=True, type=click.STRING)
     kw.update(overrides)
     return click.Option(decls, **kw)
-
-
-def Count(minimum: int = 0, maximum: int = U32_MAX) -> Declared:
-    """A count: ``8191``, ``1M`` (10^6), ``1Mi`` (2^20)."""
-    return Declared(Param("count", "count", "", lo=minimum, hi=maximum))
-
-
-def Size(minimum: int = 0, maximum: int = U32_MAX) -> Declared:
-    """A byte size: ``64``, ``4K``/``4KiB`` (4096), ``4KB`` (4000)."""
-    return Declared(Param("size", "size", "", lo=minimum, hi=maximum))
-
-
-def PageSize() -> Declared:
-    """``4K``, ``64K``, ``2M``, ``1G`` or ``none``."""
-    return Declared(Param("page_size", "page", ""))

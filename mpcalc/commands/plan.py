@@ -6,13 +6,14 @@ import click
 
 from .. import userio
 from ..app.exitcodes import ExitCode
+from ..app.request import ANALYSIS_PARAMS
 from ..cli import output, output_options, plot_option
-from ..params import Size
+from ..params import Declared
 
 
 @click.command("plan")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
-@click.option("--fit", type=Size(minimum=1, maximum=1 << 50), default=None, metavar="SIZE",
+@click.option("--fit", type=Declared(next(p for p in ANALYSIS_PARAMS if p.key == "fit")), default=None, metavar="SIZE",
               help="Grow one item (--fit-item) to the largest count, nodes or routes with which its socket's "
                    "pages still fit SIZE.")
 @click.option("--fit-item", default=None, metavar="NAME", help="The item --fit grows.")

@@ -46,10 +46,6 @@ def element_cost(size: int, header_len: int, cache_line: int) -> int:
     return header_len + ceil_a(size or 1, cache_line)  # malloc_heap_alloc: a size of 0 counts as 1
 
 
-def heap_bytes(sizes: Iterable[int], p: Platform) -> int:
-    return sum(heap_cost(s, p) for s in sizes)
-
-
 def hugepages(heap: int, p: Platform) -> int | None:
     """Pages of the platform's page size that ``heap`` bytes of heap elements span."""
     if not p.page_size:
