@@ -60,14 +60,3 @@ def test_memo_tables_stay_bounded(monkeypatch):
     out = _run(True, lines)
     assert out.count("\n") == 200
     assert len(seen_sizes[0]._parsed) <= 8
-
-
-def test_worker_processes_answer_exactly_as_one_process(tmp_path, run):
-    lines = [json.dumps(r) + "\n" for r in LINES] * 40 + ["x" * 70_000 + "\n"] * 3  # several reads
-    path = tmp_path / "in.jsonl"
-    path.write_text("".join(lines))
-    for compact in ([], ["--compact"]):
-        one = run("batch", *compact, "--jobs", "1", str(path))
-        two = run("batch", *compact, "--jobs", "2", str(path))
-        assert one == two
-        assert one[1].count("\n") == len(LINES) * 40 - 0 + 3

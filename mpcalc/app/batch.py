@@ -76,9 +76,7 @@ class Lines:
     def __init__(self) -> None:
         self._keys: dict[str, dict[str, Param]] = {}
         self._parsed: dict[tuple[str, str, Any, type], Any] = {}
-        self._required_keys: dict[str, tuple[str, ...]] = {}
-        self._bucket_maps: dict[str, dict[str, str]] = {}
-        self._limits: dict[str, dict[str, tuple[int, int]]] = {}
+        self._tables: dict[str, tuple[dict[str, tuple[int, int, int, Param]], tuple[str, ...]]] = {}
         self.write = document_writer()
 
     def keys(self, name: object) -> dict[str, Param]:
@@ -114,69 +112,54 @@ class Lines:
         self._parsed[memo] = out
         return out
 
-    def _required(self, name: str) -> tuple[str, ...]:
-        found = self._required_keys.get(name)
+    def _table(self, name: str) -> tuple[dict[str, tuple[int, int, int, Param]], tuple[str, ...]]:
+        """The keys of command ``name``: per key, the part of a request it goes to (0: the object's args,
+        1: the platform, 2: the analysis), the (lowest, highest) value of a count or size (else (1, 0):
+        none in range), its declaration; and the keys a line must give."""
+        keys = self.keys(name)  # a LineError for an unknown command
+        found = self._tables.get(name)
         if found is None:
-            found = self._required_keys[name] = tuple(k for k, p in self.keys(name).items() if p.required)
+            objs = {p.key for p in objects.get(name).params}
+            plat = {p.key for p in PLATFORM_PARAMS}
+            table = {k: (0 if k in objs else 1 if k in plat else 2,
+                         *((p.lo, p.hi) if p.kind in ("count", "size") else (1, 0)), p) for k, p in keys.items()}
+            found = self._tables[name] = (table, tuple(k for k, p in keys.items() if p.required))
         return found
 
     def request(self, record: dict[str, Any]) -> Request:
-        if "command" not in record:
+        name = record.get("command")
+        if name is None:
             raise LineError('no "command" key (one of ' + ", ".join(objects.NAMES) + ")", key="command")
-        name = record["command"]
-        keys = self.keys(name)
-        buckets = self._buckets(name)
-        args: dict[str, Any] = {}
-        platform: dict[str, Any] = {}
-        analysis: dict[str, Any] = {}
-        into = {"args": args, "platform": platform, "analysis": analysis}
+        table, required = (self._tables.get(name) if type(name) is str else None) or self._table(name)
+        parts: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] = ({}, {}, {})
         parsed = self._parsed
-        numbers = self._numbers(name)
         for key, value in record.items():
-            if key == "command":
-                continue
-            param = keys.get(key)
-            if param is None:
+            found = table.get(key)
+            if found is None:
+                if key == "command":
+                    continue
                 why = " (not in a batch)" if key in NOT_IN_BATCH else ""
-                raise LineError(f"unknown key {key!r} for {name}{why}; known: {', '.join(sorted(keys))}", key=key)
+                raise LineError(f"unknown key {key!r} for {name}{why}; known: {', '.join(sorted(table))}", key=key)
             if value is None:
                 continue
+            part, lo, hi, param = found
             kind = type(value)
-            if kind is int:
-                limits = numbers.get(key)
-                if limits is not None and limits[0] <= value <= limits[1]:
-                    into[buckets[key]][key] = value  # what Param.parse returns for a count or size in range
-                    continue
+            if kind is int and lo <= value <= hi:
+                parts[part][key] = value  # what Param.parse returns for a count or size in range
+                continue
             if kind is str or kind is int:  # the usual value: one memo lookup, no call
-                found = parsed.get((name, key, value, kind))
-                if found is not None:
-                    into[buckets[key]][key] = found
+                known = parsed.get((name, key, value, kind))
+                if known is not None:
+                    parts[part][key] = known
                     continue
-            into[buckets[key]][key] = self.parse(name, param, value)
-        for key in self._required(name):
+            parts[part][key] = self.parse(name, param, value)
+        args, platform, analysis = parts
+        for key in required:
             if args.get(key) is None:
                 raise LineError(f"{name} needs {key!r}", key=key)
         if args.get("routes_file") == "-":
             raise LineError("routes_file '-' would read the batch's own input", key="routes_file")
         return Request(name, args, platform, Analysis(**analysis) if analysis else NO_ANALYSIS)
-
-    def _numbers(self, name: str) -> dict[str, tuple[int, int]]:
-        """The counts and sizes of ``name``: their (lowest, highest) values."""
-        found = self._limits.get(name)
-        if found is None:
-            found = self._limits[name] = {k: (p.lo, p.hi) for k, p in self.keys(name).items()
-                                          if p.kind in ("count", "size")}
-        return found
-
-    def _buckets(self, name: str) -> dict[str, str]:
-        """Which part of a request each key of ``name`` goes to: the object's args, the platform, the analysis."""
-        found = self._bucket_maps.get(name)
-        if found is None:
-            objs = {p.key for p in objects.get(name).params}
-            plat = {p.key for p in PLATFORM_PARAMS}
-            found = self._bucket_maps[name] = {
-                k: "args" if k in objs else "platform" if k in plat else "analysis" for k in self.keys(name)}
-        return found
 
     def answer(self, value: Any, compact: bool) -> tuple[bool, str, int]:
         """The answer to one line's JSON value, as (numbered, text, exit code): a numbered answer is
@@ -311,8 +294,9 @@ def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = 
     """Answer every line of ``source`` on ``out``; return the exit code (the worst line's).
 
     Every read's answers are written (and flushed) before the next read waits, so a producer may feed
-    lines one at a time.  ``jobs`` > 1 answers the reads in that many worker processes (forked; the
-    answers are written in order); meant for a file, read ahead as fast as the workers go.
+    lines one at a time.  ``jobs`` > 1 answers a regular file in that many processes writing to ``out``'s
+    file descriptor in order (mpcalc.app.parallel); a pipe, or an output without a file descriptor, is
+    answered by this process.
 
     ``freeze`` (the ``mpcalc batch`` process) moves what the batch keeps out of the cyclic collector's
     sight after every read (``gc.freeze``): its full collections would otherwise rescan the memo
@@ -320,19 +304,12 @@ def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = 
     """
     import gc
 
+    if jobs > 1 and _seekable(source) and _has_fd(out):
+        from .parallel import run_parallel
+
+        return run_parallel(source, out, compact, jobs, freeze)
     worst = ExitCode.OK
     progress = Progress("batch")
-    if jobs > 1:
-        import multiprocessing
-
-        with multiprocessing.get_context("fork").Pool(jobs, _start_worker, (compact, freeze)) as pool:
-            for last, (text, code) in pool.imap(_work, split_chunks(source)):
-                out.write(text)
-                worst = max(worst, ExitCode(code))
-                progress.update(last)
-        out.flush()
-        progress.close()
-        return worst
     answerer = Answerer(compact)
     for first, chunk in split_chunks(source, before_read=out.flush):
         text, code = answerer.chunk(first, chunk)
@@ -346,20 +323,17 @@ def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = 
     return worst
 
 
-#: a worker process's state (:func:`run_batch` with jobs > 1)
-_WORKER: list[Any] = []
+def _has_fd(stream: IO[Any]) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return False
+    return True
 
 
-def _start_worker(compact: bool, freeze: bool) -> None:
-    _WORKER[:] = [Answerer(compact), freeze]
+def _seekable(source: IO[bytes]) -> bool:
+    """A regular file, read from its start: what the workers can each read a piece of."""
+    import os
+    import stat
 
-
-def _work(read: tuple[int, list[bytes | None]]) -> tuple[int, tuple[str, int]]:
-    import gc
-
-    answerer, freeze = _WORKER
-    first, chunk = read
-    answered = answerer.chunk(first, chunk)
-    if freeze:
-        gc.freeze()
-    return first + len(chunk) - 1, answered
+    return _has_fd(source) and stat.S_ISREG(os.fstat(source.fileno()).st_mode) and source.tell() == 0
