@@ -300,7 +300,7 @@ def test_advice_is_ranked_and_reproduces_the_engine():
     assert [a["saves_bytes"] for a in adv] == sorted((a["saves_bytes"] for a in adv), reverse=True)
     keys = {a["key"]: a for a in adv}
     assert keys["cache:half"]["saves_bytes"] == 0  # every lcore's cache is full size as soon as cache_size > 0
-    assert keys["count:pow2"]["change"].startswith("count 8192 -> 8191")
+    assert keys["count:pow2"]["change"].startswith("n 8192 -> 8191")
     smaller = model("22.11", name="a", count=8191, elt_size=40, cache_size=64)
     assert keys["count:pow2"]["saves_bytes"] == res.total_bytes - smaller.total_bytes
     flagged = model("22.11", name="a", count=8192, elt_size=40, cache_size=64, flags=0x2)

@@ -1,4 +1,4 @@
-"""``mpcalc inspect FILE|-``: a live DPDK's dumps against the model (issue 8).
+"""``mpcalc inspect FILE|- [-- COMMAND LINE]``: a live DPDK's dumps against the model (issues 8 and 14).
 
 The parsing and reconciliation are in :mod:`mpcalc.inspect` (pure), the renderings in
 :mod:`mpcalc.render.inspect`; this module is the click command.
@@ -31,8 +31,9 @@ def _pin_options() -> list[click.Option]:
 
 @click.command("inspect", params=_pin_options())
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("command_line", nargs=-1, type=click.UNPROCESSED, metavar="[-- COMMAND LINE]")
 @output_options
-def command(file: str, fmt: str, **pinned: object) -> int:
+def command(file: str, command_line: tuple[str, ...], fmt: str, **pinned: object) -> int:
     """Read what a live DPDK reports and hold it against the model.
 
     FILE (or - for stdin) holds any mix of rte_mempool_dump() text (dpdk-proc-info --show-mempool,
@@ -41,6 +42,11 @@ def command(file: str, fmt: str, **pinned: object) -> int:
     compared memzone by memzone; differences get a likely cause; advice ranks what flags, a smaller
     cache, a count under the ring's power of two or another page size would save. Options pin what
     the dump cannot tell; everything else is inferred.
+
+    After --, the application's own command line (dpdk-testpmd or dpdk-l3fwd, as run): every memzone of
+    the dump is explained by mpcalc app of it (matched, differs, extra or missing), grouped by owner
+    (a pool, a FIB with its RIB node pool and tables, ethdev, ...), the heap checked against telemetry's
+    /eal/heap_info,0, and each pool advised only the levers its creator has.
     """
     if file == "-":
         text, source = sys.stdin.read(), "<stdin>"
@@ -52,7 +58,7 @@ def command(file: str, fmt: str, **pinned: object) -> int:
             raise click.UsageError(f"cannot read {file!r}: {exc.strerror}") from None
         source = file
     pins = ins.Pins(**pinned)  # type: ignore[arg-type]
-    report = ins.inspect_text(text, source, pins)
+    report = ins.inspect_text(text, source, pins, list(command_line) or None)
     doc = report.to_dict()
     if fmt == "json":
         draw.render_json(doc, sys.stdout)

@@ -26,8 +26,14 @@ Pure Python (no click, no rich).  Three steps:
    :func:`mpcalc.engine.pool` (:mod:`.model`), compares every memzone and names likely causes of
    a difference.
 
-3. The same engine evaluates what each sizing flag, a smaller cache, a count under the ring's
-   power of two, or another page size would save (:func:`advise`, :mod:`.advice`).
+3. The same engine evaluates what each lever the pool's creator has (:mod:`.kinds`: the sizing flags of
+   rte_mempool_create, the n, cache and data room of rte_pktmbuf_pool_create, a FIB's max_routes), or another
+   page size, would save (:func:`advise`, :mod:`.advice`).
+
+Given the application's command line (``mpcalc inspect DUMP -- dpdk-testpmd ...``), :mod:`.apps` runs
+``mpcalc app`` on it and explains every memzone of the dump (matched, differs, extra, missing), grouped by
+owner (a pool, a FIB with its RIB node pool and table allocations, ethdev, ...), and the heap to the byte
+when the input has telemetry's ``/eal/heap_info,0``.
 
 The report and its JSON and CSV projections are in :mod:`.report`; the table is drawn by
 :mod:`mpcalc.render.inspect`.
@@ -35,6 +41,7 @@ The report and its JSON and CSV projections are in :mod:`.report`; the table is 
 
 from __future__ import annotations
 
+from ..dpdk.platform import Platform
 from .advice import advise
 from .dispatch import parse
 from .dumps import Parsed, PoolDump, ZoneDump
@@ -75,6 +82,26 @@ __all__ = [
 ]
 
 
-def inspect_text(text: str, source: str = "<input>", pins: Pins | None = None) -> InspectReport:
-    """Parse ``text`` and reconcile it: the whole of ``mpcalc inspect`` but the rendering."""
-    return reconcile(parse(text, source), pins)
+def inspect_text(text: str, source: str = "<input>", pins: Pins | None = None,
+                 command_line: list[str] | None = None) -> InspectReport:
+    """Parse ``text`` and reconcile it: the whole of ``mpcalc inspect`` but the rendering.  With the
+    application's ``command_line``, the dump is also explained by ``mpcalc app`` of it (report.application)."""
+    from .apps import app_model, explain
+
+    parsed = parse(text, source)
+    if not command_line:
+        return reconcile(parsed, pins)
+    app = app_model(command_line, _platform(pins or Pins()))
+    report = reconcile(parsed, pins, app.kinds)
+    report.application = explain(parsed, app)
+    return report
+
+
+def _platform(pins: Pins) -> Platform:
+    """The platform ``mpcalc app`` runs the command line on: the pinned values, defaults elsewhere (the command
+    line's own EAL options, --no-huge and -n/-r, apply on top)."""
+    from ..dpdk.platform import make_platform
+
+    return make_platform(dpdk=pins.dpdk, arch=pins.arch, cache_line=pins.cache_line, max_lcore=pins.max_lcore,
+                         channels=pins.channels or 4, ranks=pins.ranks or 1, page_size=pins.page_size or 2 << 20,
+                         debug=pins.debug, stats=pins.stats)

@@ -1,5 +1,9 @@
-"""What each sizing flag, a smaller cache, a count under the ring's power of two or another page
-size would save: every variant evaluated by the same engine as the dump's own model.
+"""What each sizing flag, a smaller cache, a count under the ring's power of two, a smaller data room or
+another page size would save: every variant evaluated by the same engine as the dump's own model.
+
+Only the levers the pool's creator has are named (:mod:`.kinds`): the sizing flags for a pool of
+``rte_mempool_create`` alone; ``n``, ``cache_size`` and the data room for ``rte_pktmbuf_pool_create``;
+``max_routes`` (a FIB's) or ``max_nodes`` (a RIB's) for a RIB node pool.
 
 Pure Python (no click, no rich).
 """
@@ -14,6 +18,7 @@ from ..dpdk.flags import SIZING_FLAGS, VALID_USER_FLAGS, MempoolFlag, effective_
 from ..dpdk.platform import Platform
 from ..dpdk.units import page_label
 from .dumps import PoolDump
+from .kinds import MEMPOOL, PKTMBUF, Kind
 from .model import model
 
 if TYPE_CHECKING:
@@ -29,11 +34,19 @@ _CAVEATS = {
                   "as cache_size > 0: a smaller cache saves nothing",
     "count": "the ring holds rte_align32pow2(n + 1) slots: this count halves it",
     "page": "needs hugepages of that size (objects cross fewer page boundaries)",
+    "data_room": "the largest smaller element whose object (header + element + padding) is smaller: packets that "
+                 "need more room take chained mbufs",
+    "max_routes": "rte_fib_create makes max_routes x 2 RIB nodes; the node ring holds rte_align32pow2(nodes + 1) "
+                  "slots: a FIB of this many routes halves it",
+    "max_nodes": "the node ring holds rte_align32pow2(max_nodes + 1) slots: this many nodes halves it",
 }
 
 
-def advise(p: PoolDump, plat: Platform, base: engine.Result) -> list[dict[str, Any]]:
-    """Every variant the engine evaluates, ranked by saving (bytes against the model of the dump)."""
+def advise(p: PoolDump, plat: Platform, base: engine.Result, kind: Kind | None = None,
+           anonymous: bool = False) -> list[dict[str, Any]]:
+    """Every variant the engine evaluates with a lever ``kind``'s caller has, ranked by saving (bytes against the
+    model of the dump).  ``anonymous``: the objects are in anonymous memory (no page-size lever)."""
+    kind = kind or Kind(MEMPOOL, "")
     spec_flags = (p.get("flags") or 0) & VALID_USER_FLAGS
     eff = effective_flags(spec_flags)
     count = p.get("size")
@@ -49,7 +62,7 @@ def advise(p: PoolDump, plat: Platform, base: engine.Result) -> list[dict[str, A
                         "saves_percent": round(100 * saves / total, 1) if total else 0.0,
                         "total_bytes_after": res.total_bytes, "note": caveat})
 
-    missing = [f for f in SIZING_FLAGS if not eff & f]
+    missing = [f for f in SIZING_FLAGS if not eff & f] if kind.flags_lever else []
     for f in missing:
         name = str(f.name).lower()
         add(f"flag:{name}", f"add RTE_MEMPOOL_F_{f.name}", model(p, plat, flags=spec_flags | f), _CAVEATS[name])
@@ -62,11 +75,25 @@ def advise(p: PoolDump, plat: Platform, base: engine.Result) -> list[dict[str, A
         add("cache:half", f"cache_size {cache} -> {cache // 2}", model(p, plat, cache_size=cache // 2),
             _CAVEATS["cache_half"], keep_zero=True)
         add("cache:0", f"cache_size {cache} -> 0", model(p, plat, cache_size=0), _CAVEATS["cache_0"])
-    smaller = under_pow2(count, max_loss=16)
-    if smaller is not None:
-        add("count:pow2", f"count {count} -> {smaller} ({count - smaller} fewer objects)",
-            model(p, plat, count=smaller), _CAVEATS["count"])
-    if not eff & MempoolFlag.NO_IOVA_CONTIG:
+    if kind.creator in (MEMPOOL, PKTMBUF):
+        smaller = under_pow2(count, max_loss=16)
+        if smaller is not None:
+            add("count:pow2", f"n {count} -> {smaller} ({count - smaller} fewer objects)",
+                model(p, plat, count=smaller), _CAVEATS["count"])
+    elif kind.fib:  # rte_fib_create: max_nodes = max_routes * 2
+        routes = count // 2
+        fewer = under_pow2(count, max_loss=32)
+        if fewer is not None and fewer // 2 < routes:
+            add("max_routes:pow2", f"max_routes {routes} -> {fewer // 2} (FIB {kind.owner})",
+                model(p, plat, count=fewer // 2 * 2), _CAVEATS["max_routes"])
+    else:
+        smaller = under_pow2(count, max_loss=16)
+        if smaller is not None:
+            add("max_nodes:pow2", f"max_nodes {count} -> {smaller} (RIB {kind.owner})",
+                model(p, plat, count=smaller), _CAVEATS["max_nodes"])
+    if kind.creator == PKTMBUF:
+        _data_room(p, plat, total, add)
+    if not eff & MempoolFlag.NO_IOVA_CONTIG and not anonymous:
         for pg in (4 << 10, 2 << 20, 1 << 30):
             if pg != plat.page_size:
                 add(f"page:{page_label(pg)}", f"page size {page_label(plat.page_size)} -> {page_label(pg)}",
@@ -75,6 +102,20 @@ def advise(p: PoolDump, plat: Platform, base: engine.Result) -> list[dict[str, A
     for rank, a in enumerate(out, 1):
         a["rank"] = rank
     return out
+
+
+def _data_room(p: PoolDump, plat: Platform, total: int, add: Any) -> None:
+    """The largest element (sizeof(struct rte_mbuf) + priv_size + data_room_size) under the dump's whose object
+    is smaller: the data room to ask of rte_pktmbuf_pool_create."""
+    elt, floor = p.get("elt_size"), plat.release.mbuf_size
+    base_obj = model(p, plat).mempools[0].objsz
+    for smaller in range(elt - 8, max(floor, elt - 1024) - 1, -8):
+        res = model(p, plat, elt_size=smaller)
+        obj = res.mempools[0].objsz
+        if res.ok and obj is not None and base_obj is not None and obj.total_size < base_obj.total_size:
+            add("data_room:smaller", f"data room {elt - floor} -> {smaller - floor} B (elt_size {elt} -> {smaller}; "
+                f"object {base_obj.total_size} -> {obj.total_size} B)", res, _CAVEATS["data_room"])
+            return
 
 
 def in_total(pools: list[PoolReport]) -> list[dict[str, Any]]:
@@ -103,5 +144,9 @@ def _total_change(key: str) -> str:
     if kind == "cache":
         return "cache_size 0" if what == "0" else "halve cache_size"
     if kind == "count":
-        return "count just under the ring's power of two"
+        return "n just under the ring's power of two"
+    if kind in ("max_routes", "max_nodes"):
+        return f"{kind} just under the node ring's power of two"
+    if kind == "data_room":
+        return "the next smaller object's data room"
     return f"page size {what}"

@@ -48,6 +48,18 @@ class ZoneDump:
     pagesz: int | None = None
     source: str = "memzone_dump"
 
+    @property
+    def where(self) -> str:
+        """Where the input gives this memzone: ``memzone dump, line N`` or ``telemetry /eal/memzone_info, line N``."""
+        return f"{'telemetry /eal/memzone_info' if self.source == 'telemetry' else 'memzone dump'}, line {self.line}"
+
+    @property
+    def external(self) -> bool:
+        """On an external heap (``rte_malloc_heap_create``: socket ids from EXTERNAL_HEAP_MIN_SOCKET_ID =
+        max(256, RTE_MAX_NUMA_NODES) up, v22.11:lib/eal/common/malloc_heap.c:32, 1343-1360), not on the EAL's
+        own hugepages."""
+        return self.socket_id >= 256
+
 
 @dataclass
 class Parsed:
@@ -65,7 +77,20 @@ class Parsed:
     rings: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: a memzone dump was read (so a missing memzone is measured absent)
     memzone_dump: bool = False
+    #: the ids of telemetry's ``/eal/memzone_list`` (every memzone of the process), if the input has it
+    zone_ids: list[int] | None = None
+    #: telemetry's ``/eal/heap_info,<id>`` replies, by heap id
+    heaps: dict[int, dict[str, Any]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def zones_complete(self) -> bool:
+        """Whether the input lists every memzone of the process: a memzone dump, or telemetry's
+        ``/eal/memzone_list`` with a ``/eal/memzone_info`` reply for each of its ids."""
+        if self.memzone_dump:
+            return True
+        return self.zone_ids is not None and sum(z.source == "telemetry" for z in self.zones.values()) >= len(
+            self.zone_ids)
 
     def pool(self, name: str, line: int, source: str) -> PoolDump:
         p = self.pools.get(name)

@@ -1,7 +1,10 @@
-"""The JSON that ``dpdk-telemetry.py`` prints for ``/mempool/list`` and ``/mempool/info,<name>``.
+"""The JSON that ``dpdk-telemetry.py`` prints for ``/mempool/list``, ``/mempool/info,<name>``,
+``/eal/memzone_list``, ``/eal/memzone_info,<id>``, ``/eal/heap_info,<id>`` and ``/ring/info,<name>``.
 
 23.11 adds ``total_cache_count`` and ``common_pool_count``.  A reply is one line or
-pretty-printed over several.
+pretty-printed over several.  Up to 22.11 ``/eal/memzone_info`` puts ``Length`` and ``Hugepage_size`` in a
+C ``int`` (``rte_tel_data_add_dict_int``, v22.11:lib/eal/common/eal_common_memory.c:1206, 1225; unsigned from
+23.11, v23.11:...:1207, 1226): a memzone of 2 GiB or more reads negative, and is read back modulo 2^32.
 
 Pure Python (no click, no rich).
 """
@@ -60,6 +63,26 @@ def reply(out: Parsed, doc: Any, no: int, raw: str) -> bool:
         used = True
     if "/eal/memzone_info" in doc or "/ring/info" in doc:
         return _table_reply(out, doc, no, raw)
+    if "/eal/memzone_list" in doc:
+        ids = doc["/eal/memzone_list"]
+        if not isinstance(ids, list) or not all(isinstance(i, int) for i in ids):
+            raise malformed(out.source, no, raw, "/eal/memzone_list is not a list of ids")
+        out.zone_ids = sorted(set(out.zone_ids or []) | set(ids))
+        out.saw("telemetry")
+        return True
+    if "/eal/heap_info" in doc:
+        heap = doc["/eal/heap_info"]
+        if not isinstance(heap, dict) or not isinstance(heap.get("Alloc_size"), int):
+            raise malformed(out.source, no, raw, "/eal/heap_info has no integer Alloc_size")
+        # 22.11 names the id "Head id" (printed Head_id; v22.11:lib/eal/common/eal_common_memory.c:1142),
+        # 23.11 "Heap_id" (v23.11:...:1142)
+        hid = heap.get("Heap_id", heap.get("Head_id"))
+        hid = hid if isinstance(hid, int) else 0
+        out.markers["telemetry_heap_id" if "Heap_id" in heap else "telemetry_head_id"] = (
+            ("23.11", None) if "Heap_id" in heap else (None, "22.11"))
+        out.heaps[int(hid)] = {**heap, "line": no}
+        out.saw("telemetry")
+        return True
     if "/mempool/info" in doc:
         info = doc["/mempool/info"]
         if not isinstance(info, dict):
@@ -102,8 +125,15 @@ def _table_reply(out: Parsed, doc: dict[str, Any], no: int, raw: str) -> bool:
     if mz is not None:
         if not isinstance(mz, dict) or not isinstance(mz.get("Name"), str) or not isinstance(mz.get("Length"), int):
             raise malformed(out.source, no, raw, "/eal/memzone_info has no string Name and integer Length")
-        out.zones.setdefault(mz["Name"], ZoneDump(name=mz["Name"], len=mz["Length"], line=no,
+        length, page = mz["Length"], mz.get("Hugepage_size")
+        if length < 0:  # 22.11's int: 2 GiB and more wrap
+            out.notes.append(f"line {no}: memzone {mz['Name']}: Length {length} is the C int of a memzone of 2 GiB "
+                             f"or more (22.11 telemetry): read as {length % (1 << 32):,} B (modulo 2^32)")
+            length %= 1 << 32
+            out.markers["telemetry_int_length"] = (None, "22.11")
+        out.zones.setdefault(mz["Name"], ZoneDump(name=mz["Name"], len=length, line=no,
                                                   socket_id=int(mz.get("Socket", -1)), flags=int(mz.get("Flags", 0)),
+                                                  pagesz=page if isinstance(page, int) and page > 0 else None,
                                                   source="telemetry"))
     ring = doc.get("/ring/info")
     if ring is not None:

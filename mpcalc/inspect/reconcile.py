@@ -20,9 +20,20 @@ from ..dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_na
 from ..dpdk.platform import Platform, describe
 from ..dpdk.units import page_label
 from .advice import advise, in_total
-from .apps import is_chunk_of, pinned_zones
+from .apps import is_chunk_of, pinned_rows, pinned_zones
 from .dumps import Parsed, PoolDump
-from .model import Measured, driver_of, driver_role, matches, measurements, model, object_zones
+from .kinds import Kind, extbuf, kind_of
+from .model import (
+    Measured,
+    anon_len,
+    driver_of,
+    driver_role,
+    matches,
+    measurements,
+    model,
+    object_role,
+    object_zones,
+)
 from .report import InspectReport, PoolReport
 from .search import (
     RELEASE_PREFERENCE,
@@ -126,7 +137,7 @@ def _show(kind: str, value: Any) -> str:
 
 
 def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, Any] | None = None,
-                   own: Choice | None = None) -> PoolReport:
+                   own: Choice | None = None, known: dict[str, Kind] | None = None) -> PoolReport:
     notes: list[str] = []
     ev = evidence(p, parsed)
     meas = measurements(p, parsed)
@@ -178,17 +189,33 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
     rows: list[dict[str, Any]] = []
     measured_total = 0
     unexplained = 0
-    for role in ("header", driver_role(p), "objects"):
+    objects = object_role(p, parsed)
+    for role in ("header", driver_role(p), objects):
         mz = model_z.get(role)
         m = meas.get(role)
-        modelled = mz.len if mz else 0
+        modelled = (anon_len(res) or 0) if role == "anonymous" else mz.len if mz else 0
+        name = "(anonymous memory)" if role == "anonymous" else mz.name if mz else f"({role})"
         measured = m.value(modelled) if m else None
         if measured is not None:
             measured_total += measured
             unexplained += measured - modelled
-        rows.append({"name": mz.name if mz else f"({role})", "role": role, "modelled": modelled,
+        rows.append({"name": name, "role": role, "modelled": modelled,
                      "measured": measured, "delta": None if measured is None else measured - modelled,
                      "how": m.how if m else "not in the input"})
+    if objects == "anonymous":
+        notes.append(f"no objects memzone MP_{p.name}_0: the objects are in memory outside the memzones, "
+                     "rte_mempool_populate_anon's anonymous mmap of 4 KiB pages (testpmd --mp-alloc=anon; "
+                     "v22.11:lib/mempool/rte_mempool.c:663-715): not hugepage memory")
+    hdr_zone = parsed.zones.get(f"MP_{p.name}")
+    if hdr_zone is not None and hdr_zone.external:
+        notes.append(f"its memzones are on socket {hdr_zone.socket_id}, an external heap (rte_malloc_heap_create; "
+                     "testpmd --mp-alloc=xmem|xmemhuge): memory the application mapped, not the EAL's hugepages")
+    more, why = pinned_rows(p, parsed, plat)
+    for r in more:
+        measured_total += r["measured"]
+        unexplained += r["measured"] - r["modelled"]
+    rows += more
+    notes += why
     explained = bool(meas) and all(r["delta"] in (0, None) for r in rows) and layout_ok
     obj = mp.objsz
     dumped = {k: p.get(k) for k in ("header_size", "elt_size", "trailer_size")}
@@ -232,8 +259,11 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
     if not meas:
         notes.append("no memzone length in the input (add rte_memzone_dump or telemetry /mempool/info): "
                      "only the object layout is checked")
-    adv = advise(p, plat, res) if res.ok else []
-    return PoolReport(name=p.name, sources=p.sources, recovered=recovered, platform=describe(plat),
+    kind = kind_of(p, plat, known)
+    if more:
+        kind = extbuf(kind)
+    adv = advise(p, plat, res, kind, anonymous=objects == "anonymous") if res.ok else []
+    return PoolReport(kind=kind.to_dict(), name=p.name, sources=p.sources, recovered=recovered, platform=describe(plat),
                       object_rows=object_rows, memzones=rows, modelled_bytes=sum(r["modelled"] for r in rows),
                       measured_bytes=measured_total if meas else None, unexplained_bytes=unexplained,
                       explained=explained and not mismatch, causes=causes, advice=adv, notes=notes,
@@ -301,20 +331,21 @@ def _recovered(p: PoolDump, ev: Evidence, c: Choice, plat: Platform, pins: Pins,
     }
 
 
-def reconcile(parsed: Parsed, pins: Pins | None = None) -> InspectReport:
-    """Recover, recompute and compare every pool of ``parsed``; advise per pool and in total."""
+def reconcile(parsed: Parsed, pins: Pins | None = None, known: dict[str, Kind] | None = None) -> InspectReport:
+    """Recover, recompute and compare every pool of ``parsed``; advise per pool and in total.  ``known``: the
+    creators of the pools an application model has (``mpcalc inspect DUMP -- COMMAND LINE``)."""
     pins = pins or Pins()
     if not parsed.pools and not parsed.zones and not parsed.listed:
         raise InputError("no mempool dump, memzone dump or telemetry reply in the input "
                          f"({len(parsed.skipped)} unknown lines skipped)", param=parsed.source)
-    pools = [reconcile_pool(p, parsed, pins) for p in parsed.pools.values()]
+    pools = [reconcile_pool(p, parsed, pins, known=known) for p in parsed.pools.values()]
     prefer = _file_preference(pools)
     spread = file_spread(parsed, pins)
     if spread is not None:
         prefer["spread"] = spread
     if prefer:
-        pools = [reconcile_pool(p, parsed, pins, prefer, first.choice if first.measured_bytes is not None else None)
-                 for p, first in zip(parsed.pools.values(), pools, strict=True)]
+        pools = [reconcile_pool(p, parsed, pins, prefer, first.choice if first.measured_bytes is not None else None,
+                                known) for p, first in zip(parsed.pools.values(), pools, strict=True)]
     owned = set()
     for p in parsed.pools.values():
         owned |= {n for n in parsed.zones if n in (f"MP_{p.name}", f"RG_MP_{p.name}", f"STK_MP_{p.name}")
@@ -322,8 +353,8 @@ def reconcile(parsed: Parsed, pins: Pins | None = None) -> InspectReport:
     others: list[dict[str, Any]] = [{"name": z.name, "len": z.len, "line": z.line} for z in parsed.zones.values()
                                     if z.name not in owned]
     notes = list(parsed.notes)
-    known = next((p.choice.platform(pins) for p in pools if p.choice is not None), None) or _platform_of(pins)
-    notes += annotate(others, known, parsed)
+    settled = next((p.choice.platform(pins) for p in pools if p.choice is not None), None) or _platform_of(pins)
+    notes += annotate(others, settled, parsed)
     undumped = [n for n in parsed.listed if n not in parsed.pools]
     if undumped:
         notes.append(f"listed by /mempool/list without /mempool/info or a dump: {', '.join(undumped)}")

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .search import Choice
 
 
-@dataclass
+@dataclass(kw_only=True)
 class PoolReport:
     name: str
     sources: list[str]
@@ -34,6 +34,8 @@ class PoolReport:
     total_bytes: int
     #: the platform choice, when the lengths (or the evidence alone) settled it
     choice: Choice | None = None
+    #: how the pool was created (mpcalc.inspect.kinds.Kind.to_dict)
+    kind: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -43,7 +45,7 @@ class PoolReport:
             "modelled_bytes_of_measured": sum(r["modelled"] for r in self.memzones if r["measured"] is not None),
             "unexplained_bytes": self.unexplained_bytes,
             "explained": self.explained, "total_bytes": self.total_bytes, "causes": self.causes,
-            "advice": self.advice, "notes": self.notes,
+            "advice": self.advice, "notes": self.notes, "kind": self.kind,
         }
 
 
@@ -55,6 +57,8 @@ class InspectReport:
     other_memzones: list[dict[str, Any]]
     advice: list[dict[str, Any]]
     notes: list[str]
+    #: the dump against ``mpcalc app`` of the application's command line (mpcalc.inspect.apps.explain)
+    application: dict[str, Any] | None = None
 
     @property
     def unexplained_bytes(self) -> int:
@@ -91,6 +95,7 @@ class InspectReport:
             },
             "advice": self.advice,
             "notes": self.notes,
+            **({"application": self.application} if self.application is not None else {}),
         }
 
 
@@ -118,7 +123,34 @@ def csv_rows(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
         rows.append(("", "memzone", z["name"], "", z["len"], "", "not a modelled pool"))
     for a in doc["advice"]:
         rows.append(("", "advice", a["change"], "", "", -a["saves_bytes"], f"{a['saves_percent']}%"))
+    rows += app_rows(doc.get("application"))
     t = doc["totals"]
     rows.append(("", "total", "unexplained_bytes", t["modelled_bytes"], t["measured_bytes"], t["unexplained_bytes"],
                  ""))
     return [tuple("" if v is None else v for v in r) for r in rows]
+
+
+def app_rows(app: dict[str, Any] | None) -> list[tuple[Any, ...]]:
+    """The CSV rows of the application explanation: each memzone (section ``app memzone``, the note its status
+    and owner), each owner (``app group``: its memzones' bytes, the note its heap allocations) and the heap."""
+    if not app:
+        return []
+    rows: list[tuple[Any, ...]] = []
+    for r in app["rows"]:
+        delta = None if r["dumped"] is None or r["modelled"] is None else r["dumped"] - r["modelled"]
+        rows.append(("", "app memzone", r["name"], r["modelled"], r["dumped"], delta,
+                     f"{r['status']}: {r['owner'] or 'no object of the model'}"))
+    for g in app["groups"]:
+        rows.append(("", "app group", g["name"], g["modelled_bytes"], g["dumped_bytes"],
+                     g["dumped_bytes"] - g["modelled_bytes"],
+                     f"{g['kind']}; {len(g['memzones'])} memzones; heap allocations {g['allocation_bytes']} B"))
+    h = app.get("heap")
+    if h:
+        rows.append(("", "app heap", "Alloc_size", h["modelled_bytes"], h["alloc_size"],
+                     h["alloc_size"] - h["modelled_bytes"], f"Alloc_count {h['alloc_count']} (model "
+                     f"{h['modelled_count']}); {'matched' if h['match'] else 'differs'}"))
+    c = app["counts"]
+    rows.append(("", "app total", "memzones", app["modelled_bytes"], app["dumped_bytes"],
+                 app["dumped_bytes"] - app["modelled_bytes"],
+                 f"{c['matched']} matched, {c['differs']} differ, {c['extra']} extra, {c['missing']} missing"))
+    return rows

@@ -86,6 +86,9 @@ def release_window(markers: dict[str, tuple[str | None, str | None]]) -> tuple[l
 
 
 MARKER_TEXT = {
+    "telemetry_int_length": "telemetry /eal/memzone_info Length as a C int (22.11 and earlier)",
+    "telemetry_head_id": "telemetry /eal/heap_info 'Head_id' (22.11 and earlier)",
+    "telemetry_heap_id": "telemetry /eal/heap_info 'Heap_id' (23.11 and later)",
     "chunk_lines": "'memory chunk at' lines (24.11 and later)",
     "no_chunk_lines": "'avg bytes/object' without 'memory chunk at' lines (23.11 and earlier)",
     "cache_hide_zero": "'internal cache infos (hide zero value items)' (25.11 and later)",

@@ -113,3 +113,38 @@ def render_table(doc: dict[str, Any], stream: TextIO) -> None:
         console.print(a)
     for note in doc["notes"]:
         console.print(f"note: {note}")
+    if doc.get("application"):
+        _application(console, doc["application"])
+
+
+def _application(console: Any, app: dict[str, Any]) -> None:
+    """The dump against mpcalc app of the command line: every memzone, the owners, the heap."""
+    from rich.table import Table
+
+    c = app["counts"]
+    console.print()
+    console.print(f"application: {' '.join(app['command_line'])}")
+    t = Table(title=f"every memzone against mpcalc app: {c['matched']} matched, {c['differs']} differ, "
+                    f"{c['extra']} extra, {c['missing']} missing", title_justify="left")
+    for col, just in (("memzone", "left"), ("status", "left"), ("owner", "left"), ("dumped", "right"),
+                      ("modelled", "right"), ("delta", "right")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    for r in app["rows"]:
+        delta = None if r["dumped"] is None or r["modelled"] is None else r["dumped"] - r["modelled"]
+        t.add_row(r["name"], r["status"], r["owner"] or "-", _n(r["dumped"]), _n(r["modelled"]), _delta(delta))
+    console.print(t)
+    g = Table(title="by owner (heap allocations: rte_malloc, in no memzone dump)", title_justify="left")
+    for col, just in (("owner", "left"), ("kind", "left"), ("memzones", "right"), ("dumped", "right"),
+                      ("modelled", "right"), ("heap allocations", "right")):
+        g.add_column(col, justify=just)  # type: ignore[arg-type]
+    for x in app["groups"]:
+        g.add_row(x["name"], x["kind"], str(len(x["memzones"])), _n(x["dumped_bytes"]), _n(x["modelled_bytes"]),
+                  _n(x["allocation_bytes"]))
+    console.print(g)
+    h = app.get("heap")
+    if h:
+        console.print(f"heap (telemetry /eal/heap_info,0): Alloc_size {h['alloc_size']:,} B, the model "
+                      f"{h['modelled_bytes']:,} B; Alloc_count {_n(h['alloc_count'])}, the model "
+                      f"{h['modelled_count']:,}: {'matched' if h['match'] else 'differs'}")
+    console.print("every memzone explained by mpcalc app" if app["explained"] else
+                  "not explained: see the rows that are not 'matched'")
