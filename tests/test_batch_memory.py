@@ -59,4 +59,6 @@ def test_memo_tables_stay_bounded(monkeypatch):
     monkeypatch.setattr(batch.Lines, "__init__", spy)
     out = _run(True, lines)
     assert out.count("\n") == 200
-    assert len(seen_sizes[0]._parsed) <= 8
+    memos = seen_sizes[0]._parsed  # per key of a command, its parsed values
+    assert 0 < len(memos) <= len(batch.keys_of("pool"))
+    assert 0 < max(map(len, memos.values())) <= 8

@@ -276,3 +276,16 @@ def test_every_report_validates_against_the_schema(rp):
     doc = json.loads(json.dumps(report_of(r, p).to_dict()))
     errors = list(VALIDATOR.iter_errors(doc))
     assert not errors, [e.message for e in errors]
+
+
+@given(st.integers(min_value=0, max_value=0xF), st.integers(min_value=1, max_value=1 << 20),
+       st.integers(min_value=1, max_value=16), st.sampled_from(["x86_64", "arm64", "ppc64le"]), st.booleans(),
+       st.integers(min_value=0, max_value=4096))
+def test_object_sizes_below_the_no_wrap_bound_never_wrap(flags, channels, ranks, arch, debug, below):
+    """PoolCalc skips the unbounded recomputation below NO_WRAP_BELOW: no platform can wrap there."""
+    from mpcalc.dpdk.mempool.layout import NO_WRAP_BELOW, calc_obj_size, unwrapped_obj_size
+    from mpcalc.dpdk.platform import make_platform
+
+    p = make_platform(arch=arch, channels=channels, ranks=ranks, debug=debug)
+    elt = NO_WRAP_BELOW - 1 - below
+    assert unwrapped_obj_size(elt, flags, p) == calc_obj_size(elt, flags, p).total_size <= 0xFFFFFFFF

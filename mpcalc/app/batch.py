@@ -20,13 +20,12 @@ from ..dpdk.platform import PLATFORM_PARAMS
 from ..dpdk.records import Footprint, kind_flags_label
 from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
-from .request import ANALYSIS_PARAMS, Analysis, Request, evaluate, footprints
+from .request import ANALYSIS_PARAMS, NO_ANALYSIS, Analysis, Request, evaluate, footprints
 
 #: the kinds whose value may be a JSON array: flag names, OVS's ports, an application's command line
 _LISTS = frozenset({"flags", "list", "argv"})
 #: memo sizes: a table is cleared when it grows past this (bounded memory)
 MEMO_LIMIT = 4096
-NO_ANALYSIS = Analysis()
 #: the keys a command line has but a batch line may not (batch writes the output itself; the CI gates
 #: belong to single runs)
 NOT_IN_BATCH = ("format", "json", "svg", *(p.key for p in ANALYSIS_PARAMS if "batch" not in p.fronts))
@@ -70,13 +69,17 @@ def keys_of(command: str) -> dict[str, Param]:
     return {p.key: p for p in (*decl.params, *PLATFORM_PARAMS, *ANALYSIS_PARAMS) if "batch" in p.fronts}
 
 
+#: a batch key of a command: (part of the request, lowest and highest count or size, declaration, parsed values)
+_Key = tuple[int, int, int, Param, dict[Any, Any]]
+
+
 class Lines:
     """Turn batch records into requests (:meth:`request`) and answers (:meth:`answer`)."""
 
     def __init__(self) -> None:
         self._keys: dict[str, dict[str, Param]] = {}
-        self._parsed: dict[tuple[str, str, Any, type], Any] = {}
-        self._tables: dict[str, tuple[dict[str, tuple[int, int, int, Param]], tuple[str, ...]]] = {}
+        self._parsed: dict[tuple[str, str], dict[Any, Any]] = {}
+        self._tables: dict[str, tuple[dict[str, _Key], tuple[str, ...]]] = {}
         self.write = document_writer()
 
     def keys(self, name: object) -> dict[str, Param]:
@@ -98,31 +101,41 @@ class Lines:
         if isinstance(value, bool) != (param.kind == "bool"):
             raise LineError(f"{value!r} is not a value for {param.option}"
                             + (" (true or false)" if param.kind == "bool" else ""), key=param.key)
-        memo = (name, param.key, tuple(value) if isinstance(value, list) else value, type(value))
+        memo = self._memo(name, param.key)
+        # a string or an integer is its own key (as :meth:`request` looks it up); others with their type
+        key = value if type(value) in (str, int) else (tuple(value) if isinstance(value, list) else value, type(value))
         try:
-            return self._parsed[memo]
+            return memo[key]
         except KeyError:
             pass
         try:
             out = param.parse(value)
         except InputError as exc:
             raise LineError(str(exc), key=param.key) from None
-        if len(self._parsed) >= MEMO_LIMIT:
-            self._parsed.clear()
-        self._parsed[memo] = out
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[key] = out
         return out
 
-    def _table(self, name: str) -> tuple[dict[str, tuple[int, int, int, Param]], tuple[str, ...]]:
+    def _memo(self, name: str, key: str) -> dict[Any, Any]:
+        """The parsed values of key ``key`` of command ``name``, by value."""
+        found = self._parsed.get((name, key))
+        if found is None:
+            found = self._parsed[(name, key)] = {}
+        return found
+
+    def _table(self, name: str) -> tuple[dict[str, _Key], tuple[str, ...]]:
         """The keys of command ``name``: per key, the part of a request it goes to (0: the object's args,
         1: the platform, 2: the analysis), the (lowest, highest) value of a count or size (else (1, 0):
-        none in range), its declaration; and the keys a line must give."""
+        none in range), its declaration, its parsed values; and the keys a line must give."""
         keys = self.keys(name)  # a LineError for an unknown command
         found = self._tables.get(name)
         if found is None:
             objs = {p.key for p in objects.get(name).params}
             plat = {p.key for p in PLATFORM_PARAMS}
             table = {k: (0 if k in objs else 1 if k in plat else 2,
-                         *((p.lo, p.hi) if p.kind in ("count", "size") else (1, 0)), p) for k, p in keys.items()}
+                         *((p.lo, p.hi) if p.kind in ("count", "size") else (1, 0)), p, self._memo(name, k))
+                     for k, p in keys.items()}
             found = self._tables[name] = (table, tuple(k for k, p in keys.items() if p.required))
         return found
 
@@ -132,7 +145,6 @@ class Lines:
             raise LineError('no "command" key (one of ' + ", ".join(objects.NAMES) + ")", key="command")
         table, required = (self._tables.get(name) if type(name) is str else None) or self._table(name)
         parts: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] = ({}, {}, {})
-        parsed = self._parsed
         for key, value in record.items():
             found = table.get(key)
             if found is None:
@@ -142,13 +154,13 @@ class Lines:
                 raise LineError(f"unknown key {key!r} for {name}{why}; known: {', '.join(sorted(table))}", key=key)
             if value is None:
                 continue
-            part, lo, hi, param = found
+            part, lo, hi, param, memo = found
             kind = type(value)
             if kind is int and lo <= value <= hi:
                 parts[part][key] = value  # what Param.parse returns for a count or size in range
                 continue
             if kind is str or kind is int:  # the usual value: one memo lookup, no call
-                known = parsed.get((name, key, value, kind))
+                known = memo.get(value)
                 if known is not None:
                     parts[part][key] = known
                     continue

@@ -32,7 +32,8 @@ class Analysis(NamedTuple):
     tolerance: str = "0"
 
 
-_NO_ANALYSIS = Analysis()
+#: no analysis asked for (one object: a request without one is told by identity)
+NO_ANALYSIS = Analysis()
 
 
 class Request(NamedTuple):
@@ -95,7 +96,8 @@ def footprints(request: Request) -> Numbers:
     """The numbers of :func:`evaluate`'s results, per flag combination: from the object's footprint
     function when it has one and nothing else is asked (no --fit, --explain or gate), else read off
     the results."""
-    if request.analysis != _NO_ANALYSIS or objects.get(request.command).footprint is None:
+    analysis = request.analysis
+    if (analysis is not NO_ANALYSIS and analysis != NO_ANALYSIS) or objects.get(request.command).footprint is None:
         report = evaluate(request).report
         return Numbers(report.command, report.inputs, [(r.flags, r.footprint) for r in report.results])
     job = job_of(request)

@@ -8,7 +8,7 @@
 from collections.abc import Mapping
 from typing import Any
 
-from ..declare import CACHE_LAYOUT, CACHE_SIZE, FLAGS, ObjectDecl, Param, name_param
+from ..declare import CACHE_LAYOUT, CACHE_SIZE, FLAGS, ObjectDecl, Param, Resolved, name_param
 from ..eal import assemble, hugepages
 from ..errors import InputError
 from ..intmath import U32_MAX
@@ -78,9 +78,7 @@ def _spec(a: Mapping[str, Any], flags: int) -> PoolSpec:
                     private_size=a["private_size"], flags=flags, cache_layout=a["cache_layout"], ops=a["ops"] or "")
 
 
-def _resolve(a: Mapping[str, Any]) -> Any:
-    from ..declare import Resolved
-
+def _resolve(a: Mapping[str, Any]) -> Resolved:
     return Resolved({k: a[k] for k in ("name", "count", "elt_size", "cache_size", "private_size", "cache_layout",
                                        "ops")}, {})
 

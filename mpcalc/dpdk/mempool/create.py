@@ -16,10 +16,12 @@ from ..records import Allocation, HeaderLayout, Mempool, Memzone, ObjSize
 from ..ring import RING_SZ_MASK, ring_memsize, zero_size_accepted
 from .drivers import STACK_OPS, stack_zone
 from .layout import (
+    NO_WRAP_BELOW,
     calc_mem_size,
-    calc_obj_size,
     header_layout,
     header_size,
+    obj_constants,
+    obj_size,
     objects_per_page,
     ops_name,
     unwrapped_obj_size,
@@ -119,6 +121,7 @@ class PoolCalc:
         self.release = r
         self.pg_shift = p.pg_shift
         self.align = p.mempool_align
+        self.obj_constants = obj_constants(p)
         self.elem_header = p.malloc_elem_header
         self.cache_line = p.cache_line
         self.allocations = (
@@ -146,8 +149,9 @@ class PoolCalc:
         if found is None:
             if len(self._objsz) >= _MEMO_LIMIT:
                 self._objsz.clear()
-            objsz = calc_obj_size(elt_size, eff, self.p)
-            found = self._objsz[key] = (objsz, unwrapped_obj_size(elt_size, eff, self.p) > U32_MAX)
+            objsz = obj_size(elt_size, eff, *self.obj_constants)
+            wraps = elt_size >= NO_WRAP_BELOW and unwrapped_obj_size(elt_size, eff, self.p) > U32_MAX
+            found = self._objsz[key] = (objsz, wraps)
         return found
 
     def header(self, cache_size: int, private_size: int, cache_layout: str) -> tuple[HeaderLayout, int, int]:

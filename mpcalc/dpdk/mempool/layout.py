@@ -17,6 +17,21 @@ _NO_CACHE_ALIGN = int(MempoolFlag.NO_CACHE_ALIGN)
 #: pointer-based per-lcore cache slot, and the index-based proposal (the mempool index-cache RFC).
 CACHE_SLOT_BYTES = {"pointer": 8, "index": 4}
 
+def obj_constants(p: Platform) -> tuple[int, int, int, int]:
+    """What the object layout reads of a platform: (MA, object header size, trailer size, the product
+    channels x ranks objects are spread over, 0 when they are not)."""
+    return p.mempool_align, p.objhdr_size, p.objtlr_size, p.ranks * p.channels if p.spreads else 0
+
+
+def _spread(obj_size: int, ma: int, over: int) -> int:
+    """``arch_mem_object_align`` on x86 (v22.11:lib/mempool/rte_mempool.c:88-117): the size in MA-sized lines
+    grows until it shares no factor with ``over`` = channels x ranks."""
+    lines = u32(obj_size + ma - 1) // ma
+    while gcd(lines, over) != 1:
+        lines += 1
+    return u32(lines * ma)
+
+
 def arch_mem_object_align(obj_size: int, p: Platform) -> int:
     """``arch_mem_object_align`` (v22.11:lib/mempool/rte_mempool.c:88-117).
 
@@ -26,13 +41,7 @@ def arch_mem_object_align(obj_size: int, p: Platform) -> int:
     >>> arch_mem_object_align(128, Platform()), arch_mem_object_align(128, Platform(channels=1))
     (192, 128)
     """
-    if not p.spreads:
-        return obj_size
-    ma = p.mempool_align
-    lines = u32(obj_size + ma - 1) // ma
-    while gcd(lines, p.ranks * p.channels) != 1:
-        lines += 1
-    return u32(lines * ma)
+    return _spread(obj_size, p.mempool_align, p.ranks * p.channels) if p.spreads else obj_size
 
 
 def calc_obj_size(elt_size: int, flags: int, p: Platform) -> ObjSize:
@@ -43,18 +52,25 @@ def calc_obj_size(elt_size: int, flags: int, p: Platform) -> ObjSize:
     >>> calc_obj_size(40, MempoolFlag.NO_CACHE_ALIGN | MempoolFlag.NO_SPREAD, Platform()).total_size
     64
     """
-    ma = p.mempool_align
-    header = p.objhdr_size
-    if not flags & _NO_CACHE_ALIGN:
-        header = ceil_a(header, ma)
-    trailer = p.objtlr_size
+    return obj_size(elt_size, flags, *obj_constants(p))
+
+
+def obj_size(elt_size: int, flags: int, ma: int, objhdr: int, objtlr: int, over: int) -> ObjSize:
+    """:func:`calc_obj_size` on a platform's :func:`obj_constants`."""
+    header = objhdr if flags & _NO_CACHE_ALIGN else ceil_a(objhdr, ma)
+    trailer = objtlr
     elt = u32(ceil_a(elt_size, 8))
     if not flags & _NO_CACHE_ALIGN:
         total = u32(header + elt + trailer)
         trailer += (ma - (total & (ma - 1))) & (ma - 1)
-    if not flags & _NO_SPREAD:
-        trailer = u32(arch_mem_object_align(u32(header + elt + trailer), p) - header - elt)
+    if not flags & _NO_SPREAD and over:
+        trailer = u32(_spread(u32(header + elt + trailer), ma, over) - header - elt)
     return ObjSize(header_size=header, elt_size=elt, trailer_size=trailer, total_size=u32(header + elt + trailer))
+
+
+#: below this elt_size the object size cannot wrap uint32: header, trailer and the spreading padding
+#: (a few MA-sized lines: channels x ranks has a coprime within a few steps) stay far below 1 MiB
+NO_WRAP_BELOW = (1 << 32) - (1 << 20)
 
 
 def unwrapped_obj_size(elt_size: int, flags: int, p: Platform) -> int:
