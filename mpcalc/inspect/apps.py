@@ -132,7 +132,9 @@ def app_model(argv: list[str], platform: Platform) -> AppModel:
         if owner != z.role and not pool:
             tables[owner.split(" ", 1)[1]] = owner
     for a in result.allocations:
-        table = next((o for name, o in tables.items() if a.name.endswith(f"_{name}")), None)
+        model = a.role.partition(": ")[0]  # DPDK's type string may be a pointer: the model's name leads the role
+        table = next((o for name, o in tables.items() if a.name.endswith(f"_{name}") or model.endswith(f"_{name}")),
+                     None)
         if table is not None:  # rte_fib_create's RIB_/FIB_ structs and dir24_8/trie's DP_/TBL8_ tables, ...
             groups[table]["allocations"].append(a.to_dict())
     external = {z.name for z in result.memzones if "extmem heap" in z.role}

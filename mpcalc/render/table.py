@@ -190,8 +190,9 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
         for mz in mp["memzones"]:
             t.add_row("memzone" + (" (leaked)" if mz.get("leaked") else ""), mz["name"], f"{mz['len']:,}",
                       iec(mz["len"]))
-        for a in mp["allocations"]:
-            t.add_row("rte_malloc", a["name"], f"{a['size']:,}", iec(a["size"]))
+        for a in mp["allocations"]:  # an anonymous mmap (testpmd --mp-alloc=anon) is no rte_malloc
+            kind = "mmap (anon)" if a["role"].startswith("objects: anonymous mmap") else "rte_malloc"
+            t.add_row(kind, a["name"], f"{a['size']:,}", iec(a["size"]))
     for mz in result.get("memzones", ()):  # a ring's or a hash's own memzones
         t.add_row("memzone", mz["name"], f"{mz['len']:,}", iec(mz["len"]))
     for a in result["allocations"]:

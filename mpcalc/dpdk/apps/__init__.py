@@ -29,6 +29,8 @@ from ..records import Result
 from ..standalone import Parts, finish
 from .eal import check_eal, eal_parts, parse_eal, platform_for
 from .ethdev import sizes
+from .names import real_names
+from .testpmd import ANON_ROLE
 
 #: program name -> the module under mpcalc.dpdk.apps that sizes it
 PROGRAMS: dict[str, str] = {
@@ -63,6 +65,7 @@ def size(argv: list[str], p: Platform) -> Result:
     app_parts, pools, details, app_notes = module.build(e, app_argv, where)
     parts.extend(app_parts)
     parts.mempools += pools
+    parts.allocations = real_names(parts.allocations)  # DPDK's own type strings (names.py)
     memzones = [z for mp in parts.mempools for z in mp.memzones] + parts.zones
     result = finish("app", 0, where, parts)
     heap = result.heap_bytes  # an --mp-alloc=xmem pool's memzones are on the external heap: not counted
@@ -74,7 +77,9 @@ def size(argv: list[str], p: Platform) -> Result:
         **details,
         "page_size": where.page_size,
         "memzone_count": len(memzones),
-        "allocation_count": len(parts.allocations) + sum(len(mp.allocations) for mp in parts.mempools),
+        # heap elements only: --mp-alloc=anon's objects are an mmap of their own (listed, not on the heap)
+        "allocation_count": len(parts.allocations) + sum(1 for mp in parts.mempools for a in mp.allocations
+                                                         if a.role != ANON_ROLE),
         "sockets": [{"socket": 0, "heap_bytes": heap}],
         "notes": notes + app_notes,
     }
