@@ -217,9 +217,10 @@ def compact_tail(command: str, results: list[tuple[int, Footprint]]) -> tuple[st
     parts = []
     ok = True
     for flags, fp in results:
+        errnos = ""
         if fp.errors:
             ok = False
-        errnos = ",".join('"%s"' % (e.errno or "hazard") for e in fp.errors)
+            errnos = ",".join('"%s"' % (e.errno or "hazard") for e in fp.errors)
         parts.append(_RESULT % (kind_flags_label(command, flags), "null" if fp.object_size is None else fp.object_size,
                                 fp.total_bytes, fp.heap_bytes, "null" if fp.hugepages is None else fp.hugepages,
                                 errnos))

@@ -31,8 +31,9 @@ class Job(NamedTuple):
 
     @classmethod
     def of(cls, decl: ObjectDecl, platform: Platform, args: Mapping[str, Any]) -> "Job":
-        full = {**_defaults(decl), **args}
-        for key in _needed(decl):
+        name = decl.name
+        full = {**(_DEFAULTS.get(name) or _defaults(decl)), **args}
+        for key in _NEEDED.get(name) or _needed(decl):
             if full[key] is None:
                 raise InputError(f"--{key.replace('_', '-')} is required (unless --fit finds it)")
         return cls(decl, platform, full, decl.resolve(full))

@@ -105,7 +105,7 @@ def footprints(request: Request) -> Numbers:
     assert numbers is not None
     inputs, extra = job.resolved
     masks = request.args.get("flags") or [0]
-    return Numbers(job.command, inputs, [(mask, numbers(inputs, extra, mask, job.platform)) for mask in masks])
+    return Numbers(request.command, inputs, [(mask, numbers(inputs, extra, mask, job.platform)) for mask in masks])
 
 
 def sized_inputs(job: Job, results: list[Result]) -> dict[str, Any]:

@@ -39,19 +39,19 @@ def check_u32(value: int, what: str) -> None:
         raise InputError(f"{what} {value!r} does not fit the unsigned 32-bit field DPDK stores it in", param=what)
 
 
-def _check(spec: PoolSpec) -> None:
-    if not (0 <= spec.count <= U32_MAX and 0 <= spec.elt_size <= U32_MAX and 0 <= spec.cache_size <= U32_MAX
-            and 0 <= spec.private_size <= U32_MAX and 0 <= spec.flags <= U32_MAX):  # the usual pool: one test
-        for value, what in ((spec.count, "count"), (spec.elt_size, "elt_size"), (spec.cache_size, "cache_size"),
-                            (spec.private_size, "private_size"), (spec.flags, "flags")):
+def _check(count: int, elt_size: int, cache_size: int, private_size: int, flags: int, cache_layout: str) -> None:
+    if not (0 <= count <= U32_MAX and 0 <= elt_size <= U32_MAX and 0 <= cache_size <= U32_MAX
+            and 0 <= private_size <= U32_MAX and 0 <= flags <= U32_MAX):  # the usual pool: one test
+        for value, what in ((count, "count"), (elt_size, "elt_size"), (cache_size, "cache_size"),
+                            (private_size, "private_size"), (flags, "flags")):
             check_u32(value, what)
-    if spec.cache_layout not in CACHE_SLOT_BYTES:
-        raise InputError(f"unknown cache layout {spec.cache_layout!r} (known: pointer, index)", param="cache_layout")
+    if cache_layout not in CACHE_SLOT_BYTES:
+        raise InputError(f"unknown cache layout {cache_layout!r} (known: pointer, index)", param="cache_layout")
 
 
 def size(spec: PoolSpec, p: Platform) -> Result:
     """``rte_mempool_create(name, n, elt_size, cache_size, private_data_size, ..., flags)``."""
-    _check(spec)
+    _check(*spec[1:7])
     mp = create_pool(spec, p)
     details: dict[str, object] = {}
     if spec.cache_size and mp.header:
@@ -61,10 +61,12 @@ def size(spec: PoolSpec, p: Platform) -> Result:
     return assemble("pool", spec.flags, p, [mp], details=details)
 
 
-def footprint(spec: PoolSpec, p: Platform) -> Footprint:
-    """:func:`size`'s numbers without its records: the same :class:`PoolCalc` sizes."""
-    _check(spec)
-    s = pool_sizes(spec, p)
+def footprint(a: Mapping[str, Any], extra: object, flags: int, p: Platform) -> Footprint:
+    """:func:`size`'s numbers without its records, from the declaration's inputs ``a``: the same
+    :meth:`PoolCalc.sizes` that :func:`create_pool` makes records of."""
+    _check(a["count"], a["elt_size"], a["cache_size"], a["private_size"], flags, a["cache_layout"])
+    s = pool_calc(p).sizes(a["name"], a["count"], a["elt_size"], a["cache_size"], a["private_size"], flags,
+                           a["cache_layout"], a["ops"] or "")
     return Footprint(s.object_size, s.total_bytes, s.heap_bytes, hugepages(s.heap_bytes, p), s.errors)
 
 
@@ -79,8 +81,8 @@ def _spec(a: Mapping[str, Any], flags: int) -> PoolSpec:
 
 
 def _resolve(a: Mapping[str, Any]) -> Resolved:
-    return Resolved({k: a[k] for k in ("name", "count", "elt_size", "cache_size", "private_size", "cache_layout",
-                                       "ops")}, {})
+    return Resolved({"name": a["name"], "count": a["count"], "elt_size": a["elt_size"], "cache_size": a["cache_size"],
+                     "private_size": a["private_size"], "cache_layout": a["cache_layout"], "ops": a["ops"]}, {})
 
 
 POOL = ObjectDecl(
@@ -98,7 +100,7 @@ POOL = ObjectDecl(
         OPS_PARAM,
     ),
     build=lambda a, extra, flags, p: size(_spec(a, flags), p),
-    footprint=lambda a, extra, flags, p: footprint(_spec(a, flags), p),
+    footprint=footprint,
     resolve=_resolve,
     fit={"count": RING_LIMIT},
     per=("count", "object"),

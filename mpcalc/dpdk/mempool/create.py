@@ -5,6 +5,7 @@ Citations are at v22.11 unless a release fact says otherwise.
 """
 
 import functools
+from collections.abc import Callable
 from typing import NamedTuple
 
 from .. import eal
@@ -124,6 +125,9 @@ class PoolCalc:
         self.obj_constants = obj_constants(p)
         self.elem_header = p.malloc_elem_header
         self.cache_line = p.cache_line
+        #: :func:`mpcalc.dpdk.eal.heap_cost` with this platform's constants (a partial: no Python frame)
+        self.heap_cost: Callable[[int], int] = functools.partial(eal.element_cost, header_len=self.elem_header,
+                                                                 cache_line=self.cache_line)
         self.allocations = (
             Allocation(name="MEMPOOL_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
             Allocation(name="RING_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
@@ -137,10 +141,6 @@ class PoolCalc:
         self._objsz: dict[tuple[int, int], tuple[ObjSize, bool]] = {}
         self._headers: dict[tuple[bool, int, str], tuple[HeaderLayout, int, int]] = {}
         self._rings: dict[int, tuple[int, int]] = {}
-
-    def heap_cost(self, size: int) -> int:
-        """:func:`mpcalc.dpdk.eal.heap_cost` with this platform's constants."""
-        return eal.element_cost(size, self.elem_header, self.cache_line)
 
     def obj_size(self, elt_size: int, eff: int) -> tuple[ObjSize, bool]:
         """The object layout, and whether its size wrapped uint32 (memoized: :meth:`sizes` reads the table)."""
