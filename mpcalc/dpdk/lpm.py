@@ -21,6 +21,7 @@ from .declare import ObjectDecl, Param, Resolved
 from .errors import InputError, Rejection
 from .facts import version_key
 from .intmath import U32_MAX, ceil_a, u32
+from .lpm_routes import ROUTES_FORMAT
 from .platform import Platform
 from .records import Allocation, Result
 from .standalone import Parts, finish, name_bytes, truncate
@@ -137,8 +138,9 @@ LPM = ObjectDecl(
         Param("max_rules", "count", "max_rules [default with --routes-file: what the file needs]."),
         Param("tbl8", "count", "number_tbl8s: tbl8 groups of 256 entries [default: what --routes-file needs, else "
               "256 as examples/l3fwd (IPV4_L3FWD_LPM_NUMBER_TBL8S)]."),
-        Param("routes_file", "path", "One prefix per line (optionally a next hop): replay rte_lpm_add to count the "
-              "rules and tbl8 groups; '-' reads stdin.", fronts=frozenset({"cli", "batch"})),
+        Param("routes_file", "path", "A route table: replay rte_lpm_add to count the rules and tbl8 groups; '-' "
+              "reads stdin (see --routes-format).", fronts=frozenset({"cli", "batch"})),
+        ROUTES_FORMAT,
         Param("name", "text", "LPM name (allocation LPM_<name>).", default="lpm", show_default=True),
     ),
     build=_build,

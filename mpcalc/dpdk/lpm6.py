@@ -18,6 +18,7 @@ from .declare import ObjectDecl, Param, Resolved
 from .errors import InputError, Rejection
 from .hash import hash_parts
 from .intmath import U32_MAX, ceil_a
+from .lpm_routes import ROUTES_FORMAT
 from .platform import Platform
 from .records import Allocation, Result
 from .standalone import Parts, finish, truncate
@@ -138,8 +139,9 @@ LPM6 = ObjectDecl(
               "examples/l3fwd]."),
         Param("tbl8", "count", "number_tbl8s: tbl8 groups of 256 entries [default: what --routes-file needs, else "
               "65536 as examples/l3fwd (IPV6_L3FWD_LPM_NUMBER_TBL8S)]."),
-        Param("routes_file", "path", "One prefix per line (optionally a next hop): replay rte_lpm6_add to count the "
-              "rules and tbl8 groups; '-' reads stdin.", fronts=frozenset({"cli", "batch"})),
+        Param("routes_file", "path", "A route table: replay rte_lpm6_add to count the rules and tbl8 groups; '-' "
+              "reads stdin (see --routes-format).", fronts=frozenset({"cli", "batch"})),
+        ROUTES_FORMAT,
         Param("name", "text", "LPM name (allocation LPM_<name>, rules hash LRH_<name>).", default="lpm6",
               show_default=True),
     ),

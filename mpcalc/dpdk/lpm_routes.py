@@ -1,195 +1,362 @@
-"""Route files replayed as ``rte_lpm_add`` / ``rte_lpm6_add`` do: the rules and tbl8 groups an LPM table
+"""Route tables replayed as ``rte_lpm_add`` / ``rte_lpm6_add`` do: the rules and tbl8 groups an LPM table
 needs, and the first route that fails in a smaller one (``lpm --routes-file``, ``lpm6 --routes-file``).
 
-The file format is the FIB planner's (one ``PREFIX/DEPTH [NEXT_HOP]`` a line, ``#`` comments, host bits
-masked as DPDK masks them).  With adds only (no deletes) neither table ever frees a tbl8 group, so
-the replay is exact in counts:
+The table is read by :func:`mpcalc.dpdk.routes.sources.read_table` (every ``--routes-format``, compressed
+or not, progress on stderr: the FIB planner's reader and option).  With adds only (no deletes) neither
+table ever frees a tbl8 group, so what decides each add is small, and the same at every supported tag
+(checked at v21.11.9, v22.11, v23.11.7, v24.11.6, v25.11.2 and v26.07: only atomics, logging, the name
+check and, from 24.11, ``struct rte_ipv6_addr`` changed):
 
-* ``rte_lpm_add`` (v22.11:lib/lpm/rte_lpm.c:799-844) refuses depth 0 and above 32 (EINVAL: an LPM has
-  no default route ``0.0.0.0/0``), adds the rule first (rule_add, rte_lpm.c:362-435: ENOSPC once
-  ``max_rules`` distinct (prefix, depth) rules exist; the same rule again only updates its next
-  hop), then for a depth above 24 takes one tbl8 group for each /24 block not yet extended
-  (add_depth_big, rte_lpm.c:614-760; ENOSPC when none is free, and the rule is deleted again).
-* ``rte_lpm6_add`` (v22.11:lib/lpm/rte_lpm6.c:852-902) refuses depth 0 and above 128, then first
-  simulates the add (simulate_add, rte_lpm6.c:815-846): a route of depth d needs one tbl8 group per
-  8 bits past the first 24 whose path does not exist yet, and fails with ENOSPC *before* its rule is
-  looked at; then rule_add (rte_lpm6.c:482-514) refuses a new rule once ``max_rules`` exist.
+* ``rte_lpm_add`` (v22.11:lib/lpm/rte_lpm.c:799-844) refuses depth 0 and above 32 (EINVAL, :806-808: an
+  LPM has no default route ``0.0.0.0/0``), adds the rule first (rule_add, rte_lpm.c:362-435: ENOSPC once
+  ``max_rules`` distinct (prefix, depth) rules exist, :393-417; the same rule again only updates its next
+  hop), then for a depth above 24 takes one tbl8 group if its /24 is not extended yet (add_depth_big,
+  rte_lpm.c:646-708; tbl8_alloc's ENOSPC at :659-663, and the rule is deleted again, :830-840).
+* ``rte_lpm6_add`` (v22.11:lib/lpm/rte_lpm6.c:852-902) refuses depth 0 and above 128 (:864-865), then
+  first simulates the add (simulate_add, rte_lpm6.c:596-637,815-846): a route of depth d needs one tbl8
+  group per 8 bits past the first 24 from the first level of its path that is not extended yet, and fails
+  with ENOSPC (:841-843) *before* its rule is looked at; then rule_add (rte_lpm6.c:482-514) refuses a new
+  rule once ``max_rules`` exist (:498-499).
+
+So the replay keeps one "seen" byte per prefix for depths up to 24 (lazily zeroed mappings), a set for the
+deeper rules, and the extended /24s (and, for IPv6, the extended tbl8 entries of deeper levels); per route it
+records one byte (:data:`NEW_RULE`, the new tbl8 groups, :data:`BAD_DEPTH`).  The first failure for a
+table size comes from cumulative counts kept per chunk of routes: the (max_rules + 1)-th new rule, the
+first route whose groups exceed the table, the first depth 0, in DPDK's order of checks.
 
 Next hops are stored in bit fields: 24 bits in rte_lpm (v22.11:lib/lpm/rte_lpm.h:84), 21 in rte_lpm6
 (v22.11:lib/lpm/rte_lpm6.c:57); a larger next hop is added without error and truncated in the tables.
+Both functions take a ``uint32_t`` next hop: a plain file giving a larger one is refused.
+
+Pure Python, stdlib only (no click, no rich).
 """
 
 from __future__ import annotations
 
-import ipaddress
-import os
-import sys
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from .declare import Resolved
+from .declare import Param, Resolved
 from .errors import InputError, Rejection
+from .fib import FIB, MAX_PLANNED_ROUTES, route_plan
+from .intmath import U32_MAX
 
-#: bounded work: a replay is a few set operations per route
-MAX_ROUTES = 2_000_000
+if TYPE_CHECKING:  # annotations only: the route modules load when a route file is read
+    from .routes.parse import Route
+    from .routes.table import RouteTable
+
 NH_BITS = {4: 24, 6: 21}
 WIDTH = {4: 32, 6: 128}
 #: what examples/l3fwd/l3fwd_lpm.c asks for (v22.11:examples/l3fwd/l3fwd_lpm.c:36-39)
 L3FWD = {4: (1024, 1 << 8), 6: (1024, 1 << 16)}
+#: the routes a replay takes at most: the FIB planner's bound (mpcalc.dpdk.fib.MAX_PLANNED_ROUTES)
+MAX_ROUTES = MAX_PLANNED_ROUTES
+#: --routes-format, declared once by the FIB (mpcalc.dpdk.fib)
+ROUTES_FORMAT: Param = next(p for p in FIB.params if p.key == "routes_format")
+
+NEW_RULE = 0x01  #: route byte: the add makes a new rule
+GROUP_SHIFT = 1  #: route byte: bits 1-4, the tbl8 groups the add takes (IPv6: at most 13)
+BAD_DEPTH = 0x80  #: route byte: depth 0, refused (EINVAL)
+CHUNK = 1 << 16  #: routes per cumulative count (and between two progress reports)
+_RULE_T = bytes(c & NEW_RULE for c in range(256))
+_GROUPS_T = bytes(0 if c & BAD_DEPTH else c >> GROUP_SHIFT & 15 for c in range(256))
 
 
-@dataclass(frozen=True)
-class LpmRoute:
-    network: int
-    depth: int
-    next_hop: int | None
-    line: int
+def _seen_tables(depths: bytes | bytearray) -> list[Any]:
+    """One zero byte per prefix of each depth 1..24 the table uses (lazily zeroed anonymous mappings)."""
+    from .routes.groups import zeroed
 
-    def prefix(self, family: int) -> str:
-        cls = ipaddress.IPv4Address if family == 4 else ipaddress.IPv6Address
-        return f"{cls(self.network)}/{self.depth}"
+    present = set(depths)
+    return [zeroed(1 << d) if d in present and 0 < d <= 24 else None for d in range(25)]
 
 
-def parse(lines: Iterable[str], family: int, source: str) -> list[LpmRoute]:
-    """``PREFIX/DEPTH [NEXT_HOP]`` lines; a bad line raises InputError naming ``source:line``."""
-    out = []
-    for lineno, raw in enumerate(lines, 1):
-        fields = raw.split("#", 1)[0].split()
-        if not fields:
-            continue
-        if len(fields) > 2:
-            raise InputError(f"{source}:{lineno}: {raw.strip()!r} has more than a prefix and a next hop", param=source)
-        addr, slash, depth_text = fields[0].partition("/")
-        try:
-            if not slash or not depth_text.isdigit() or not addr.isascii() or "%" in addr:
-                raise ValueError
-            depth = int(depth_text)
-            net = ipaddress.ip_network(f"{addr}/{depth}", strict=False)
-            if net.version != family:
-                raise ValueError
-        except ValueError:
-            raise InputError(f"{source}:{lineno}: {raw.strip()!r} is not an IPv{family} prefix", param=source) from None
-        nh = None
-        if len(fields) == 2:
-            if not fields[1].isdigit() or int(fields[1]) > 0xFFFFFFFF:
-                raise InputError(f"{source}:{lineno}: next hop {fields[1]!r} is not a uint32_t", param=source)
-            nh = int(fields[1])
-        out.append(LpmRoute(int(net.network_address), depth, nh, lineno))
-    return out
+def replay4(nets: Sequence[int], depths: bytes | bytearray, progress: Callable[[int], None] | None = None
+            ) -> bytearray:
+    """Each rte_lpm_add's route byte, given that every add before it succeeded (see the module)."""
+    from .routes.groups import zeroed
+
+    n = len(depths)
+    codes = bytearray(n)
+    seen = _seen_tables(depths)
+    shift = [32 - d for d in range(33)]
+    deep: set[int] = set()  # net << 6 | depth of the rules deeper than 24
+    extended = zeroed(1 << 24)  # the /24s holding a tbl8 group (add_depth_big)
+    new_group = NEW_RULE | 1 << GROUP_SHIFT
+    for lo in range(0, n, CHUNK):
+        if progress is not None:
+            progress(lo)
+        hi = min(n, lo + CHUNK)
+        for i, d, net in zip(range(lo, hi), depths[lo:hi], nets[lo:hi]):  # noqa: B905
+            if d <= 24:
+                if d:
+                    tab = seen[d]
+                    s = net >> shift[d]
+                    if not tab[s]:
+                        tab[s] = 1
+                        codes[i] = NEW_RULE
+                else:
+                    codes[i] = BAD_DEPTH
+                continue
+            key = net << 6 | d
+            b = net >> 8
+            if key in deep:  # the rule exists, and so its /24's group
+                continue
+            deep.add(key)
+            if extended[b]:
+                codes[i] = NEW_RULE
+            else:
+                extended[b] = 1
+                codes[i] = new_group
+    return codes
 
 
-def read(path: str, family: int) -> list[LpmRoute]:
-    if path == "-":
-        return parse(sys.stdin, family, "<stdin>")
-    try:
-        with open(os.fspath(path), encoding="utf-8") as fh:
-            return parse(fh, family, path)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}", param=path) from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text: not a route list", param=path) from exc
+def replay6(nets: Sequence[int], depths: bytes | bytearray, progress: Callable[[int], None] | None = None
+            ) -> bytearray:
+    """Each rte_lpm6_add's route byte, given that every add before it succeeded: simulate_add's groups
+    (rte_lpm6.c:596-637) are those of the levels from the first one of the path not extended yet."""
+    from .routes.groups import zeroed
+
+    n = len(depths)
+    codes = bytearray(n)
+    seen = _seen_tables(depths)
+    shift = [128 - d for d in range(129)]
+    rules: set[int] = set()  # net << 8 | depth of the rules deeper than 24
+    extended = zeroed(1 << 24)  # tbl24 entries pointing to a tbl8 group
+    nodes: set[int] = set()  # tbl8 entries (of the levels at 32, 40, ... 120 bits) pointing to a group
+    levels = [0] * 25 + [-(-(d - 24) // 8) for d in range(25, 129)]
+    # the entry of level k >= 1 (a tbl8 group's, at 24 + 8k bits): its prefix and a sentinel bit above it
+    node_shift = [104 - 8 * k for k in range(13)]
+    sentinel = [1 << (24 + 8 * k) for k in range(13)]
+    for lo in range(0, n, CHUNK):
+        if progress is not None:
+            progress(lo)
+        hi = min(n, lo + CHUNK)
+        for i, d, net in zip(range(lo, hi), depths[lo:hi], nets[lo:hi]):  # noqa: B905
+            if d <= 24:
+                if d:
+                    tab = seen[d]
+                    s = net >> shift[d]
+                    if not tab[s]:
+                        tab[s] = 1
+                        codes[i] = NEW_RULE
+                else:
+                    codes[i] = BAD_DEPTH
+                continue
+            key = net << 8 | d
+            code = 0 if key in rules else NEW_RULE
+            if code:
+                rules.add(key)
+            top = levels[d]
+            b = net >> 104
+            if extended[b]:  # follow the path while its entries are extended
+                j = 1
+                while j < top and (net >> node_shift[j] | sentinel[j]) in nodes:
+                    j += 1
+            else:
+                extended[b] = 1
+                j = 0
+            for k in range(j or 1, top):
+                nodes.add(net >> node_shift[k] | sentinel[k])
+            codes[i] = code | (top - j) << GROUP_SHIFT
+    return codes
 
 
-@dataclass
 class LpmPlan:
-    """Each route's needs, given that every route before it was added."""
+    """Each route's needs given that every route before it was added (``codes``: one byte a route), the
+    totals, and the first route that fails in a table of a given size (:meth:`failure`)."""
 
-    family: int
-    routes: list[LpmRoute]
-    #: per route: a new rule, the tbl8 groups it takes, refused outright (depth 0)
-    new_rule: list[bool] = field(default_factory=list)
-    new_groups: list[int] = field(default_factory=list)
-    bad_depth: list[bool] = field(default_factory=list)
+    def __init__(self, family: int, table: Sequence[Route], codes: bytearray) -> None:
+        self.family = family
+        self.table = table
+        self.codes = codes
+        # new rules and tbl8 groups before each chunk of CHUNK routes (len: chunks + 1)
+        self._rules_cum = array("Q", [0])
+        self._groups_cum = array("Q", [0])
+        for lo in range(0, len(codes), CHUNK):
+            chunk = codes[lo:lo + CHUNK]
+            self._rules_cum.append(self._rules_cum[-1] + chunk.translate(_RULE_T).count(1))
+            self._groups_cum.append(self._groups_cum[-1] + sum(chunk.translate(_GROUPS_T)))
+        self.rules_needed = self._rules_cum[-1]
+        self.tbl8_needed = self._groups_cum[-1]
+        self.refused = codes.count(BAD_DEPTH)
+        self._wide: tuple[int, int] | None = None
 
-    @property
-    def rules_needed(self) -> int:
-        return sum(r for r, bad in zip(self.new_rule, self.bad_depth, strict=True) if not bad)
+    def new_rule(self, i: int) -> bool:
+        return bool(self.codes[i] & NEW_RULE)
 
-    @property
-    def tbl8_needed(self) -> int:
-        return sum(g for g, bad in zip(self.new_groups, self.bad_depth, strict=True) if not bad)
+    def new_groups(self, i: int) -> int:
+        return _GROUPS_T[self.codes[i]]
+
+    def bad_depth(self, i: int) -> bool:
+        return self.codes[i] == BAD_DEPTH
+
+    def wide(self) -> tuple[int, int]:
+        """(routes whose next hop does not fit the table's bit field, the first of them; len if none)."""
+        if self._wide is None:
+            self._wide = above(self.table, (1 << NH_BITS[self.family]) - 1)
+        return self._wide
 
     def to_dict(self) -> dict[str, object]:
-        wide = [r for r in self.routes if r.next_hop is not None and r.next_hop >> NH_BITS[self.family]]
-        return {"routes": len(self.routes), "rules_needed": self.rules_needed, "tbl8_needed": self.tbl8_needed,
-                "refused_depth_0": sum(self.bad_depth), "next_hops_truncated": len(wide)}
+        return {"routes": len(self.codes), "rules_needed": self.rules_needed, "tbl8_needed": self.tbl8_needed,
+                "refused_depth_0": self.refused, "next_hops_truncated": self.wide()[0],
+                "format": getattr(self.table, "format", "plain")}
+
+    # -- the first failure -------------------------------------------------------------------------------
+
+    def _before(self, i: int) -> tuple[int, int]:
+        """(new rules, tbl8 groups) of the routes before route i."""
+        c = i // CHUNK
+        part = self.codes[c * CHUNK:i]
+        return self._rules_cum[c] + part.translate(_RULE_T).count(1), self._groups_cum[c] + sum(
+            part.translate(_GROUPS_T))
+
+    def _rule_fails(self, max_rules: int) -> int:
+        """The route that would be rule max_rules + 1 (rule_add's ENOSPC); len if none."""
+        if self.rules_needed <= max_rules:
+            return len(self.codes)
+        c = bisect_right(self._rules_cum, max_rules) - 1  # the chunk holding it
+        count = self._rules_cum[c]
+        lo = c * CHUNK
+        for i, code in enumerate(self.codes[lo:lo + CHUNK], lo):
+            count += code & NEW_RULE
+            if count > max_rules:
+                return i
+        raise AssertionError("cumulative rule counts")  # pragma: no cover
+
+    def _tbl8_fails(self, tbl8s: int) -> int:
+        """The first route whose groups exceed ``tbl8s`` with those of the routes before (ENOSPC)."""
+        if self.tbl8_needed <= tbl8s:
+            return len(self.codes)
+        c = bisect_right(self._groups_cum, tbl8s) - 1
+        count = self._groups_cum[c]
+        lo = c * CHUNK
+        for i, code in enumerate(self.codes[lo:lo + CHUNK].translate(_GROUPS_T), lo):
+            count += code
+            if count > tbl8s:
+                return i
+        raise AssertionError("cumulative group counts")  # pragma: no cover
+
+    def _where(self, i: int) -> str:
+        route = self.table[i]
+        unit = "record" if getattr(self.table, "format", "plain") == "mrt" else "line"
+        return f"route {i + 1} ({route.prefix(self.family)}" + (f", {unit} {route.line})" if route.line else ")")
 
     def failure(self, max_rules: int, tbl8s: int) -> list[Rejection]:
         """The first route whose add fails in a table of this size, or a hazard for next hops too wide."""
-        fn = "rte_lpm_add" if self.family == 4 else "rte_lpm6_add"
-        src = "v22.11:lib/lpm/rte_lpm.c" if self.family == 4 else "v22.11:lib/lpm/rte_lpm6.c"
-        rules = groups = 0
-        for i, route in enumerate(self.routes):
-            where = f"route {i + 1} ({route.prefix(self.family)}, line {route.line})"
-            needs = f"; the table needs max_rules {self.rules_needed} and {self.tbl8_needed} tbl8 groups"
-            if self.bad_depth[i]:
+        v4 = self.family == 4
+        fn = "rte_lpm_add" if v4 else "rte_lpm6_add"
+        src = "v22.11:lib/lpm/rte_lpm.c" if v4 else "v22.11:lib/lpm/rte_lpm6.c"
+        n = len(self.codes)
+        bad = self.codes.find(BAD_DEPTH)
+        bad = n if bad < 0 else bad
+        rule_at, tbl8_at = self._rule_fails(max_rules), self._tbl8_fails(tbl8s)
+        i = min(bad, rule_at, tbl8_at)
+        if i < n:
+            where = self._where(i)
+            if i == bad:
                 return [Rejection("EINVAL", f"{where} fails: depth 0 is refused (an LPM table has no default route; "
                                   "look-ups that miss return -ENOENT)", fn,
-                                  f"{src}:807-808" if self.family == 4 else f"{src}:863-865")]
-            rule_fails = self.new_rule[i] and rules == max_rules
-            tbl8_fails = groups + self.new_groups[i] > tbl8s
+                                  f"{src}:806-808" if v4 else f"{src}:864-865")]
+            needs = f"; the table needs max_rules {self.rules_needed} and {self.tbl8_needed} tbl8 groups"
             # rte_lpm_add checks the rule first, rte_lpm6_add the tbl8 groups first (simulate_add)
-            first = ("rule" if rule_fails else "tbl8" if tbl8_fails else None) if self.family == 4 else \
-                ("tbl8" if tbl8_fails else "rule" if rule_fails else None)
-            if first == "rule":
+            if i == rule_at and (v4 or i != tbl8_at):
                 return [Rejection("ENOSPC", f"{where} fails: the rules table is full ({max_rules} rules){needs}", fn,
-                                  f"{src}:394-417" if self.family == 4 else f"{src}:498-499")]
-            if first == "tbl8":
-                return [Rejection("ENOSPC", f"{where} fails: it needs {self.new_groups[i]} more tbl8 group(s) and "
-                                  f"{tbl8s - groups} of {tbl8s} are free{needs}", fn,
-                                  f"{src}:614-640,836-840" if self.family == 4 else f"{src}:596-640,815-846")]
-            rules += self.new_rule[i]
-            groups += self.new_groups[i]
-        wide = [r for r in self.routes if r.next_hop is not None and r.next_hop >> NH_BITS[self.family]]
-        if wide:
+                                  f"{src}:393-417,814-825" if v4 else f"{src}:498-499,877-880")]
+            groups = self._before(i)[1]
+            return [Rejection("ENOSPC", f"{where} fails: it needs {self.new_groups(i)} more tbl8 group(s) and "
+                              f"{tbl8s - groups} of {tbl8s} are free{needs}", fn,
+                              f"{src}:646-663,830-840" if v4 else f"{src}:815-846,872-874")]
+        count, first = self.wide()
+        if count:
             bits = NH_BITS[self.family]
-            return [Rejection(None, f"{len(wide)} route(s) (first: line {wide[0].line}, next hop {wide[0].next_hop}) "
+            route = self.table[first]
+            return [Rejection(None, f"{count} route(s) (first: line {route.line}, next hop {route.next_hop}) "
                               f"have a next hop above 2^{bits} - 1: the add succeeds and the table keeps only the "
-                              f"low {bits} bits", fn, "v22.11:lib/lpm/rte_lpm.h:84" if self.family == 4
+                              f"low {bits} bits", fn, "v22.11:lib/lpm/rte_lpm.h:84" if v4
                               else "v22.11:lib/lpm/rte_lpm6.c:57")]
         return []
 
 
-def plan(routes: list[LpmRoute], family: int) -> LpmPlan:
-    """Replay the adds: which routes make a new rule and how many tbl8 groups each one takes."""
-    p = LpmPlan(family, routes)
-    width = WIDTH[family]
-    rules: set[tuple[int, int]] = set()
-    nodes: set[tuple[int, int]] = set()  # (bits, prefix) of every extended tbl entry: one tbl8 group each
-    for r in routes:
-        bad = r.depth == 0
-        p.bad_depth.append(bad)
-        key = (r.network, r.depth)
-        new = not bad and key not in rules
-        p.new_rule.append(new)
-        need = []
-        if not bad and r.depth > 24:
-            # a group for each level of 8 bits past 24 whose path is not extended yet
-            levels = 1 if family == 4 else -(-(r.depth - 24) // 8)
-            for j in range(levels):
-                bits = 24 + 8 * j
-                node = (bits, r.network >> (width - bits))
-                if node not in nodes:
-                    need.append(node)
-        p.new_groups.append(len(need))
-        if not bad:
-            rules.add(key)
-            nodes.update(need)
-    return p
+def above(table: Sequence[Route], limit: int) -> tuple[int, int]:
+    """(how many routes have a next hop above ``limit``, the first of them; len(table) if none)."""
+    nhs = getattr(table, "next_hops", None)
+    if nhs is None and not hasattr(table, "next_hops"):
+        nhs = [r.next_hop for r in table]
+    if nhs is None:
+        return 0, len(table)
+    if isinstance(nhs, array):
+        if not nhs or max(nhs) <= limit:
+            return 0, len(table)
+        values: Iterable[int] = nhs
+    else:
+        values = (-1 if h is None else h for h in nhs)
+    count, first = 0, len(table)
+    for i, h in enumerate(values):
+        if h > limit:
+            count += 1
+            if count == 1:
+                first = i
+    return count, first
+
+
+def plan(table: Sequence[Route], family: int, progress: Callable[[int], None] | None = None) -> LpmPlan:
+    """Replay the adds of ``table`` (a RouteTable, or Routes) into rte_lpm (4) or rte_lpm6 (6)."""
+    if family not in WIDTH:
+        raise InputError(f"address family must be 4 or 6, not {family!r}", param="family")
+    cols = getattr(table, "nets", None), getattr(table, "depths", None)
+    nets, depths = cols if cols[1] is not None else ([r.network for r in table], bytes(r.depth for r in table))
+    assert nets is not None and depths is not None
+    codes = (replay4 if family == 4 else replay6)(nets, depths, progress)
+    return LpmPlan(family, table, codes)
+
+
+def _check_next_hops(table: Sequence[Route], source: str) -> None:
+    """rte_lpm_add / rte_lpm6_add take a uint32_t next hop (rte_lpm.h, rte_lpm6.h): refuse a larger one."""
+    count, first = above(table, U32_MAX)
+    if count:
+        route = table[first]
+        raise InputError(f"{source}:{route.line}: next hop {route.next_hop} is not a uint32_t", param=source)
+
+
+def parse(lines: Iterable[str], family: int, source: str) -> RouteTable:
+    """Plain ``PREFIX/DEPTH [NEXT_HOP]`` lines (the route reader's plain format) as a route table."""
+    from .routes.table import TableBuilder, parse_plain
+
+    builder = TableBuilder(family, source)
+    text = "".join(ln if ln.endswith("\n") else ln + "\n" for ln in lines)
+    if text:
+        parse_plain(text, family, builder)
+    table = builder.table()
+    _check_next_hops(table, source)
+    return table
+
+
+def read(path: str, family: int, fmt: str = "auto") -> RouteTable:
+    """A route table in any ``--routes-format`` ('-': stdin), read as ``fib --routes-file`` reads it."""
+    table, _ = route_plan(path, family, "dummy", fmt)  # the dummy data plane: read only, with progress
+    if len(table) > MAX_ROUTES:
+        raise InputError(f"{path}: {len(table):,} routes; the LPM replay takes at most {MAX_ROUTES:,}: give "
+                         "--max-rules and --tbl8 instead, or plan a part of the table", param="--routes-file")
+    _check_next_hops(table, getattr(table, "source", "") or path)
+    return table  # type: ignore[return-value]
 
 
 def resolve_routes(a: Mapping[str, Any], family: int) -> Resolved:
     """The ``lpm`` / ``lpm6`` inputs: max_rules and tbl8 from the options, else from the route file, else l3fwd's."""
     path = a.get("routes_file")
-    routes: list[LpmRoute] = []
+    fmt = a.get("routes_format") or "auto"
     lpm_plan = None
     if path is not None:
-        routes = read(path, family)
-        if len(routes) > MAX_ROUTES:
-            raise InputError(f"{path}: {len(routes):,} routes; the replay takes at most {MAX_ROUTES:,}",
-                             param="--routes-file")
-        lpm_plan = plan(routes, family)
+        from ..stream import Progress
+
+        table = read(path, family, fmt)
+        replaying = Progress(f"replaying rte_{'lpm' if family == 4 else 'lpm6'}_add", total=len(table))
+        try:
+            lpm_plan = plan(table, family, progress=replaying.update)
+        finally:
+            replaying.close()
     default_rules, default_tbl8 = L3FWD[family]
     max_rules = a["max_rules"]
     if max_rules is None:
@@ -198,5 +365,5 @@ def resolve_routes(a: Mapping[str, Any], family: int) -> Resolved:
     if tbl8 is None:
         # number_tbl8s 0 fails the creation (a 0-byte rte_malloc): at least one group
         tbl8 = max(1, lpm_plan.tbl8_needed) if lpm_plan else default_tbl8
-    return Resolved({"name": a["name"], "max_rules": max_rules, "tbl8": tbl8, "routes_file": path},
-                    {"plan": lpm_plan})
+    return Resolved({"name": a["name"], "max_rules": max_rules, "tbl8": tbl8, "routes_file": path,
+                     "routes_format": fmt}, {"plan": lpm_plan})
