@@ -28,8 +28,8 @@ from ..platform import Platform
 from ..records import Result
 from ..standalone import Parts, finish
 from .eal import check_eal, eal_parts, parse_eal, platform_for
-from .ethdev import sizes
 from .names import real_names
+from .releases import sizes
 from .testpmd import ANON_ROLE
 
 #: program name -> the module under mpcalc.dpdk.apps that sizes it

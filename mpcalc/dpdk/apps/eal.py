@@ -271,15 +271,18 @@ def platform_for(e: EalArgs, p: Platform) -> Platform:
                       ranks=e.ranks if e.ranks is not None else p.ranks)
 
 
-#: struct sizes of EAL's own allocations, by release (sizeof on the release's x86_64 build)
-_SERVICE_SPEC_IMPL = {"22.11": 128}  # struct rte_service_spec_impl, v22.11:lib/eal/common/rte_service.c:32-52
-_CORE_STATE = {"22.11": 1152}  # struct core_state, v22.11:lib/eal/common/rte_service.c:58-71
 RTE_SERVICE_NUM_MAX = 64  # v22.11:config/rte_config.h:68
 
 
 def eal_parts(p: Platform) -> list[Allocation]:
-    """What ``rte_eal_init`` itself allocates on the heap: rte_service_init's two rte_calloc()s
-    (v22.11:lib/eal/common/rte_service.c:94-103): RTE_SERVICE_NUM_MAX specs and RTE_MAX_LCORE core states."""
-    rel = p.release.version
-    return [Allocation("rte_services", RTE_SERVICE_NUM_MAX * _SERVICE_SPEC_IMPL[rel], "eal"),
-            Allocation("rte_service_core_states", p.max_lcore * _CORE_STATE[rel], "eal")]
+    """What ``rte_eal_init`` itself allocates on the heap: rte_service_init's rte_calloc()s
+    (v22.11:lib/eal/common/rte_service.c:94-103): RTE_SERVICE_NUM_MAX specs and, up to 23.11, RTE_MAX_LCORE
+    core states.  From 24.11 the core states are an lcore variable (RTE_LCORE_VAR_ALLOC,
+    v24.11.6:lib/eal/common/rte_service.c:82, 103-104), memory of the lcore variable buffers, not of the heap."""
+    from .releases import since, sizes
+
+    s = sizes(p)  # struct rte_service_spec_impl and struct core_state at the release (releases.py)
+    out = [Allocation("rte_services", RTE_SERVICE_NUM_MAX * s["service_spec_impl"], "eal")]
+    if not since(p, "24.11"):
+        out.append(Allocation("rte_service_core_states", p.max_lcore * s["core_state"], "eal"))
+    return out

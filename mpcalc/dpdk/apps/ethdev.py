@@ -6,7 +6,7 @@ what ``rte_eth_dev_configure`` and the queue set-ups add, and :func:`callbacks` 
 ``rte_eth_dev_callback_register(RTE_ETH_ALL, ...)`` costs.  The drivers modelled are the ones a machine
 without NICs runs: ``net_null``, ``net_ring`` and ``net_tap``; another is refused by name.
 
-Struct sizes are ``sizeof`` on the release's x86_64 build (Debian's 22.11.11), each naming its definition;
+Struct sizes are ``sizeof`` on the release's x86_64 build, measured per release (:mod:`.releases`);
 proven allocation by allocation against the real programs (tests/conformance/test_apps_real.py).
 
 Pure: stdlib only.
@@ -23,6 +23,7 @@ from ..platform import Platform
 from ..records import Allocation, Mempool
 from ..ring import ring_parts
 from ..standalone import Parts
+from .releases import since, sizes
 
 RTE_MAX_ETHPORTS = 32  # v22.11:config/rte_config.h:77
 RTE_MAX_QUEUES_PER_PORT = 1024  # v22.11:config/rte_config.h:78
@@ -33,30 +34,7 @@ RTE_MAX_RXTX_INTR_VEC_ID = 512  # v22.11:lib/eal/include/rte_eal_interrupts.h:23
 FALLBACK_RING_SIZE = 512
 IOV_MAX = 1024  # sysconf(_SC_IOV_MAX) on Linux
 
-#: sizeof(...) on the x86_64 build, by release
-SIZES: dict[str, dict[str, int]] = {"22.11": {
-    # struct rte_eth_dev_data_shared: RTE_MAX_ETHPORTS struct rte_eth_dev_data + lock/next_owner_id, the
-    # rte_eth_dev_data memzone (v22.11:lib/ethdev/ethdev_private.c:323-336, ethdev_driver.h:117-204)
-    "eth_dev_data_shared": 196_672,
-    "eth_dev_callback": 48,  # struct rte_eth_dev_callback, v22.11:lib/ethdev/ethdev_private.h:16-24
-    "intr_handle": 64,  # struct rte_intr_handle, v22.11:lib/eal/common/eal_interrupts.h:9-34
-    "epoll_event": 48,  # struct rte_epoll_event, v22.11:lib/eal/include/rte_epoll.h:40-46
-    "null_internals": 82_272,  # struct pmd_internals, v22.11:drivers/net/null/rte_eth_null.c:38-54
-    "ring_internals": 792,  # struct pmd_internals, v22.11:drivers/net/ring/rte_eth_ring.c:49-60
-    "tap_internals": 4_056,  # struct pmd_internals, v22.11:drivers/net/tap/rte_eth_tap.h:68-101
-    "tap_process_private": 128,  # struct pmd_process_private, v22.11:drivers/net/tap/rte_eth_tap.h:103-107
-    "iovec": 16,  # struct iovec
-}}
-
 DRIVERS = ("net_null", "net_ring", "net_tap")
-
-
-def sizes(p: Platform) -> dict[str, int]:
-    rel = p.release.version
-    if rel not in SIZES or p.arch != "x86_64":
-        raise InputError(f"application sizing knows the struct sizes of DPDK 22.11 on x86_64 only (asked: "
-                         f"{rel} on {p.arch})", param="--dpdk")
-    return SIZES[rel]
 
 
 @dataclass
@@ -139,9 +117,12 @@ def probe(port: Port, p: Platform, first: bool) -> Parts:
         out.allocations.append(Allocation(port.name, s["null_internals"], "dev_private"))
     else:  # net_tap: eth_dev_tap_create (v22.11:drivers/net/tap/rte_eth_tap.c:2003-2036)
         iface = port.args.get("iface", f"dtap{_tap_index(port)}")
-        out.allocations += [Allocation(port.name, s["tap_internals"], "dev_private"),
-                            Allocation(iface, s["tap_process_private"], "process_private"),
-                            *intr_instance(p)]
+        out.allocations.append(Allocation(port.name, s["tap_internals"], "dev_private"))
+        if not since(p, "24.11"):
+            # rte_zmalloc_socket(iface name, struct pmd_process_private) up to 23.11; from 24.11 a libc malloc
+            # (v24.11.6:drivers/net/tap/rte_eth_tap.c:1928), not on the heap
+            out.allocations.append(Allocation(iface, s["tap_process_private"], "process_private"))
+        out.allocations += intr_instance(p)
     return out
 
 

@@ -38,6 +38,7 @@ from ..records import Allocation, Mempool
 from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
+from .releases import sizes
 
 # l3fwd.h at the release (v22.11:examples/l3fwd/l3fwd.h:23-56)
 RX_DESC_DEFAULT = 1024
@@ -46,7 +47,6 @@ MAX_PKT_BURST = 32
 MEMPOOL_CACHE_SIZE = 256
 NB_MBUF_FLOOR = 8192  # NB_MBUF's RTE_MAX(..., 8192), main.c:749-754
 L3FWD_HASH_ENTRIES = 4 * 1024 * 1024  # RTE_ARCH_64
-EVENT_RESOURCES = 184  # sizeof(struct l3fwd_event_resources), l3fwd_event.h:56-86 (x86_64)
 LOOKUPS = ("lpm", "fib", "em")
 
 _WITH_VALUE = frozenset({"config", "rx-queue-size", "tx-queue-size", "eth-dest", "max-pkt-len", "lookup",
@@ -196,7 +196,7 @@ def lookup_parts(mode: str, socket: int, p: Platform) -> tuple[Parts, list[Mempo
 def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool], dict[str, object], list[str]]:
     """Everything l3fwd reserves up to its main loop, in its order."""
     t = parse(argv)
-    ethdev.sizes(p)
+    s = sizes(p)  # the struct sizes measured at the release (refuses the others)
     ports = ethdev.vdev_ports(e.vdevs)
     notes: list[str] = []
     nb_lcores = len(e.lcores)  # rte_lcore_count(): the main lcore forwards too
@@ -209,10 +209,10 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     pools: list[Mempool] = []
     for port in ports:
         parts.extend(ethdev.probe(port, p, first=port.port_id == 0))
-    parts.allocations.append(Allocation("l3fwd", EVENT_RESOURCES, "l3fwd event resources"))
+    parts.allocations.append(Allocation("l3fwd", s["l3fwd_event_resources"], "l3fwd event resources"))
     n_tx_queue = nb_lcores  # one per lcore, up to MAX_TX_QUEUE_PER_PORT = RTE_MAX_LCORE
     lookups_done = False
-    sizes: dict[str, int] = {}
+    pool_sizes: dict[str, int] = {}
     for port in ports:
         if not t.portmask >> port.port_id & 1:
             continue
@@ -238,7 +238,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             parts.errors += errs
             if mp is not None:
                 pools.append(mp)
-                sizes[name] = n
+                pool_sizes[name] = n
         if not lookups_done:
             tables, table_pools = lookup_parts(t.lookup, 0, p)
             parts.extend(tables)
@@ -249,5 +249,5 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     if not t.numa:
         notes.append("--no-numa: every pool and table on socket 0 (as with one socket)")
     details: dict[str, object] = {"l3fwd": t.to_dict(), "ports": [pt.to_dict() for pt in ports],
-                                  "mbuf_pools": sizes, "tx_queues_per_port": n_tx_queue}
+                                  "mbuf_pools": pool_sizes, "tx_queues_per_port": n_tx_queue}
     return parts, pools, details, notes

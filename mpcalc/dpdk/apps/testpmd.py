@@ -22,6 +22,7 @@ from ..records import Allocation, Mempool, Memzone
 from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
+from .releases import sizes
 
 _SRC = "v22.11:app/test-pmd"
 # testpmd.h at the release (v22.11:app/test-pmd/testpmd.h:49-85, 658)
@@ -36,20 +37,6 @@ GRO_MAX_FLUSH_CYCLES = 4
 #: EXTBUF_ZONE_SIZE = RTE_PGSIZE_2M - 4 * RTE_CACHE_LINE_SIZE (v22.11:app/test-pmd/testpmd.h:87)
 EXTBUF_ZONE_SIZE = (2 << 20) - 4 * 64
 MP_ALLOC = ("native", "anon", "xmem", "xmemhuge", "xbuf")
-
-#: sizeof(...) on the x86_64 build of the release
-SIZES = {"22.11": {
-    "rte_port": 196_224,  # struct rte_port, v22.11:app/test-pmd/testpmd.h:248-305
-    "fwd_lcore": 64,  # struct fwd_lcore, testpmd.h:365-377
-    "fwd_stream": 4_208,  # struct fwd_stream, testpmd.h:139-183
-    "pdump_stats": 4_194_312,  # struct pdump_stats (rte_pdump_init, v22.11:lib/pdump/rte_pdump.c:424-437)
-    "metrics": 86_032,  # struct rte_metrics_data_s (rte_metrics_init, v22.11:lib/metrics/rte_metrics.c:59-78)
-    "gro_ctx": 520,  # struct gro_ctx, v22.11:lib/gro/rte_gro.c:66-75 (rte_gro_ctx_create)
-    "gro_tcp4_tbl": 32,  # struct gro_tcp4_tbl, v22.11:lib/gro/gro_tcp4.h:78-89
-    "gro_tcp4_item": 40,  # struct gro_tcp4_item, gro_tcp4.h:48-74
-    "gro_tcp4_flow": 32,  # struct gro_tcp4_flow, gro_tcp4.h:41-46
-    "rte_mbuf_ext_shared_info": 24,  # v22.11:lib/mbuf/rte_mbuf_core.h:657-662
-}}
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -223,7 +210,7 @@ def mbufs_per_pool(t: TestpmdArgs, nb_lcores: int) -> int:
 def _pool(t: TestpmdArgs, name: str, n: int, seg: int, p: Platform, parts: Parts, pools: list[Mempool],
           notes: list[str]) -> None:
     """mbuf_pool_create (v22.11:app/test-pmd/testpmd.c:1148-1262) in each --mp-alloc mode."""
-    s = SIZES[p.release.version]
+    s = sizes(p)
     r = p.release
     if t.mp_alloc in ("native", "xmem", "xmemhuge"):
         where = p
@@ -276,12 +263,35 @@ def _pool(t: TestpmdArgs, name: str, n: int, seg: int, p: Platform, parts: Parts
     pools.append(mp)
 
 
+#: the first release whose rte_eth_rx_metadata_negotiate registers the tunnel-id restore dynflag
+#: (v23.11.7:lib/ethdev/rte_ethdev.c:6704-6706; absent at v22.11.11:lib/ethdev/rte_ethdev.c)
+RESTORE_DYNFLAG_SINCE = "23.11"
+
+
+def rx_metadata_negotiate(p: Platform, s: dict[str, int]) -> Parts:
+    """init_config -> init_config_port_offloads -> eth_rx_metadata_negotiate_mp asks every port for
+    RTE_ETH_RX_METADATA_TUNNEL_ID (v23.11.7:app/test-pmd/testpmd.c:562-576, 1623-1629, 1739); from 23.11
+    rte_eth_rx_metadata_negotiate then calls rte_flow_restore_info_dynflag_register, once per process, before
+    asking the driver (v23.11.7:lib/ethdev/rte_ethdev.c:6704-6706, lib/ethdev/rte_flow.c:1481-1493):
+    rte_mbuf_dynflag_register reserves the ``rte_mbuf_dyn`` memzone of struct mbuf_dyn_shm (init_shared_mem,
+    v23.11.7:lib/mbuf/rte_mbuf_dyn.c:105-125) and rte_zmallocs a tailq entry and the flag's element
+    (rte_mbuf_dyn.c:464-470).  Whatever the driver: the flag is registered before its callback is looked up."""
+    from ..facts import version_key
+
+    out = Parts()
+    if version_key(p.release.version) < version_key(RESTORE_DYNFLAG_SINCE):
+        return out
+    out.zones.append(Memzone("rte_mbuf_dyn", memzone_len(s["mbuf_dyn_shm"], p), "mbuf dynamic fields and flags"))
+    out.allocations += [Allocation("MBUF_DYNFLAG_TAILQ_ENTRY", p.release.tailq_entry_size, "tailq entry"),
+                        Allocation("mbuf_dynflag", s["mbuf_dynflag_elt"], "mbuf dynamic flag "
+                                   "(rte_flow_restore_info_dynflag)")]
+    return out
+
+
 def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool], dict[str, object], list[str]]:
     """Everything testpmd reserves up to its prompt (or its forwarding), in its order."""
     t = parse(argv)
-    if p.release.version not in SIZES:
-        ethdev.sizes(p)  # names the releases known
-    s = SIZES[p.release.version]
+    s = sizes(p)  # the struct sizes measured at the release (refuses the others)
     notes: list[str] = []
     nb_lcores = len(e.workers)
     if nb_lcores == 0:
@@ -301,6 +311,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     # init_config: fwd_lcores (testpmd.c:1680-1697)
     parts.allocations.append(Allocation("testpmd: fwd_lcores", 8 * nb_lcores, "testpmd"))
     parts.allocations += [Allocation("testpmd: struct fwd_lcore", s["fwd_lcore"], "testpmd")] * nb_lcores
+    parts.extend(rx_metadata_negotiate(p, s))  # init_config_port_offloads, before the pools
     n = mbufs_per_pool(t, nb_lcores)
     for idx, seg in enumerate(t.mbuf_sizes):  # one socket: the NUMA and UMA loops agree (testpmd.c:1739-1757)
         _pool(t, pool_name(0, idx), n, seg, p, parts, pools, notes)

@@ -1,0 +1,129 @@
+"""The struct sizes a whole application's start-up allocates, per DPDK release and architecture, as measured.
+
+``sizeof`` of the structs that EAL, ethdev, the vdev drivers, testpmd and l3fwd allocate (rte_zmalloc or a
+memzone of exactly that size).  Each release's figures were read from a build of that release's newest
+stable tag (x86_64, ``-Dplatform=generic``): 22.11 from Debian 12's 22.11.11 packages, the others from the
+tag's own build (DWARF of the static debug build: gdb ``print sizeof(struct ...)``); each is checked,
+allocation by allocation and byte for byte against the heap, by the real programs' runs recorded in
+tests/conformance/vectors/apps/ (tests/conformance/test_apps_releases.py).  Each entry cites the struct's
+definition at the tag (``tag:file:line``).  What was not measured is refused by :func:`sizes`, with the
+reason: the model would otherwise give another architecture's or release's layout as if it were known.
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+from ..errors import InputError
+from ..platform import Platform
+
+#: release -> name -> (sizeof on x86_64, where it is defined at the release's stable tag)
+MEASURED: dict[str, dict[str, tuple[int, str]]] = {
+    "22.11": {
+        # struct rte_eth_dev_data_shared: RTE_MAX_ETHPORTS struct rte_eth_dev_data + lock/next_owner_id, the
+        # rte_eth_dev_data memzone (eth_dev_shared_data_prepare, v22.11:lib/ethdev/ethdev_private.c:323-336)
+        "eth_dev_data_shared": (196_672, "v22.11:lib/ethdev/ethdev_driver.h:117-204"),
+        "eth_dev_callback": (48, "v22.11:lib/ethdev/ethdev_private.h:16-24"),
+        "intr_handle": (64, "v22.11:lib/eal/common/eal_interrupts.h:9-34"),
+        "epoll_event": (48, "v22.11:lib/eal/include/rte_epoll.h:40-46"),
+        "null_internals": (82_272, "v22.11:drivers/net/null/rte_eth_null.c:38-54"),
+        "ring_internals": (792, "v22.11:drivers/net/ring/rte_eth_ring.c:49-60"),
+        "tap_internals": (4_056, "v22.11:drivers/net/tap/rte_eth_tap.h:68-101"),
+        "tap_process_private": (128, "v22.11:drivers/net/tap/rte_eth_tap.h:103-107"),
+        "iovec": (16, "struct iovec, <sys/uio.h>"),
+        "rte_port": (196_224, "v22.11:app/test-pmd/testpmd.h:248-305"),
+        "fwd_lcore": (64, "v22.11:app/test-pmd/testpmd.h:365-377"),
+        "fwd_stream": (4_208, "v22.11:app/test-pmd/testpmd.h:139-183"),
+        "pdump_stats": (4_194_312, "v22.11:lib/pdump/rte_pdump.c:75-79"),
+        "metrics": (86_032, "v22.11:lib/metrics/rte_metrics.c:47-60"),
+        "gro_ctx": (520, "v22.11:lib/gro/rte_gro.c:66-75"),
+        "gro_tcp4_tbl": (32, "v22.11:lib/gro/gro_tcp4.h:78-89"),
+        "gro_tcp4_item": (40, "v22.11:lib/gro/gro_tcp4.h:48-74"),
+        "gro_tcp4_flow": (32, "v22.11:lib/gro/gro_tcp4.h:41-46"),
+        "rte_mbuf_ext_shared_info": (24, "v22.11:lib/mbuf/rte_mbuf_core.h:657-662"),
+        "service_spec_impl": (128, "v22.11:lib/eal/common/rte_service.c:33-52"),
+        "core_state": (1_152, "v22.11:lib/eal/common/rte_service.c:62-71"),
+        "l3fwd_event_resources": (184, "v22.11:examples/l3fwd/l3fwd_event.h:56-86"),
+    },
+    "23.11": {
+        "eth_dev_data_shared": (196_672, "v23.11.7:lib/ethdev/ethdev_driver.h (struct rte_eth_dev_shared_data)"),
+        "eth_dev_callback": (48, "v23.11.7:lib/ethdev/ethdev_private.h:33"),
+        "intr_handle": (64, "v23.11.7:lib/eal/common/eal_interrupts.h:8"),
+        "epoll_event": (48, "v23.11.7:lib/eal/include/rte_epoll.h"),
+        "null_internals": (82_272, "v23.11.7:drivers/net/null/rte_eth_null.c:50"),
+        "ring_internals": (792, "v23.11.7:drivers/net/ring/rte_eth_ring.c:51"),
+        "tap_internals": (3_960, "v23.11.7:drivers/net/tap/rte_eth_tap.h:68"),
+        "tap_process_private": (128, "v23.11.7:drivers/net/tap/rte_eth_tap.h:98"),
+        "iovec": (16, "struct iovec, <sys/uio.h>"),
+        "rte_port": (196_240, "v23.11.7:app/test-pmd/testpmd.h:320"),
+        "fwd_lcore": (72, "v23.11.7:app/test-pmd/testpmd.h:375"),
+        "fwd_stream": (4_288, "v23.11.7:app/test-pmd/testpmd.h:162"),
+        "pdump_stats": (4_194_312, "v23.11.7:lib/pdump/rte_pdump.c:75-79"),
+        "metrics": (86_032, "v23.11.7:lib/metrics/rte_metrics.c:45"),
+        "gro_ctx": (520, "v23.11.7:lib/gro/rte_gro.c:84"),
+        "gro_tcp4_tbl": (32, "v23.11.7:lib/gro/gro_tcp4.h:31"),
+        # struct gro_tcp4_item became the shared struct gro_tcp_item (v23.11.7:lib/gro/gro_tcp.h:41)
+        "gro_tcp4_item": (40, "v23.11.7:lib/gro/gro_tcp.h:41"),
+        "gro_tcp4_flow": (32, "v23.11.7:lib/gro/gro_tcp4.h:19"),
+        "rte_mbuf_ext_shared_info": (24, "v23.11.7:lib/mbuf/rte_mbuf_core.h"),
+        "service_spec_impl": (128, "v23.11.7:lib/eal/common/rte_service.c:35"),
+        "core_state": (1_152, "v23.11.7:lib/eal/common/rte_service.c:64"),
+        "l3fwd_event_resources": (184, "v23.11.7:examples/l3fwd/l3fwd_event.h:63"),
+        "mbuf_dyn_shm": (136, "v23.11.7:lib/mbuf/rte_mbuf_dyn.c:44"),
+        "mbuf_dynflag_elt": (72, "v23.11.7:lib/mbuf/rte_mbuf_dyn.c:33"),
+    },
+    "24.11": {
+        "eth_dev_data_shared": (196_672, "v24.11.6:lib/ethdev/ethdev_driver.h (struct rte_eth_dev_shared_data)"),
+        "eth_dev_callback": (48, "v24.11.6:lib/ethdev/ethdev_private.h:33"),
+        "intr_handle": (64, "v24.11.6:lib/eal/common/eal_interrupts.h:8"),
+        "epoll_event": (48, "v24.11.6:lib/eal/include/rte_epoll.h"),
+        "null_internals": (82_272, "v24.11.6:drivers/net/null/rte_eth_null.c:50"),
+        "ring_internals": (1_048, "v24.11.6:drivers/net/ring/rte_eth_ring.c:52"),
+        "tap_internals": (15_016, "v24.11.6:drivers/net/tap/rte_eth_tap.h:69"),
+        "tap_process_private": (256, "v24.11.6:drivers/net/tap/rte_eth_tap.h:99"),
+        "iovec": (16, "struct iovec, <sys/uio.h>"),
+        "rte_port": (196_240, "v24.11.6:app/test-pmd/testpmd.h:331"),
+        "fwd_lcore": (72, "v24.11.6:app/test-pmd/testpmd.h:386"),
+        "fwd_stream": (4_288, "v24.11.6:app/test-pmd/testpmd.h:173"),
+        "pdump_stats": (4_194_312, "v24.11.6:lib/pdump/rte_pdump.c:74-78"),
+        "metrics": (86_032, "v24.11.6:lib/metrics/rte_metrics.c:45"),
+        "gro_ctx": (520, "v24.11.6:lib/gro/rte_gro.c:84"),
+        "gro_tcp4_tbl": (32, "v24.11.6:lib/gro/gro_tcp4.h:31"),
+        "gro_tcp4_item": (40, "v24.11.6:lib/gro/gro_tcp.h:41"),
+        "gro_tcp4_flow": (32, "v24.11.6:lib/gro/gro_tcp4.h:19"),
+        "rte_mbuf_ext_shared_info": (24, "v24.11.6:lib/mbuf/rte_mbuf_core.h"),
+        "service_spec_impl": (128, "v24.11.6:lib/eal/common/rte_service.c:37"),
+        "core_state": (2_112, "v24.11.6:lib/eal/common/rte_service.c:68"),
+        "l3fwd_event_resources": (184, "v24.11.6:examples/l3fwd/l3fwd_event.h:63"),
+        "mbuf_dyn_shm": (136, "v24.11.6:lib/mbuf/rte_mbuf_dyn.c:47"),
+        "mbuf_dynflag_elt": (72, "v24.11.6:lib/mbuf/rte_mbuf_dyn.c:36"),
+    },
+}
+
+#: the architectures measured
+ARCHES = ("x86_64",)
+
+
+def sizes(p: Platform) -> dict[str, int]:
+    """The measured struct sizes for ``p``'s release and architecture; refuses what was not measured."""
+    rel = p.release.version
+    if rel not in MEASURED or p.arch not in ARCHES:
+        known = ", ".join(MEASURED)
+        why = (f"DPDK {rel} was not built and run" if rel not in MEASURED else
+               f"no {p.arch} build of the applications was run (their struct sizes and the drivers' differ by "
+               "architecture)")
+        raise InputError(f"application sizing knows the struct sizes measured on real runs: DPDK {known} on "
+                         f"{', '.join(ARCHES)} (asked: {rel} on {p.arch}: {why})", param="--dpdk")
+    return {k: v for k, (v, _) in MEASURED[rel].items()}
+
+
+def citation(p: Platform, name: str) -> str:
+    """Where struct ``name`` is defined at ``p``'s release."""
+    return MEASURED[p.release.version][name][1]
+
+
+def since(p: Platform, version: str) -> bool:
+    """Whether ``p``'s release is ``version`` or later (a behaviour that changed at that release)."""
+    from ..facts import version_key
+
+    return version_key(p.release.version) >= version_key(version)
