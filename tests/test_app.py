@@ -109,7 +109,8 @@ def test_what_the_model_does_not_cover_is_named(argv, message):
 
 def test_other_releases_are_refused_by_name():
     with pytest.raises(InputError, match=r"measured on real runs.*no arm64 build"):
-        apps.size(["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "-i"], Platform(dpdk="24.11", arch="arm64"))
+        apps.size(["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "-i"],
+                  Platform(dpdk="24.11", arch="arm64"))
 
 
 def test_the_command_takes_the_command_line_after_dashes(run):

@@ -37,8 +37,12 @@ def _release(path: Path) -> str:
     raise AssertionError(f"{path.name}: {tag} is no release's modelled stable tag")
 
 
-RUNS = [(f"{_release(f)}/{r['id']}", _release(f), r) for f in FILES
-        for r in map(json.loads, gzip.open(f, "rt"))]
+def _runs(path: Path) -> list[dict]:
+    with gzip.open(path, "rt") as f:
+        return [json.loads(line) for line in f]
+
+
+RUNS = [(f"{_release(f)}/{r['id']}", _release(f), r) for f in FILES for r in _runs(f)]
 
 
 def test_the_releases_recorded():
