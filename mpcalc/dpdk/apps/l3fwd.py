@@ -38,12 +38,12 @@ from ..records import Allocation, Mempool
 from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
-from .releases import sizes
+from .releases import since, sizes
 
 # l3fwd.h at the release (v22.11:examples/l3fwd/l3fwd.h:23-56)
 RX_DESC_DEFAULT = 1024
 TX_DESC_DEFAULT = 1024
-MAX_PKT_BURST = 32
+MAX_PKT_BURST = 32  # 512 from 24.11: see burst_and_cache
 MEMPOOL_CACHE_SIZE = 256
 NB_MBUF_FLOOR = 8192  # NB_MBUF's RTE_MAX(..., 8192), main.c:749-754
 L3FWD_HASH_ENTRIES = 4 * 1024 * 1024  # RTE_ARCH_64
@@ -51,8 +51,14 @@ LOOKUPS = ("lpm", "fib", "em")
 
 _WITH_VALUE = frozenset({"config", "rx-queue-size", "tx-queue-size", "eth-dest", "max-pkt-len", "lookup",
                          "rule_ipv4", "rule_ipv6", "mode", "eventq-sched", "event-eth-rxqs", "event-vector-size",
-                         "event-vector-tmo", "alg", "hash-entry-num"})
-_FLAGS = frozenset({"no-numa", "ipv6", "parse-ptype", "per-port-pool", "event-vector"})
+                         "event-vector-tmo", "alg", "hash-entry-num", "rx-burst", "tx-burst", "mbcache"})
+_FLAGS = frozenset({"no-numa", "ipv6", "parse-ptype", "per-port-pool", "event-vector", "disable-rss",
+                    "relax-rx-offload"})
+#: options l3fwd gained after 22.11, and the release that has them: --disable-rss and --relax-rx-offload
+#: (v23.11.7:examples/l3fwd/main.c:76-77, 866-877); --rx-burst, --tx-burst and --mbcache
+#: (v24.11.6:examples/l3fwd/main.c:782-784, 935-943)
+_SINCE = {"disable-rss": "23.11", "relax-rx-offload": "23.11", "rx-burst": "24.11", "tx-burst": "24.11",
+          "mbcache": "24.11"}
 _NOT_MODELLED = {
     "mode": "the eventdev mode (its event device and vector pools)",
     "eventq-sched": "the eventdev mode", "event-eth-rxqs": "the eventdev mode",
@@ -71,6 +77,9 @@ class L3fwdArgs:
     per_port_pool: bool = False
     ipv6: bool = False
     numa: bool = True
+    relax_rx_offload: bool = False
+    mbcache: int | None = None  # --mbcache (24.11+); None: MEMPOOL_CACHE_SIZE
+    given: set[str] = field(default_factory=set)
 
     def to_dict(self) -> dict[str, object]:
         return {"portmask": hex(self.portmask), "config": [list(c) for c in self.config], "lookup": self.lookup,
@@ -136,7 +145,17 @@ def parse(argv: list[str]) -> L3fwdArgs:
                              param="command")
         if name in _NOT_MODELLED:
             raise InputError(f"l3fwd --{name}: {_NOT_MODELLED[name]} is not modelled", param="command")
-        if name == "config":
+        out.given.add(name)
+        if name == "relax-rx-offload":
+            out.relax_rx_offload = True
+        elif name == "mbcache":
+            # parse_mbcache_size: at most RTE_MEMPOOL_CACHE_MAX_SIZE, else l3fwd exits; a non-number is
+            # ignored (v24.11.6:examples/l3fwd/main.c:685-698)
+            if value.isdigit():
+                if int(value) > 512:
+                    raise InputError(f"l3fwd --mbcache {value}: at most 512 (l3fwd exits)", param="command")
+                out.mbcache = int(value)
+        elif name == "config":
             out.config = parse_config(value)
         elif name == "lookup":
             if value not in (*LOOKUPS, "acl"):
@@ -165,10 +184,20 @@ def parse(argv: list[str]) -> L3fwdArgs:
     return out
 
 
-def nb_mbuf(nports: int, nb_rx_queue: int, nb_lcores: int, n_tx_queue: int, t: L3fwdArgs) -> int:
-    """NB_MBUF(nports) (v22.11:examples/l3fwd/main.c:749-754), with nb_rx_queue the port being set up's."""
-    return max(nports * nb_rx_queue * t.nb_rxd + nports * nb_lcores * MAX_PKT_BURST
-               + nports * n_tx_queue * t.nb_txd + nb_lcores * MEMPOOL_CACHE_SIZE, NB_MBUF_FLOOR)
+def burst_and_cache(p: Platform) -> tuple[int, int]:
+    """MAX_PKT_BURST and MEMPOOL_CACHE_SIZE at the release: 32 and 256 up to 23.11
+    (v23.11.7:examples/l3fwd/l3fwd.h:26-29); 512 and RTE_MEMPOOL_CACHE_MAX_SIZE (512) from 24.11
+    (v24.11.6:examples/l3fwd/l3fwd.h:26-30), where --rx-burst/--tx-burst choose the bursts below it."""
+    return (512, 512) if since(p, "24.11") else (MAX_PKT_BURST, MEMPOOL_CACHE_SIZE)
+
+
+def nb_mbuf(nports: int, nb_rx_queue: int, nb_lcores: int, n_tx_queue: int, t: L3fwdArgs,
+            p: Platform | None = None) -> int:
+    """NB_MBUF(nports) (v22.11:examples/l3fwd/main.c:749-754, v24.11.6:examples/l3fwd/main.c:856-861), with
+    nb_rx_queue the port being set up's; the constants, not --mbcache or the bursts, at the release."""
+    burst, cache = burst_and_cache(p) if p is not None else (MAX_PKT_BURST, MEMPOOL_CACHE_SIZE)
+    return max(nports * nb_rx_queue * t.nb_rxd + nports * nb_lcores * burst
+               + nports * n_tx_queue * t.nb_txd + nb_lcores * cache, NB_MBUF_FLOOR)
 
 
 def lookup_parts(mode: str, socket: int, p: Platform) -> tuple[Parts, list[Mempool]]:
@@ -197,6 +226,10 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     """Everything l3fwd reserves up to its main loop, in its order."""
     t = parse(argv)
     s = sizes(p)  # the struct sizes measured at the release (refuses the others)
+    for name in sorted(t.given):
+        if name in _SINCE and not since(p, _SINCE[name]):
+            raise InputError(f"l3fwd --{name}: l3fwd has it from DPDK {_SINCE[name]} (asked: {p.release.version}; "
+                             "it exits: 'Invalid L3FWD parameters')", param="command")
     ports = ethdev.vdev_ports(e.vdevs)
     notes: list[str] = []
     nb_lcores = len(e.lcores)  # rte_lcore_count(): the main lcore forwards too
@@ -216,12 +249,12 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     for port in ports:
         if not t.portmask >> port.port_id & 1:
             continue
-        if port.driver != "net_tap":
+        if port.driver != "net_tap" and not t.relax_rx_offload:
             # port_conf asks for RTE_ETH_RX_OFFLOAD_CHECKSUM (main.c:120-124); net_null and net_ring offer none and
             # rte_eth_dev_configure refuses (v22.11:lib/ethdev/rte_ethdev.c:1234-1243): l3fwd exits
             raise InputError(f"{port.name}: l3fwd asks every port for RX checksum offload, which {port.driver} does "
-                             "not offer (rte_eth_dev_configure fails and l3fwd exits); use net_tap ports",
-                             param="command")
+                             "not offer (rte_eth_dev_configure fails and l3fwd exits); use net_tap ports, or "
+                             "--relax-rx-offload (23.11+)", param="command")
         nb_rxq = max((q + 1 for pt, q, _ in t.config if pt == port.port_id), default=0)
         if port.driver == "net_tap" and nb_rxq != n_tx_queue:
             raise InputError(f"{port.name}: net_tap needs as many rx queues ({nb_rxq}) as tx queues ({n_tx_queue}, "
@@ -230,9 +263,10 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         conf, driver_pools = ethdev.configure(port, q, p)
         # init_mem: one pool per socket (per port with --per-port-pool), lookups once per socket (main.c:969-1013)
         if t.per_port_pool or not pools:
-            n = nb_mbuf(1 if t.per_port_pool else len(ports), nb_rxq, nb_lcores, n_tx_queue, t)
+            n = nb_mbuf(1 if t.per_port_pool else len(ports), nb_rxq, nb_lcores, n_tx_queue, t, p)
             name = f"mbuf_pool_{port.port_id if t.per_port_pool else 0}:0"
-            mp, errs, _ = mbuf_pool(MbufSpec(name=name, count=n, cache_size=MEMPOOL_CACHE_SIZE,
+            cache = burst_and_cache(p)[1] if t.mbcache is None else t.mbcache
+            mp, errs, _ = mbuf_pool(MbufSpec(name=name, count=n, cache_size=cache,
                                              data_room=p.release.mbuf_default_dataroom + p.release.pktmbuf_headroom),
                                     p)
             parts.errors += errs
