@@ -22,7 +22,7 @@ from ..records import Allocation, Mempool, Memzone
 from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
-from .releases import sizes
+from .releases import since, sizes
 
 _SRC = "v22.11:app/test-pmd"
 # testpmd.h at the release (v22.11:app/test-pmd/testpmd.h:49-85, 658)
@@ -49,13 +49,17 @@ max-lro-pkt-size latencystats bitrate-stats port-topology forward-mode rxq txq r
 flowgen-clones flowgen-flows mbcache txpt txht txwt txfreet txrst rxpt rxht rxwt rxfreet rxoffs rxpkts rxhdrs
 txpkts eth-link-speed print-event mask-event tx-offloads rx-offloads vxlan-gpe-port geneve-parsed-port mp-alloc
 tx-ip tx-udp noisy-tx-sw-buffer-size noisy-tx-sw-buffer-flushtime noisy-lkup-memory noisy-lkup-num-writes
-noisy-lkup-num-reads noisy-lkup-num-reads-writes rx-mq-mode""")
+noisy-lkup-num-reads noisy-lkup-num-reads-writes rx-mq-mode noisy-forward-mode hairpin-map num-procs proc-id""")
 _FLAGS = _words("""help interactive auto-start tx-first numa no-numa mp-anon disable-crc-strip enable-lro
 enable-rx-cksum enable-rx-timestamp enable-scatter enable-hw-vlan enable-hw-vlan-filter enable-hw-vlan-strip
 enable-hw-vlan-extend enable-hw-qinq-strip enable-drop-en disable-rss rss-ip rss-udp rss-level-outer
 rss-level-inner no-flush-rx flow-isolate-all multi-rx-mempool txonly-multi-flow disable-link-check
 disable-device-start no-lsc-interrupt no-rmv-interrupt hot-plug mlockall no-mlockall no-iova-contig
-record-core-cycles record-burst-stats""")
+record-core-cycles record-burst-stats disable-flow-flush""")
+#: options testpmd gained after 22.11 and the release that has them (diff of the lgopts of
+#: app/test-pmd/parameters.c at v22.11.11, v23.11.7 and v24.11.6)
+_SINCE = {"disable-flow-flush": "23.11", "noisy-forward-mode": "23.11", "hairpin-map": "24.11", "num-procs": "24.11",
+          "proc-id": "24.11"}
 _OPTIONAL = frozenset({"rxq-share"})
 #: options that change memory in ways the model does not count: refused by name
 _NOT_MODELLED = {
@@ -71,6 +75,10 @@ _NOT_MODELLED = {
     "noisy-lkup-memory": "the noisy forwarding engine's memory",
     "hot-plug": "hot-plug monitoring",
     "cmdline-file": "a command file (its commands may create anything)",
+    "noisy-forward-mode": "the noisy forwarding engine's memory",
+    "hairpin-map": "hairpin queues",
+    "num-procs": "multi-process queue sharing",
+    "proc-id": "multi-process queue sharing",
 }
 
 
@@ -292,6 +300,10 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     """Everything testpmd reserves up to its prompt (or its forwarding), in its order."""
     t = parse(argv)
     s = sizes(p)  # the struct sizes measured at the release (refuses the others)
+    for name in sorted(t.given):
+        if name in _SINCE and not since(p, _SINCE[name]):
+            raise InputError(f"testpmd --{name}: testpmd has it from DPDK {_SINCE[name]} (asked: "
+                             f"{p.release.version}; it exits: 'Invalid option')", param="command")
     notes: list[str] = []
     nb_lcores = len(e.workers)
     if nb_lcores == 0:
