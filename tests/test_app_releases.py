@@ -51,9 +51,11 @@ def test_l3fwd_cache_and_burst_per_release():
     with pytest.raises(InputError, match="RX checksum offload"):
         _size(["dpdk-l3fwd", "-l", "0", "--no-huge", "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"],
               "23.11")
-    relaxed = _size(["dpdk-l3fwd", "-l", "0", "--no-huge", "--vdev", "net_null0", "--", "-p", "0x1",
-                     "--config=(0,0,0)", "--relax-rx-offload"], "23.11")
-    assert relaxed.ok
+    relax = ["dpdk-l3fwd", "-l", "0", "--no-huge", "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)",
+             "--relax-rx-offload"]
+    with pytest.raises(InputError, match="cannot parse packet type"):
+        _size(relax, "23.11")
+    assert _size([*relax, "--parse-ptype"], "23.11").ok
 
 
 def test_release_facts_of_eal_ethdev_and_testpmd():

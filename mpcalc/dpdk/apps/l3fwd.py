@@ -78,6 +78,7 @@ class L3fwdArgs:
     ipv6: bool = False
     numa: bool = True
     relax_rx_offload: bool = False
+    parse_ptype: bool = False
     mbcache: int | None = None  # --mbcache (24.11+); None: MEMPOOL_CACHE_SIZE
     given: set[str] = field(default_factory=set)
 
@@ -148,6 +149,8 @@ def parse(argv: list[str]) -> L3fwdArgs:
         out.given.add(name)
         if name == "relax-rx-offload":
             out.relax_rx_offload = True
+        elif name == "parse-ptype":
+            out.parse_ptype = True
         elif name == "mbcache":
             # parse_mbcache_size: at most RTE_MEMPOOL_CACHE_MAX_SIZE, else l3fwd exits; a non-number is
             # ignored (v24.11.6:examples/l3fwd/main.c:685-698)
@@ -280,6 +283,17 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             lookups_done = True
         parts.extend(conf)
         pools += driver_pools
+        for queue in range(nb_rxq):
+            # prepare_ptype_parser per rx queue: --parse-ptype adds an rx callback, rte_zmalloc(NULL, struct
+            # rte_eth_rxtx_callback) (v24.11.6:examples/l3fwd/main.c:1261-1280, lib/ethdev/rte_ethdev.c:5849);
+            # without it a port that cannot classify packets (net_null, net_ring) makes l3fwd exit
+            if t.parse_ptype:
+                parts.allocations.append(Allocation("(null)", s["eth_rxtx_callback"],
+                                                    f"port {port.port_id} queue {queue} rx callback (--parse-ptype)"))
+            elif port.driver != "net_tap":
+                raise InputError(f"{port.name}: {port.driver} does not classify packet types: l3fwd exits ('port "
+                                 f"{port.port_id} cannot parse packet type, please add --parse-ptype')",
+                                 param="command")
     if not t.numa:
         notes.append("--no-numa: every pool and table on socket 0 (as with one socket)")
     details: dict[str, object] = {"l3fwd": t.to_dict(), "ports": [pt.to_dict() for pt in ports],

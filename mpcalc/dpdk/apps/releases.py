@@ -44,6 +44,7 @@ MEASURED: dict[str, dict[str, tuple[int, str]]] = {
         "service_spec_impl": (128, "v22.11:lib/eal/common/rte_service.c:33-52"),
         "core_state": (1_152, "v22.11:lib/eal/common/rte_service.c:62-71"),
         "l3fwd_event_resources": (184, "v22.11:examples/l3fwd/l3fwd_event.h:56-86"),
+        "eth_rxtx_callback": (24, "v22.11:lib/ethdev/ethdev_driver.h:31"),
     },
     "23.11": {
         "eth_dev_data_shared": (196_672, "v23.11.7:lib/ethdev/ethdev_driver.h (struct rte_eth_dev_shared_data)"),
@@ -69,6 +70,7 @@ MEASURED: dict[str, dict[str, tuple[int, str]]] = {
         "service_spec_impl": (128, "v23.11.7:lib/eal/common/rte_service.c:35"),
         "core_state": (1_152, "v23.11.7:lib/eal/common/rte_service.c:64"),
         "l3fwd_event_resources": (184, "v23.11.7:examples/l3fwd/l3fwd_event.h:63"),
+        "eth_rxtx_callback": (24, "v23.11.7:lib/ethdev/ethdev_driver.h:32"),
         "mbuf_dyn_shm": (136, "v23.11.7:lib/mbuf/rte_mbuf_dyn.c:44"),
         "mbuf_dynflag_elt": (72, "v23.11.7:lib/mbuf/rte_mbuf_dyn.c:33"),
     },
@@ -95,6 +97,7 @@ MEASURED: dict[str, dict[str, tuple[int, str]]] = {
         "service_spec_impl": (128, "v24.11.6:lib/eal/common/rte_service.c:37"),
         "core_state": (2_112, "v24.11.6:lib/eal/common/rte_service.c:68"),
         "l3fwd_event_resources": (184, "v24.11.6:examples/l3fwd/l3fwd_event.h:63"),
+        "eth_rxtx_callback": (24, "v24.11.6:lib/ethdev/ethdev_driver.h:32"),
         "mbuf_dyn_shm": (136, "v24.11.6:lib/mbuf/rte_mbuf_dyn.c:47"),
         "mbuf_dynflag_elt": (72, "v24.11.6:lib/mbuf/rte_mbuf_dyn.c:36"),
     },
