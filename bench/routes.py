@@ -5,6 +5,7 @@
     python bench/routes.py --runs 5 --order random sorted
     python bench/routes.py --file rib.txt:4     # your own table (plain format), as IPv4
     python bench/routes.py --big 16000000       # and mpcalc alone on a 16-million-route table
+    python bench/routes.py --kind lpm --runs 1  # the LPM planners against rte_lpm / rte_lpm6
 
 For each table, the same file is given to:
 
@@ -20,6 +21,11 @@ resident size (``wait4``'s ``ru_maxrss``).  The tables are synthetic full-table-
 (tests/conformance/fulltable.py: the prefix-length mix of a BGP full table, more-specifics, a few routes
 longer than /24, re-announcements), in random order (what costs DPDK the most) and in address order (how
 route dumps list them).
+
+``--kind lpm`` does the same for ``mpcalc lpm|lpm6 --routes-file`` against the probe's ``rte_lpm_create`` /
+``rte_lpm6_create`` with the ``--max-rules`` and ``--tbl8`` mpcalc answered and ``rte_lpm_add`` /
+``rte_lpm6_add`` of every line.  rte_lpm_add scans every rule of the route's depth (rule_add,
+v22.11:lib/lpm/rte_lpm.c:370-424), so DPDK's IPv4 LPM build is quadratic: minutes for a million routes.
 """
 
 from __future__ import annotations
@@ -97,13 +103,16 @@ def count_lines(path: Path) -> int:
         return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
 
 
-def probe_command(tmp: Path, path: Path, family: int, routes: int, tbl8: int) -> Path:
-    """The probe's stdin: create the FIB mpcalc sized, add every line, quit."""
+def probe_command(tmp: Path, path: Path, family: int, routes: int, tbl8: int, kind: str = "fib") -> Path:
+    """The probe's stdin: create the FIB (or LPM) mpcalc sized, add every line, quit."""
     n = count_lines(path)
-    cmd = tmp / (path.name + ".probe")
-    kind = "fib" if family == 4 else "fib6"
+    cmd = tmp / f"{path.name}.{kind}.probe"
     with open(cmd, "w") as fh:
-        fh.write(f"{kind} bench {routes} 1 2 {tbl8} 0 keep\nfibadd bench {family} {n}\n")
+        name = kind if family == 4 else kind + "6"
+        if kind == "fib":
+            fh.write(f"{name} bench {routes} 1 2 {tbl8} 0 keep\nfibadd bench {family} {n}\n")
+        else:
+            fh.write(f"{name} bench {routes} {tbl8} keep\nlpmadd bench {family} {n}\n")
         with open(path) as src:
             shutil.copyfileobj(src, fh)
         fh.write("quit\n")
@@ -124,6 +133,8 @@ def main() -> None:
     ap.add_argument("--file", action="append", default=[], metavar="PATH:FAMILY", help="a table of your own")
     ap.add_argument("--big", type=int, default=0, help="also plan an IPv4 table of this many routes (mpcalc alone)")
     ap.add_argument("--no-probe", action="store_true")
+    ap.add_argument("--kind", nargs="+", default=["fib"], choices=["fib", "lpm"],
+                    help="fib: fib/fib6 --routes-file against rte_fib_add; lpm: lpm/lpm6 against rte_lpm_add")
     args = ap.parse_args()
 
     from tests.conformance.oracle import Probe, build_probe, dpdk_runtime_dir
@@ -138,12 +149,17 @@ def main() -> None:
         env = dict(os.environ)
         pure = {**env, "MPCALC_PURE": "1"}
         rows = []
-        for label, path, family, n in tables:
-            argv = [*mpcalc_argv(), "fib" if family == 4 else "fib6", "--routes-file", str(path), "--json"]
+        for kind, (label, path, family, n) in ((k, t) for k in args.kind for t in tables):
+            command = kind if family == 4 else kind + "6"
+            argv = [*mpcalc_argv(), command, "--routes-file", str(path), "--json"]
             seconds, rss, out = measure(argv, env)
-            details = json.loads(out)["results"][0]["details"]
-            answer = details["answer"]
-            cmd = probe_command(tmp, path, family, answer["routes"], answer["tbl8"]) if probe else None
+            doc = json.loads(out)
+            if kind == "fib":
+                answer = doc["results"][0]["details"]["answer"]
+            else:  # the rules and tbl8 groups the file needs: the sizes mpcalc resolved
+                answer = {"routes": doc["input"]["max_rules"], "tbl8": doc["input"]["tbl8"]}
+            cmd = probe_command(tmp, path, family, answer["routes"], answer["tbl8"], kind) if probe else None
+            label = f"`{command}`: {label}"
             runs: dict[str, list[tuple[float, int]]] = {"mpcalc": [], "pure": [], "dpdk": []}
             agree = None
             for _ in range(args.runs):
@@ -155,7 +171,7 @@ def main() -> None:
                     t, r, reply = measure([str(probe), *eal], stdin=cmd)
                     shutil.rmtree(dpdk_runtime_dir(prefix), ignore_errors=True)
                     answers = [json.loads(x) for x in reply.splitlines() if x.startswith(b"{")]
-                    added = next(a for a in answers if a.get("cmd") == "fibadd")
+                    added = next(a for a in answers if a.get("cmd") in ("fibadd", "lpmadd"))
                     agree = added["added"] == n and added["failed_at"] is None
                     runs["dpdk"].append((t, r))
 
@@ -164,17 +180,21 @@ def main() -> None:
             rows.append((label, answer, m, p, d, agree))
         if args.big:
             path = big_table(tmp, args.big)
-            argv = [*mpcalc_argv(), "fib", "--routes-file", str(path), "--json"]
-            seconds, rss, out = measure(argv, env)
-            answer = json.loads(out)["results"][0]["details"]["answer"]
-            rows.append((f"IPv4, {args.big:,} routes (/24s shuffled, then shorter ones)", answer, (seconds, rss),
-                         None, None, None))
+            for kind in args.kind:
+                argv = [*mpcalc_argv(), kind, "--routes-file", str(path), "--json"]
+                seconds, rss, out = measure(argv, env)
+                doc = json.loads(out)
+                answer = doc["results"][0]["details"]["answer"] if kind == "fib" else {
+                    "routes": doc["input"]["max_rules"], "tbl8": doc["input"]["tbl8"]}
+                rows.append((f"`{kind}`: IPv4, {args.big:,} routes (/24s shuffled, then shorter ones)", answer,
+                             (seconds, rss), None, None, None))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
     print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs, Python "
           f"{platform.python_version()}; median of {args.runs} runs, peak RSS the largest\n")
-    print("| table | --routes / --tbl8 | mpcalc | mpcalc (pure Python) | DPDK 22.11 (probe) | DPDK / mpcalc | "
+    print("| table | --routes (lpm: --max-rules) / --tbl8 | mpcalc | mpcalc (pure Python) | DPDK 22.11 (probe) | "
+          "DPDK / mpcalc | "
           "DPDK takes it |")
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for label, answer, m, p, d, agree in rows:
