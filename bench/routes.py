@@ -66,16 +66,32 @@ def measure(argv: list[str], env: dict[str, str] | None = None, stdin: Path | No
     return seconds, usage.ru_maxrss, data
 
 
-def write_tables(tmp: Path, orders: list[str], v4: int, v6: int) -> list[tuple[str, Path, int, int]]:
+def _in_child(*args: str) -> None:
+    """Run ``routes.py --write ARGS`` in a process of its own.  A child's peak RSS (``ru_maxrss``) starts at
+    its parent's RSS when it forks (Linux keeps the larger across exec), so the tables are built elsewhere:
+    this process stays small, below every process it measures."""
+    subprocess.run([sys.executable, __file__, "--write", *args], check=True)
+
+
+def _write(args: list[str]) -> None:
+    if args[0] == "big":
+        big_table(Path(args[2]), int(args[1]))
+        return
     from tests.conformance import fulltable
 
+    family, n, order, path = int(args[0]), int(args[1]), args[2], Path(args[3])
+    rows = (fulltable.ipv4_rows if family == 4 else fulltable.ipv6_rows)(n, 1, order=order)
+    path.write_text("\n".join(fulltable.lines(rows, family)) + "\n")
+
+
+def write_tables(tmp: Path, orders: list[str], v4: int, v6: int) -> list[tuple[str, Path, int, int]]:
     out = []
     for order in orders:
-        for family, n, rows in ((4, v4, fulltable.ipv4_rows), (6, v6, fulltable.ipv6_rows)):
+        for family, n in ((4, v4), (6, v6)):
             if not n:
                 continue
             path = tmp / f"ipv{family}-{n}-{order}.txt"
-            path.write_text("\n".join(fulltable.lines(rows(n, 1, order=order), family)) + "\n")
+            _in_child(str(family), str(n), order, str(path))
             out.append((f"IPv{family}, {n:,} prefixes, {order} order", path, family, n))
     return out
 
@@ -125,6 +141,9 @@ def _median(values: list[tuple[float, int]]) -> tuple[float, int]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--write"]:
+        _write(sys.argv[2:])
+        return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--order", nargs="+", default=["random", "sorted"], choices=["random", "sorted"])
@@ -179,7 +198,8 @@ def main() -> None:
             d = _median(runs["dpdk"]) if runs["dpdk"] else None
             rows.append((label, answer, m, p, d, agree))
         if args.big:
-            path = big_table(tmp, args.big)
+            path = tmp / f"ipv4-{args.big}.txt"
+            _in_child("big", str(args.big), str(tmp))
             for kind in args.kind:
                 argv = [*mpcalc_argv(), kind, "--routes-file", str(path), "--json"]
                 seconds, rss, out = measure(argv, env)
@@ -191,8 +211,12 @@ def main() -> None:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
+    import resource
+
+    floor = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs, Python "
-          f"{platform.python_version()}; median of {args.runs} runs, peak RSS the largest\n")
+          f"{platform.python_version()}; median of {args.runs} runs, peak RSS the largest (this process: "
+          f"{floor:,.0f} MiB, a floor for every peak RSS below)\n")
     print("| table | --routes (lpm: --max-rules) / --tbl8 | mpcalc | mpcalc (pure Python) | DPDK 22.11 (probe) | "
           "DPDK / mpcalc | "
           "DPDK takes it |")
