@@ -101,6 +101,35 @@ MEASURED: dict[str, dict[str, tuple[int, str]]] = {
         "mbuf_dyn_shm": (136, "v24.11.6:lib/mbuf/rte_mbuf_dyn.c:47"),
         "mbuf_dynflag_elt": (72, "v24.11.6:lib/mbuf/rte_mbuf_dyn.c:36"),
     },
+    "25.11": {
+        "eth_dev_data_shared": (196_672, "v25.11.2:lib/ethdev/ethdev_private.h:16 (struct eth_dev_shared)"),
+        "eth_dev_callback": (48, "v25.11.2:lib/ethdev/ethdev_private.h:33"),
+        "intr_handle": (64, "v25.11.2:lib/eal/common/eal_interrupts.h:8"),
+        "epoll_event": (48, "v25.11.2:lib/eal/include/rte_epoll.h:41"),
+        # null_queue gained rx_bytes and tx_bytes: 2 x RTE_MAX_QUEUES_PER_PORT x 16 B more
+        # (v25.11.2:drivers/net/null/rte_eth_null.c:34-45)
+        "null_internals": (115_040, "v25.11.2:drivers/net/null/rte_eth_null.c:53"),
+        "ring_internals": (1_048, "v25.11.2:drivers/net/ring/rte_eth_ring.c:53"),
+        "tap_internals": (14_976, "v25.11.2:drivers/net/tap/rte_eth_tap.h:69"),
+        "tap_process_private": (256, "v25.11.2:drivers/net/tap/rte_eth_tap.h:98"),
+        "iovec": (16, "struct iovec, <sys/uio.h>"),
+        "rte_port": (195_600, "v25.11.2:app/test-pmd/testpmd.h:340"),
+        "fwd_lcore": (72, "v25.11.2:app/test-pmd/testpmd.h:395"),
+        "fwd_stream": (4_288, "v25.11.2:app/test-pmd/testpmd.h:182"),
+        "pdump_stats": (4_194_312, "v25.11.2:lib/pdump/rte_pdump.c:102-106"),
+        "metrics": (86_032, "v25.11.2:lib/metrics/rte_metrics.c:46"),
+        "gro_ctx": (520, "v25.11.2:lib/gro/rte_gro.c:85"),
+        "gro_tcp4_tbl": (32, "v25.11.2:lib/gro/gro_tcp4.h:31"),
+        "gro_tcp4_item": (40, "v25.11.2:lib/gro/gro_tcp.h:41"),
+        "gro_tcp4_flow": (32, "v25.11.2:lib/gro/gro_tcp4.h:19"),
+        "rte_mbuf_ext_shared_info": (24, "v25.11.2:lib/mbuf/rte_mbuf_core.h:699"),
+        "service_spec_impl": (128, "v25.11.2:lib/eal/common/rte_service.c:38"),
+        "core_state": (2_112, "v25.11.2:lib/eal/common/rte_service.c:69"),
+        "l3fwd_event_resources": (184, "v25.11.2:examples/l3fwd/l3fwd_event.h:63"),
+        "eth_rxtx_callback": (24, "v25.11.2:lib/ethdev/ethdev_driver.h:53"),
+        "mbuf_dyn_shm": (136, "v25.11.2:lib/mbuf/rte_mbuf_dyn.c:48"),
+        "mbuf_dynflag_elt": (72, "v25.11.2:lib/mbuf/rte_mbuf_dyn.c:37"),
+    },
 }
 
 #: the architectures measured
