@@ -51,7 +51,9 @@ def environment(pycache: str) -> dict[str, str]:
     return env
 
 
-def time_commands(commands: dict[str, list[str]], runs: int, warmup: int, env: dict[str, str]) -> dict[str, list[float]]:
+def time_commands(
+    commands: dict[str, list[str]], runs: int, warmup: int, env: dict[str, str]
+) -> dict[str, list[float]]:
     """Wall time of each command, ``runs`` times, interleaved (so load drifts hit all alike)."""
     times: dict[str, list[float]] = {k: [] for k in commands}
     for i in range(warmup + runs):
@@ -82,9 +84,14 @@ def startup(runs: int, env: dict[str, str]) -> list[tuple[str, str]]:
         ("python -c 'import click, rich.console, rich.table'", f"{t['floor_rich']:.1f} ms"),
         ("mpcalc rib --routes 1M --json", f"{t['json']:.1f} ms = {t['json'] / t['floor']:.2f} x floor (goal 1.25)"),
         ("mpcalc rib --routes 1M --format csv", f"{t['csv']:.1f} ms = {t['csv'] / t['floor']:.2f} x floor"),
-        ("mpcalc rib --routes 1M (table)", f"{t['table']:.1f} ms = {t['table'] / t['floor_rich']:.2f} x floor+rich "
-                                           "(goal 1.25)"),
-        ("  ours above the floor (json, table)", f"{t['json'] - t['floor']:.1f} ms, {t['table'] - t['floor_rich']:.1f} ms"),
+        (
+            "mpcalc rib --routes 1M (table)",
+            f"{t['table']:.1f} ms = {t['table'] / t['floor_rich']:.2f} x floor+rich (goal 1.25)",
+        ),
+        (
+            "  ours above the floor (json, table)",
+            f"{t['json'] - t['floor']:.1f} ms, {t['table'] - t['floor_rich']:.1f} ms",
+        ),
         ("import mpcalc.engine, above the floor (goal: well under 10 ms)", f"{t['engine'] - t['floor']:.1f} ms"),
     ]
 
@@ -111,8 +118,16 @@ def cases(n: int):
 def record(c, page_size: int) -> dict:
     base = {"page_size": page_size, "channels": c.channels, "ranks": c.ranks}
     if c.kind == "pool":
-        return {"command": "pool", "name": c.name, "count": c.count, "elt_size": c.elt_size,
-                "cache_size": c.cache_size, "private_size": c.private_size, "flags": f"{c.flags:#x}", **base}
+        return {
+            "command": "pool",
+            "name": c.name,
+            "count": c.count,
+            "elt_size": c.elt_size,
+            "cache_size": c.cache_size,
+            "private_size": c.private_size,
+            "flags": f"{c.flags:#x}",
+            **base,
+        }
     return {"command": c.kind, "name": c.name, "nodes": c.count, "ext_size": c.elt_size, **base}
 
 
@@ -123,23 +138,30 @@ def run_batch(path: Path, args: list[str], env: dict[str, str]) -> tuple[float, 
 
 #: runs ``mpcalc`` and, at exit, writes its own peak resident size (VmHWM, KiB) to stderr: the high-water mark
 #: of its own memory map (getrusage and wait4 would count the forking parent's, which Linux carries over)
-_HWM = ("import atexit, sys\n"
-        "def hwm():\n"
-        "    for line in open('/proc/self/status'):\n"
-        "        if line.startswith('VmHWM:'):\n"
-        "            sys.stderr.write('VmHWM ' + line.split()[1] + '\\n')\n"
-        "atexit.register(hwm)\n"
-        "sys.argv = ['mpcalc', *sys.argv[1:]]\n"
-        "from mpcalc.__main__ import run\n"
-        "run()\n")
+_HWM = (
+    "import atexit, sys\n"
+    "def hwm():\n"
+    "    for line in open('/proc/self/status'):\n"
+    "        if line.startswith('VmHWM:'):\n"
+    "            sys.stderr.write('VmHWM ' + line.split()[1] + '\\n')\n"
+    "atexit.register(hwm)\n"
+    "sys.argv = ['mpcalc', *sys.argv[1:]]\n"
+    "from mpcalc.__main__ import run\n"
+    "run()\n"
+)
 
 
 def run_batch_rss(path: Path, args: list[str], env: dict[str, str]) -> tuple[float, int, int, int]:
     """Wall time, answer lines, exit code and peak resident size (KiB) of one ``mpcalc batch``."""
     start = time.perf_counter()
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.run([sys.executable, "-c", _HWM, "batch", *args, str(path)], stdout=out,
-                              stderr=subprocess.PIPE, env=env, check=False)
+        proc = subprocess.run(
+            [sys.executable, "-c", _HWM, "batch", *args, str(path)],
+            stdout=out,
+            stderr=subprocess.PIPE,
+            env=env,
+            check=False,
+        )
         seconds = time.perf_counter() - start
         out.seek(0)
         lines = sum(chunk.count(b"\n") for chunk in iter(lambda: out.read(1 << 20), b""))
@@ -156,19 +178,42 @@ def random_records(n: int, seed: int = 12) -> list[dict]:
     seen: set[str] = set()
     out: list[dict] = []
     while len(out) < n:
-        base = {"page_size": rng.choice(["4K", "2M", "1G"]), "channels": rng.choice([1, 2, 4, 6]),
-                "dpdk": rng.choice(["22.11", "23.11", "26.07"])}
+        base = {
+            "page_size": rng.choice(["4K", "2M", "1G"]),
+            "channels": rng.choice([1, 2, 4, 6]),
+            "dpdk": rng.choice(["22.11", "23.11", "26.07"]),
+        }
         if rng.random() < 0.8:
             count = rng.randint(1, 4_000_000)
-            rec = {"command": "pool", "name": f"p{rng.randint(0, 999)}", "count": count,
-                   "elt_size": rng.randint(1, 65536), "cache_size": rng.choice([0, 0, 32, 64, 250, 256, 512]),
-                   "private_size": rng.choice([0, 0, 8, 64, rng.randint(0, 4096)]),
-                   "flags": rng.choice(["none", "no_spread", "no_cache_align", "no_iova_contig", "0x23",
-                                        "no_spread|no_iova_contig", "sp_put|sc_get"]), **base}
+            rec = {
+                "command": "pool",
+                "name": f"p{rng.randint(0, 999)}",
+                "count": count,
+                "elt_size": rng.randint(1, 65536),
+                "cache_size": rng.choice([0, 0, 32, 64, 250, 256, 512]),
+                "private_size": rng.choice([0, 0, 8, 64, rng.randint(0, 4096)]),
+                "flags": rng.choice(
+                    [
+                        "none",
+                        "no_spread",
+                        "no_cache_align",
+                        "no_iova_contig",
+                        "0x23",
+                        "no_spread|no_iova_contig",
+                        "sp_put|sc_get",
+                    ]
+                ),
+                **base,
+            }
         else:
-            rec = {"command": rng.choice(["rib", "rib6"]), "name": f"r{rng.randint(0, 99)}",
-                   "routes": rng.randint(1, 2_000_000), "ext_size": rng.choice([0, 0, 8, 16, 64]),
-                   "flags": rng.choice(["none", "no_cache_align|no_spread|no_iova_contig"]), **base}
+            rec = {
+                "command": rng.choice(["rib", "rib6"]),
+                "name": f"r{rng.randint(0, 99)}",
+                "routes": rng.randint(1, 2_000_000),
+                "ext_size": rng.choice([0, 0, 8, 16, 64]),
+                "flags": rng.choice(["none", "no_cache_align|no_spread|no_iova_contig"]),
+                **base,
+            }
         text = json.dumps(rec)
         if text not in seen:
             seen.add(text)
@@ -186,9 +231,13 @@ def memory(env: dict[str, str], tmp: Path) -> list[tuple[str, str]]:
     for args in ([], ["--compact"]):
         for jobs in ("1", "0"):
             best = min(run_batch(path, [*args, "--jobs", jobs], env)[0] for _ in range(2))
-            rows.append((f"batch {' '.join(args) or '(full documents)'}, 100,000 distinct random lines, "
-                         f"{'one process' if jobs == '1' else 'a worker per CPU'}",
-                         f"{100_000 / best:,.0f} lines/s ({best:.2f} s, start-up included)"))
+            rows.append(
+                (
+                    f"batch {' '.join(args) or '(full documents)'}, 100,000 distinct random lines, "
+                    f"{'one process' if jobs == '1' else 'a worker per CPU'}",
+                    f"{100_000 / best:,.0f} lines/s ({best:.2f} s, start-up included)",
+                )
+            )
     for args in (["--jobs", "1"], ["--compact", "--jobs", "1"]):
         peak = {}
         for n in (10_000, 100_000):
@@ -197,9 +246,13 @@ def memory(env: dict[str, str], tmp: Path) -> list[tuple[str, str]]:
             seconds, lines, _, rss = run_batch_rss(path, args, env)
             assert lines == n, (lines, n)
             peak[n] = rss
-            rows.append((f"batch {' '.join(args) or '(full documents)'}, {n:,} distinct random lines",
-                         f"{n / seconds:,.0f} lines/s, peak RSS {rss / 1024:,.1f} MiB"))
-        rows.append((f"  peak RSS at 100,000 / at 10,000 (goal at most 1.25)", f"{peak[100_000] / peak[10_000]:.2f}"))
+            rows.append(
+                (
+                    f"batch {' '.join(args) or '(full documents)'}, {n:,} distinct random lines",
+                    f"{n / seconds:,.0f} lines/s, peak RSS {rss / 1024:,.1f} MiB",
+                )
+            )
+        rows.append(("  peak RSS at 100,000 / at 10,000 (goal at most 1.25)", f"{peak[100_000] / peak[10_000]:.2f}"))
     return rows
 
 
@@ -216,12 +269,20 @@ def batch(n: int, repeats: int, env: dict[str, str], tmp: Path, page_size: int) 
     empty.write_text("")
     start_up = min(run_batch(empty, ["--compact"], env)[0] for _ in range(5))
     rows = [("batch start-up (an empty input)", f"{start_up * 1000:.0f} ms")]
-    for label, path, args in (("distinct", documents, []), ("distinct", distinct, ["--compact"]),
-                              ("300 repeated", repeated, []), ("300 repeated", repeated, ["--compact"])):
+    for label, path, args in (
+        ("distinct", documents, []),
+        ("distinct", distinct, ["--compact"]),
+        ("300 repeated", repeated, []),
+        ("300 repeated", repeated, ["--compact"]),
+    ):
         count = sum(1 for _ in path.open())
         best = min(run_batch(path, args, env)[0] for _ in range(3))
-        rows.append((f"batch {' '.join(args) or '(full documents)'}, {count:,} {label}",
-                     f"{count / best:,.0f} configs/s ({best:.2f} s, start-up included)"))
+        rows.append(
+            (
+                f"batch {' '.join(args) or '(full documents)'}, {count:,} {label}",
+                f"{count / best:,.0f} configs/s ({best:.2f} s, start-up included)",
+            )
+        )
     return rows, cs
 
 
@@ -238,15 +299,17 @@ def probe(cs, env: dict[str, str], tmp: Path) -> list[tuple[str, str]]:
         replies = pr.run_many([c.command() for c in cs])
         asked = time.perf_counter() - start
     p = grid.platform_for({**pr.platform}, 4, 1, page)
-    disagree = sum(1 for c, r in zip(cs, replies) if grid.mismatches(c, c.compute(p), r))
+    disagree = sum(1 for c, r in zip(cs, replies, strict=True) if grid.mismatches(c, c.compute(p), r))
     path = tmp / "probe.jsonl"
     path.write_text("".join(json.dumps(record(c, page)) + "\n" for c in cs))
     ours = min(run_batch(path, ["--compact"], env)[0] for _ in range(3))
     return [
         ("real DPDK (probe): EAL start-up", f"{eal * 1000:.0f} ms"),
         (f"real DPDK (probe): {len(cs):,} configurations", f"{len(cs) / asked:,.0f} configs/s ({asked:.2f} s)"),
-        (f"mpcalc batch --compact, the same {len(cs):,}", f"{len(cs) / ours:,.0f} configs/s ({ours:.2f} s, start-up "
-                                                          f"included) = {asked / ours:.1f} x the probe"),
+        (
+            f"mpcalc batch --compact, the same {len(cs):,}",
+            f"{len(cs) / ours:,.0f} configs/s ({ours:.2f} s, start-up included) = {asked / ours:.1f} x the probe",
+        ),
         ("answers that differ (engine vs probe)", f"{disagree}"),
     ]
 
@@ -254,8 +317,12 @@ def probe(cs, env: dict[str, str], tmp: Path) -> list[tuple[str, str]]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=30, help="start-up runs per command (after 3 warm-ups)")
-    ap.add_argument("--configs", type=int, default=200_000,
-                    help="configurations drawn for the batch (duplicates dropped: about 9 in 10 stay)")
+    ap.add_argument(
+        "--configs",
+        type=int,
+        default=200_000,
+        help="configurations drawn for the batch (duplicates dropped: about 9 in 10 stay)",
+    )
     ap.add_argument("--repeats", type=int, default=200_000, help="lines of the repeating batch stream")
     ap.add_argument("--probe-configs", type=int, default=2_000, help="configurations asked of the real DPDK")
     ap.add_argument("--no-probe", action="store_true", help="skip the real-DPDK comparison")
@@ -272,7 +339,7 @@ def main() -> int:
         if not args.no_probe:
             try:
                 rows += probe(cases(args.probe_configs), env, tmp)
-            except Exception as exc:  # noqa: BLE001 - no libdpdk-dev here: say so, keep the rest
+            except Exception as exc:
                 rows.append(("real DPDK (probe)", f"not measured: {type(exc).__name__}: {str(exc).splitlines()[0]}"))
         width = max(len(k) for k, _ in rows)
         for key, value in rows:

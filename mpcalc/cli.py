@@ -21,11 +21,17 @@ from .render import FORMATS, render
 def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """--format table|json|csv|tsv and --json."""
 
-    @click.option("--format", "fmt", type=click.Choice(sorted(FORMATS)), default=None,
-                  help="Output format (default: table).")
+    @click.option(
+        "--format", "fmt", type=click.Choice(sorted(FORMATS)), default=None, help="Output format (default: table)."
+    )
     @click.option("--json", "as_json", is_flag=True, help="Shorthand for --format json.")
-    @click.option("--svg", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
-                  help="Also save the table view as an SVG.")
+    @click.option(
+        "--svg",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        metavar="FILE",
+        help="Also save the table view as an SVG.",
+    )
     @functools.wraps(func)
     def wrapper(*args: Any, fmt: str | None, as_json: bool, svg: str | None, **kwargs: Any) -> Any:
         if as_json and fmt not in (None, "json"):
@@ -73,9 +79,15 @@ def plot_option(func: Callable[..., Any]) -> Callable[..., Any]:
             plot.matplotlib()  # say it is missing before the work
             ctx.meta["mpcalc.plot"] = value
 
-    return click.option("--plot", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
-                        expose_value=False, callback=remember,
-                        help="Also draw the report into FILE (.svg, .png, .pdf; needs mpcalc[plot]).")(func)
+    return click.option(
+        "--plot",
+        type=click.Path(dir_okay=False, writable=True),
+        default=None,
+        metavar="FILE",
+        expose_value=False,
+        callback=remember,
+        help="Also draw the report into FILE (.svg, .png, .pdf; needs mpcalc[plot]).",
+    )(func)
 
 
 def naming_the_option(exc: InputError, values: dict[str, Any]) -> InputError:
@@ -110,9 +122,17 @@ def sizing_command(name: str) -> click.Command:
         if gates.max_total is not None or gates.baseline is not None:  # the gates' checks go into the JSON too
             from .app.gates import gate_report
 
-            report = report._replace(gates=gate_report(
-                max_total=gates.max_total, baseline=gates.baseline, tol=gates.tolerance, command=report.command,
-                inputs=report.inputs, platform=report.platform, results=report.results))
+            report = report._replace(
+                gates=gate_report(
+                    max_total=gates.max_total,
+                    baseline=gates.baseline,
+                    tol=gates.tolerance,
+                    command=report.command,
+                    inputs=report.inputs,
+                    platform=report.platform,
+                    results=report.results,
+                )
+            )
         output(report, fmt)
         if userio.quiet():  # no report: DPDK's refusals are the errors left to say
             for r in report.results:
@@ -166,8 +186,9 @@ class _Group(click.Group):
             ctx.exit(ExitCode.USAGE)
         return super().parse_args(ctx, args)
 
-    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
-                                                                             list[str]]:
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
         """An unknown command names the closest ones (``mpcalc ribb``: did you mean 'rib' or 'rib6'?)."""
         name = args[0] if args else ""
         if not ctx.resilient_parsing and not name.startswith("-") and self.get_command(ctx, name) is None:
@@ -175,13 +196,17 @@ class _Group(click.Group):
 
             known = self.list_commands(ctx)
             close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
-            hint = (f"Did you mean {' or '.join(repr(c) for c in close)}?" if close
-                    else f"The commands are {', '.join(known)}.")
+            hint = (
+                f"Did you mean {' or '.join(repr(c) for c in close)}?"
+                if close
+                else f"The commands are {', '.join(known)}."
+            )
             raise click.UsageError(f"No such command {name!r}. {hint}", ctx)
         return super().resolve_command(ctx, args)
 
-    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
-                     **extra: Any) -> click.Context:
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
         """``mpcalc --help | true``: the help's reader is gone; not an error (click would exit 1)."""
         try:
             return super().make_context(info_name, args, parent, **extra)
@@ -254,4 +279,3 @@ def _main(argv: list[str] | None) -> int:
         click.echo(f"mpcalc: internal error (a bug: please report it): {type(exc).__name__}: {exc}", err=True)
         return ExitCode.INTERNAL
     return rc if isinstance(rc, int) else ExitCode.OK
-

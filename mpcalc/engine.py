@@ -24,8 +24,12 @@ if TYPE_CHECKING:  # loaded on first use (__getattr__)
 
 __all__ = ["FibSpec", "MbufSpec", "PoolSpec", "Result", "assemble", "fib", "mbuf", "pool", "rib", "rib_max_nodes"]
 
-_LAZY = {"FibSpec": ("fib", "FibSpec"), "fib": ("fib", "size"), "MbufSpec": ("mbuf", "MbufSpec"),
-         "mbuf": ("mbuf", "size")}
+_LAZY = {
+    "FibSpec": ("fib", "FibSpec"),
+    "fib": ("fib", "size"),
+    "MbufSpec": ("mbuf", "MbufSpec"),
+    "mbuf": ("mbuf", "size"),
+}
 
 
 def __getattr__(name: str) -> Any:

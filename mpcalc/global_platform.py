@@ -17,8 +17,10 @@ _META = "mpcalc.platform_options"
 
 
 def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-    if param.name and ctx.get_parameter_source(param.name) in (ParameterSource.COMMANDLINE,
-                                                                ParameterSource.ENVIRONMENT):
+    if param.name and ctx.get_parameter_source(param.name) in (
+        ParameterSource.COMMANDLINE,
+        ParameterSource.ENVIRONMENT,
+    ):
         ctx.meta.setdefault(_META, {})[param.name] = value
     return value
 
@@ -30,8 +32,16 @@ def add(group: click.Group) -> click.Group:
 
     for p in PLATFORM_PARAMS:
         if "cli" in p.fronts:
-            group.params.append(option(p, default=None, show_default=False, expose_value=False,
-                                       callback=_remember, help=f"{p.help}  (Or after a sizing command.)"))
+            group.params.append(
+                option(
+                    p,
+                    default=None,
+                    show_default=False,
+                    expose_value=False,
+                    callback=_remember,
+                    help=f"{p.help}  (Or after a sizing command.)",
+                )
+            )
     return group
 
 
@@ -46,7 +56,10 @@ def forward(ctx: click.Context) -> None:
     refused = [k for k in given if k not in takes]
     if refused:
         opts = ", ".join("--" + k.replace("_", "-") for k in refused)
-        raise click.UsageError(f"`mpcalc {name}` takes no {opts}: the platform options go with a sizing command "
-                               f"(mpcalc {opts.split(',')[0]} ... pool|mbuf|rib|rib6|fib|fib6 ..., before or after "
-                               "its name)", ctx)
+        raise click.UsageError(
+            f"`mpcalc {name}` takes no {opts}: the platform options go with a sizing command "
+            f"(mpcalc {opts.split(',')[0]} ... pool|mbuf|rib|rib6|fib|fib6 ..., before or after "
+            "its name)",
+            ctx,
+        )
     ctx.default_map = {**(ctx.default_map or {}), name: {**(ctx.default_map or {}).get(name, {}), **given}}

@@ -80,8 +80,7 @@ def click_type(p: Param) -> click.ParamType:
 def option(p: Param, **overrides: Any) -> click.Option:
     """The click option of a declared parameter (``--elt-size``; ``--debug/--no-debug`` for a tri-state switch)."""
     if p.kind == "argv":  # a command line after --: a click argument, not an option
-        return click.Argument([p.key], nargs=-1, type=click.UNPROCESSED, required=p.required,
-                              metavar=p.metavar)  # type: ignore[return-value]
+        return click.Argument([p.key], nargs=-1, type=click.UNPROCESSED, required=p.required, metavar=p.metavar)  # type: ignore[return-value]
     if p.kind == "bool":
         decls = [p.option if p.default is False else f"{p.option}/--no-{p.option[2:]}", p.key]
         return click.Option(decls, **{"is_flag": True, "default": p.default, "help": p.help, **overrides})
@@ -89,8 +88,9 @@ def option(p: Param, **overrides: Any) -> click.Option:
     shown, help_text = p.show_default, p.help
     if isinstance(shown, str):  # the default as it is written (click would put it in parentheses)
         shown, help_text = False, f"{help_text}  [default: {shown}]"
-    kw: dict[str, Any] = dict(type=click_type(p), required=p.required, help=help_text, show_default=shown,
-                              metavar=p.metavar)
+    kw: dict[str, Any] = dict(
+        type=click_type(p), required=p.required, help=help_text, show_default=shown, metavar=p.metavar
+    )
     if p.default is not None:  # click takes an explicit None as a value: a required option would be satisfied
         kw["default"] = p.default
     if p.kind == "list":  # repeatable: each value a text, the whole a tuple the declaration's parse takes

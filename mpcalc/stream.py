@@ -14,8 +14,11 @@ MAX_LINE_BYTES = 1 << 20
 _CHUNK = 1 << 16
 
 
-def split_chunks(stream: IO[bytes], limit: int = MAX_LINE_BYTES, before_read: Callable[[], None] | None = None,
-                 ) -> Iterator[tuple[int, list[bytes | None]]]:
+def split_chunks(
+    stream: IO[bytes],
+    limit: int = MAX_LINE_BYTES,
+    before_read: Callable[[], None] | None = None,
+) -> Iterator[tuple[int, list[bytes | None]]]:
     """(number of the first line, the lines) for every read of a binary stream that completes lines.
 
     Lines are numbered from 1.  A line longer than ``limit`` bytes comes as ``None`` and is never
@@ -57,8 +60,11 @@ def split_chunks(stream: IO[bytes], limit: int = MAX_LINE_BYTES, before_read: Ca
         yield number, [None if skipping else b"".join(pending)]
 
 
-def split_lines(stream: IO[bytes], limit: int = MAX_LINE_BYTES, before_read: Callable[[], None] | None = None,
-                ) -> Iterator[tuple[int, bytes | None]]:
+def split_lines(
+    stream: IO[bytes],
+    limit: int = MAX_LINE_BYTES,
+    before_read: Callable[[], None] | None = None,
+) -> Iterator[tuple[int, bytes | None]]:
     """(1-based number, line) for every line of a binary stream (:func:`split_chunks`, a line at a time)."""
     for first, lines in split_chunks(stream, limit, before_read):
         yield from enumerate(lines, first)

@@ -66,10 +66,17 @@ def _set_no_color(ctx: click.Context, param: click.Parameter, value: bool) -> No
 def switches() -> list[click.Option]:
     """--quiet/-q and --no-color, for the group and for every command (each takes effect when parsed)."""
     return [
-        click.Option(["-q", "--quiet"], is_flag=True, expose_value=False, is_eager=True, callback=_set_quiet,
-                     help=QUIET_HELP),
-        click.Option(["--no-color", "--no-colour"], is_flag=True, expose_value=False, is_eager=True,
-                     callback=_set_no_color, help=NO_COLOR_HELP),
+        click.Option(
+            ["-q", "--quiet"], is_flag=True, expose_value=False, is_eager=True, callback=_set_quiet, help=QUIET_HELP
+        ),
+        click.Option(
+            ["--no-color", "--no-colour"],
+            is_flag=True,
+            expose_value=False,
+            is_eager=True,
+            callback=_set_no_color,
+            help=NO_COLOR_HELP,
+        ),
     ]
 
 

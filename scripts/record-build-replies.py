@@ -44,8 +44,16 @@ def main() -> None:
         with Probe(binary, nchannel=c, nrank=r) as probe:
             tag = "v" + probe.platform["version"].removeprefix("DPDK ").removesuffix(".0")
             for cmd, reply in zip(cmds, probe.run_many(cmds), strict=True):
-                lines.append({"tag": tag, "channels": c, "ranks": r, "platform": probe.platform, "cmd": cmd,
-                              "reply": {k: v for k, v in reply.items() if k not in DROP}})
+                lines.append(
+                    {
+                        "tag": tag,
+                        "channels": c,
+                        "ranks": r,
+                        "platform": probe.platform,
+                        "cmd": cmd,
+                        "reply": {k: v for k, v in reply.items() if k not in DROP},
+                    }
+                )
     out = ROOT / "tests/conformance/builds" / name / "replies.jsonl.gz"
     with gzip.open(out, "wt") as f:
         for ln in lines:

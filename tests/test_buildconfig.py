@@ -47,8 +47,16 @@ def make_install(root: Path, arch: str = "x86_64", extra: str = "") -> Path:
     return inc
 
 
-@pytest.mark.parametrize("spelling,arch", [("x86_64", "x86_64"), ("armv8", "arm64"), ("ppc_64", "ppc64le"),
-                                           ("riscv", "riscv64"), ("loongarch", "loongarch64")])
+@pytest.mark.parametrize(
+    "spelling,arch",
+    [
+        ("x86_64", "x86_64"),
+        ("armv8", "arm64"),
+        ("ppc_64", "ppc64le"),
+        ("riscv", "riscv64"),
+        ("loongarch", "loongarch64"),
+    ],
+)
 def test_every_spelling_dpdks_meson_files_write(tmp_path, spelling, arch):
     inc = make_install(tmp_path, spelling)
     cfg = buildconfig.read(inc / "rte_config.h")
@@ -66,7 +74,13 @@ def test_rte_config_h_is_followed_to_rte_build_config_h(tmp_path):
     inc = make_install(tmp_path, extra="#define RTE_LIBRTE_MEMPOOL_DEBUG 1")
     cfg = buildconfig.read(inc / "rte_config.h")
     assert (cfg.dpdk, cfg.arch, cfg.cache_line, cfg.max_lcore, cfg.debug, cfg.stats) == (
-        "24.11", "x86_64", 64, 128, True, False)
+        "24.11",
+        "x86_64",
+        64,
+        128,
+        True,
+        False,
+    )
     assert dict(cfg.origins)["debug"].endswith("rte_config.h:11)")
     for folder in (inc, tmp_path / "include" / "dpdk", tmp_path):  # the folder, Debian's -I, the prefix
         assert buildconfig.read(folder).debug
@@ -80,11 +94,18 @@ def test_an_include_off_the_path_is_an_error(tmp_path):
 
 def test_compile_commands_give_the_c_args(tmp_path):
     inc = make_install(tmp_path)
-    cmd = (f"cc -Ilib -I{inc} -DFOO -include rte_config.h -DRTE_LIBRTE_MEMPOOL_STATS -DRTE_MAX_LCORE_X=3 "
-           "-URTE_NOTHING -c ../lib/mempool/rte_mempool.c")
-    (tmp_path / "compile_commands.json").write_text(json.dumps([
-        {"directory": ".", "command": "cc -c ../lib/eal/x.c", "file": "../lib/eal/x.c"},
-        {"directory": ".", "command": cmd, "file": "../lib/mempool/rte_mempool.c"}]))
+    cmd = (
+        f"cc -Ilib -I{inc} -DFOO -include rte_config.h -DRTE_LIBRTE_MEMPOOL_STATS -DRTE_MAX_LCORE_X=3 "
+        "-URTE_NOTHING -c ../lib/mempool/rte_mempool.c"
+    )
+    (tmp_path / "compile_commands.json").write_text(
+        json.dumps(
+            [
+                {"directory": ".", "command": "cc -c ../lib/eal/x.c", "file": "../lib/eal/x.c"},
+                {"directory": ".", "command": cmd, "file": "../lib/mempool/rte_mempool.c"},
+            ]
+        )
+    )
     cfg = buildconfig.read(tmp_path)
     assert (cfg.stats, cfg.debug, cfg.flags_read) == (True, False, True)
     assert "-DRTE_LIBRTE_MEMPOOL_STATS in " in dict(cfg.origins)["stats"]
@@ -95,24 +116,38 @@ def test_compile_commands_give_the_c_args(tmp_path):
 def test_a_header_can_undo_a_flag_and_the_order_is_gccs(tmp_path):
     inc = make_install(tmp_path, extra="#undef RTE_LIBRTE_MEMPOOL_DEBUG")
     cmd = f"cc -I{inc} -DRTE_LIBRTE_MEMPOOL_DEBUG -include rte_config.h -c lib/mempool/rte_mempool.c"
-    (tmp_path / "compile_commands.json").write_text(json.dumps([{"directory": str(tmp_path), "command": cmd,
-                                                                   "file": "lib/mempool/rte_mempool.c"}]))
+    (tmp_path / "compile_commands.json").write_text(
+        json.dumps([{"directory": str(tmp_path), "command": cmd, "file": "lib/mempool/rte_mempool.c"}])
+    )
     assert not buildconfig.read(tmp_path / "compile_commands.json").debug
 
 
 def test_a_build_folder_without_its_source_tree(tmp_path):
     (tmp_path / "rte_build_config.h").write_text(BUILD_HEADER.format(arch="armv8"))
     cmd = "cc -I. -I../src/config -include rte_config.h -DRTE_LIBRTE_MEMPOOL_DEBUG -c ../src/lib/mempool/rte_mempool.c"
-    (tmp_path / "compile_commands.json").write_text(json.dumps([{"directory": ".", "command": cmd,
-                                                                   "file": "../src/lib/mempool/rte_mempool.c"}]))
+    (tmp_path / "compile_commands.json").write_text(
+        json.dumps([{"directory": ".", "command": cmd, "file": "../src/lib/mempool/rte_mempool.c"}])
+    )
     cfg = buildconfig.read(tmp_path)
     assert (cfg.arch, cfg.debug) == ("arm64", True)
     assert "rte_build_config.h read directly" in cfg.notes[0]
 
 
-@pytest.mark.parametrize("expr,value", [("1 + 2 * 3", 7), ("(1 << 4) | 1", 17), ("-7 / 2", -3), ("-7 % 2", -1),
-                                        ("0x10 == 16 && !UNKNOWN", 1), ("A ? 2 : 3", 2), ("defined A", 1),
-                                        ("B + 1", 129), ("~0 & 0xff", 255), ("010", 8)])
+@pytest.mark.parametrize(
+    "expr,value",
+    [
+        ("1 + 2 * 3", 7),
+        ("(1 << 4) | 1", 17),
+        ("-7 / 2", -3),
+        ("-7 % 2", -1),
+        ("0x10 == 16 && !UNKNOWN", 1),
+        ("A ? 2 : 3", 2),
+        ("defined A", 1),
+        ("B + 1", 129),
+        ("~0 & 0xff", 255),
+        ("010", 8),
+    ],
+)
 def test_if_expressions(expr, value):
     pp = Preprocessor([])
     pp.define_flag("A", "-DA")
@@ -131,9 +166,11 @@ def test_bad_if_expressions(expr):
 
 def test_conditionals_and_comments(tmp_path):
     h = tmp_path / "h.h"
-    h.write_text("/* #define NO 1\n */\n#ifdef NOT_DEFINED\n#define NO 2\n#elif 0\n#define NO 3\n#else\n"
-                 "#define YES 1 // comment\n#if 1\n#define NESTED \\\n  4\n#endif\n#endif\n#ifndef YES\n#define NO 4\n"
-                 "#endif\n")
+    h.write_text(
+        "/* #define NO 1\n */\n#ifdef NOT_DEFINED\n#define NO 2\n#elif 0\n#define NO 3\n#else\n"
+        "#define YES 1 // comment\n#if 1\n#define NESTED \\\n  4\n#endif\n#endif\n#ifndef YES\n#define NO 4\n"
+        "#endif\n"
+    )
     pp = Preprocessor([])
     pp.include(h)
     assert "NO" not in pp.macros and pp.text("YES") == "1" and pp.evaluate("NESTED", "t") == 4
@@ -156,8 +193,9 @@ def test_the_platform_options_go_before_the_command(tmp_path):
 
 def test_cn10k_heap_note():
     runner = CliRunner()
-    out = runner.invoke(cli, ["--platform", "cn10k", "--dpdk", "24.11", "pool", "-n", "1000", "--elt-size", "40",
-                              "--json"])
+    out = runner.invoke(
+        cli, ["--platform", "cn10k", "--dpdk", "24.11", "pool", "-n", "1000", "--elt-size", "40", "--json"]
+    )
     doc = json.loads(out.output)
     assert any("0 or 64 bytes more than heap_bytes per objects memzone" in n for n in doc["notes"])
     plain = json.loads(runner.invoke(cli, ["pool", "-n", "1000", "--elt-size", "40", "--json"]).output)

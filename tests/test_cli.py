@@ -68,10 +68,19 @@ def numbers(doc: dict) -> list[tuple[str, str, str, str, str]]:
             out.append((label, "", "total", k, "" if r[k] is None else str(r[k])))
         fit = r["details"].get("fit")
         if fit:
-            out += [(label, "", "fit", k, str(v)) for k, v in ((fit["key"], fit["value"]), ("budget", fit["budget"]),
-                                                              ("next_heap_bytes", fit["next_heap_bytes"]))]
-        out += [(label, "", "detail", k, v) for k, v in _detail_cells(r["details"]) if k.split(".")[0] not in
-                ("explain", "fit")]
+            out += [
+                (label, "", "fit", k, str(v))
+                for k, v in (
+                    (fit["key"], fit["value"]),
+                    ("budget", fit["budget"]),
+                    ("next_heap_bytes", fit["next_heap_bytes"]),
+                )
+            ]
+        out += [
+            (label, "", "detail", k, v)
+            for k, v in _detail_cells(r["details"])
+            if k.split(".")[0] not in ("explain", "fit")
+        ]
         out += [(label, "", "error", e["errno"] or "hazard", e["reason"]) for e in r["errors"]]
     return out
 

@@ -13,12 +13,15 @@ X86 = make_platform()
 ARM = make_platform(arch="arm64")
 
 
-@pytest.mark.parametrize("flags,heap,zones,count", [
-    (0, 50944, ["RG_HT_h"], 7),
-    (0x2, 405568, ["RG_HT_h"], 9),  # per-lcore caches: 127 x 63 more key slots, 128 x 320 B, a rwlock
-    (0x8, 60992, ["RG_HT_h", "RG_HT_EXT_h"], 10),
-    (0x28, 65280, ["RG_HT_h", "RG_HT_EXT_h"], 11),
-])
+@pytest.mark.parametrize(
+    "flags,heap,zones,count",
+    [
+        (0, 50944, ["RG_HT_h"], 7),
+        (0x2, 405568, ["RG_HT_h"], 9),  # per-lcore caches: 127 x 63 more key slots, 128 x 320 B, a rwlock
+        (0x8, 60992, ["RG_HT_h", "RG_HT_EXT_h"], 10),
+        (0x28, 65280, ["RG_HT_h", "RG_HT_EXT_h"], 11),
+    ],
+)
 def test_as_measured(flags, heap, zones, count):
     r = dpdk_hash.size("h", 1024, 16, flags, X86)
     assert r.heap_bytes == heap and [m.name for m in r.memzones] == zones

@@ -43,16 +43,18 @@ def user_env(**extra: str) -> dict[str, str]:
 
 def mpcalc(*args: str, stdin: str | None = None, **env: str) -> Run:
     """``mpcalc ARGS`` with stdout and stderr to pipes."""
-    res = subprocess.run([str(MPCALC), *args], input=stdin, capture_output=True, text=True, env=user_env(**env),
-                         cwd=ROOT, timeout=300)
+    res = subprocess.run(
+        [str(MPCALC), *args], input=stdin, capture_output=True, text=True, env=user_env(**env), cwd=ROOT, timeout=300
+    )
     return Run(res.returncode, res.stdout, res.stderr)
 
 
 def piped_to(reader: list[str], *args: str, **env: str) -> tuple[int, int, str, str]:
     """``mpcalc ARGS | READER``, as a shell runs it: (mpcalc's exit code, the reader's, what the reader
     printed, what mpcalc printed on stderr)."""
-    writer = subprocess.Popen([str(MPCALC), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              env=user_env(**env), cwd=ROOT)
+    writer = subprocess.Popen(
+        [str(MPCALC), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=user_env(**env), cwd=ROOT
+    )
     assert writer.stdout is not None and writer.stderr is not None
     reader_proc = subprocess.Popen(reader, stdin=writer.stdout, stdout=subprocess.PIPE, text=True)
     writer.stdout.close()  # the reader holds the only read end, as in a shell
@@ -68,8 +70,15 @@ def into_closed_pipe(*args: str, **env: str) -> Run:
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        res = subprocess.run([str(MPCALC), *args], stdout=write_end, stderr=subprocess.PIPE, text=True,
-                             env=user_env(**env), cwd=ROOT, timeout=300)
+        res = subprocess.run(
+            [str(MPCALC), *args],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=user_env(**env),
+            cwd=ROOT,
+            timeout=300,
+        )
     finally:
         os.close(write_end)
     return Run(res.returncode, "", res.stderr)
@@ -86,8 +95,15 @@ def on_terminal(*args: str, columns: int = 80, rows: int = 60, **env: str) -> Ru
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-    proc = subprocess.Popen([str(MPCALC), *args], stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
-                            env=user_env(TERM="xterm-256color", **env), start_new_session=True)
+    proc = subprocess.Popen(
+        [str(MPCALC), *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=ROOT,
+        env=user_env(TERM="xterm-256color", **env),
+        start_new_session=True,
+    )
     os.close(slave)
     chunks = []
     while True:
@@ -132,15 +148,19 @@ def test_a_reader_gone_before_the_first_write(fmt):
     assert run.err == ""  # no traceback, no "Exception ignored", no "Broken pipe"
 
 
-@pytest.mark.parametrize("argv", [
-    ("batch", "examples/batch.jsonl"),
-    ("sweep", "rib", "--vary", "routes=1K..1M", "--steps", "2000"),
-    ("plan", "examples/plans/l3fwd-router.toml"),
-    ("diff", "--right", "--dpdk 26.07", "rib", "--routes", "1M"),
-    ("inspect", "examples/inspect/mempool-dump.txt"),
-    ("schema",),
-    ("--help",),
-], ids=lambda a: a[0])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("batch", "examples/batch.jsonl"),
+        ("sweep", "rib", "--vary", "routes=1K..1M", "--steps", "2000"),
+        ("plan", "examples/plans/l3fwd-router.toml"),
+        ("diff", "--right", "--dpdk 26.07", "rib", "--routes", "1M"),
+        ("inspect", "examples/inspect/mempool-dump.txt"),
+        ("schema",),
+        ("--help",),
+    ],
+    ids=lambda a: a[0],
+)
 def test_every_command_takes_a_closed_pipe(argv):
     run = into_closed_pipe(*argv)
     assert run.err == ""
@@ -159,8 +179,7 @@ def test_a_closed_pipe_keeps_the_verdict():
 
 
 def test_head_of_a_long_stream():
-    code, head_code, out, err = piped_to(["head", "-1"], "sweep", "rib", "--vary", "routes=1..10M", "--steps",
-                                         "100000")
+    code, head_code, out, err = piped_to(["head", "-1"], "sweep", "rib", "--vary", "routes=1..10M", "--steps", "100000")
     assert (code, head_code) == (0, 0), err
     assert out.startswith("routes,flags,")
     assert err == ""
@@ -176,8 +195,20 @@ WIDE = [
     ("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"),
     ("fib", "--routes-file", "examples/routes/ipv4-small.txt"),
     ("diff", "--left", "--dpdk 21.11", "--right", "--dpdk 26.07", "mbuf", "--count", "8191", "--cache-size", "256"),
-    ("diff", "--left", "--dpdk 22.11", "--right", "--dpdk 26.07", "pool", "--count", "100", "--elt-size", "64",
-     "--cache-size", "100"),
+    (
+        "diff",
+        "--left",
+        "--dpdk 22.11",
+        "--right",
+        "--dpdk 26.07",
+        "pool",
+        "--count",
+        "100",
+        "--elt-size",
+        "64",
+        "--cache-size",
+        "100",
+    ),
     ("plan", "examples/plans/l3fwd-router.toml"),
     ("plan", "examples/plans/vswitch.toml"),
 ]
@@ -251,8 +282,15 @@ def _raw_terminal(*args: str, **env: str) -> str:
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 80, 0, 0))
-    proc = subprocess.Popen([str(MPCALC), *args], stdin=slave, stdout=slave, stderr=slave, cwd=ROOT,
-                            env=user_env(TERM="xterm-256color", **env), start_new_session=True)
+    proc = subprocess.Popen(
+        [str(MPCALC), *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=ROOT,
+        env=user_env(TERM="xterm-256color", **env),
+        start_new_session=True,
+    )
     os.close(slave)
     chunks = []
     while True:
@@ -280,6 +318,7 @@ def test_columns_beats_the_terminal():
 
 # --- 9. small things ------------------------------------------------------------------------------------------
 
+
 def test_bare_mpcalc_prints_the_help_not_an_error():
     run = mpcalc()
     assert run.code == 2  # a command is needed (README: usage)
@@ -297,11 +336,14 @@ def test_a_misspelt_command_gets_a_suggestion():
     assert run.code == 2 and re.search(r"The commands are [a-z0-9, ]*\bdiff, fib, fib6, [a-z0-9, ]*\brib\b", run.err)
 
 
-@pytest.mark.parametrize("argv", [
-    ("fib", "--routes-file", "examples/routes/ipv4-small.txt"),
-    ("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"),
-    ("rib", "--routes", "1M"),
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("fib", "--routes-file", "examples/routes/ipv4-small.txt"),
+        ("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"),
+        ("rib", "--routes", "1M"),
+    ],
+)
 def test_no_python_reprs_in_tables(argv):
     out = mpcalc(*argv).out
     assert not re.search(r"│\s*(True|False|None|\(\)|\[\])\s*│", out), out
@@ -322,8 +364,10 @@ def test_quiet_prints_nothing_but_errors():
     assert run.code == 2 and "'1Q'" in run.err and "--routes" in run.err
     run = mpcalc("-q", "pool", "--count", "100", "--elt-size", "64", "--cache-size", "100")
     assert (run.code, run.out) == (1, "")  # DPDK's refusal is an error: said on stderr
-    assert run.err == ("mpcalc: EINVAL: cache flush threshold 150 (1.5 x cache_size 100) exceeds n 100 "
-                       "(rte_mempool_create_empty, v22.11:lib/mempool/rte_mempool.c:839)\n")
+    assert run.err == (
+        "mpcalc: EINVAL: cache flush threshold 150 (1.5 x cache_size 100) exceeds n 100 "
+        "(rte_mempool_create_empty, v22.11:lib/mempool/rte_mempool.c:839)\n"
+    )
     assert mpcalc("batch", "-q", "examples/batch.jsonl") == Run(2, "", "")
     assert mpcalc("sweep", "rib", "--vary", "routes=1K..1M", "-q").out == ""
 
@@ -370,21 +414,30 @@ def test_help_and_version_go_to_stdout():
 def test_value_completion_for_flags_and_page_size():
     def complete(line: str) -> list[str]:
         words = shlex.split(line)
-        res = subprocess.run([str(MPCALC)], capture_output=True, text=True, cwd=ROOT, timeout=60,
-                             env=user_env(_MPCALC_COMPLETE="bash_complete", COMP_WORDS=line,
-                                          COMP_CWORD=str(len(words) - (0 if line.endswith(" ") else 1))))
+        res = subprocess.run(
+            [str(MPCALC)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+            env=user_env(
+                _MPCALC_COMPLETE="bash_complete",
+                COMP_WORDS=line,
+                COMP_CWORD=str(len(words) - (0 if line.endswith(" ") else 1)),
+            ),
+        )
         return [ln.split(",", 1)[1] for ln in res.stdout.splitlines() if "," in ln]
 
     assert {"no_cache_align", "no_spread", "no_iova_contig", "all", "none"} <= set(complete("mpcalc rib --flags "))
     assert complete("mpcalc rib --flags no_c") == ["no_cache_align"]
-    assert set(complete("mpcalc rib --flags no_spread,no_")) >= {"no_spread,no_cache_align",
-                                                                 "no_spread,no_iova_contig"}
+    assert set(complete("mpcalc rib --flags no_spread,no_")) >= {"no_spread,no_cache_align", "no_spread,no_iova_contig"}
     assert {"4K", "2M", "1G", "none"} <= set(complete("mpcalc pool --page-size "))
     assert complete("mpcalc pool --page-size 1") == ["1G", "16G"]
     assert set(complete("mpcalc rib --dpdk 2")) >= {"22.11", "26.07"}
 
 
 # --- 5. --fit: the answer in every format, and input is what was sized -----------------------------------------
+
 
 def test_fit_input_is_the_configuration_sized():
     doc = json.loads(mpcalc("rib", "--fit", "128M", "--json").out)
@@ -421,12 +474,15 @@ def test_the_answer_is_in_every_format(fmt):
         assert sep.join(["fit", "count", str(fit["value"])]) in out
 
 
-@pytest.mark.parametrize("argv,key,value", [
-    (("fib", "--routes-file", "examples/routes/ipv4-small.txt"), "tbl8_needed", 3),
-    (("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"), "cache.idle_in_caches", 3072),
-    (("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"), "cache.usable", 5119),
-    (("rib", "--routes", "1M"), "max_nodes", 2_000_000),
-])
+@pytest.mark.parametrize(
+    "argv,key,value",
+    [
+        (("fib", "--routes-file", "examples/routes/ipv4-small.txt"), "tbl8_needed", 3),
+        (("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"), "cache.idle_in_caches", 3072),
+        (("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"), "cache.usable", 5119),
+        (("rib", "--routes", "1M"), "max_nodes", 2_000_000),
+    ],
+)
 def test_details_are_in_csv_and_markdown(argv, key, value):
     doc = json.loads(mpcalc(*argv, "--json").out)
     node = doc["results"][0]["details"]
@@ -440,8 +496,20 @@ def test_details_are_in_csv_and_markdown(argv, key, value):
 
 # --- 6. diff says why a side is rejected -------------------------------------------------------------------------
 
-REJECTED_LEFT = ("diff", "--left", "--dpdk 22.11", "--right", "--dpdk 26.07", "pool", "--count", "100", "--elt-size",
-                 "64", "--cache-size", "100")
+REJECTED_LEFT = (
+    "diff",
+    "--left",
+    "--dpdk 22.11",
+    "--right",
+    "--dpdk 26.07",
+    "pool",
+    "--count",
+    "100",
+    "--elt-size",
+    "64",
+    "--cache-size",
+    "100",
+)
 REASON = "cache flush threshold 150 (1.5 x cache_size 100) exceeds n 100"
 
 
@@ -470,6 +538,7 @@ def test_diff_json_has_both_sides_errors():
 
 # --- 7. a baseline is only compared with the same command and configuration --------------------------------------
 
+
 @pytest.fixture
 def baseline(tmp_path):
     path = tmp_path / "rib-1M.json"
@@ -477,12 +546,15 @@ def baseline(tmp_path):
     return str(path)
 
 
-@pytest.mark.parametrize("argv,difference", [
-    (("fib", "--routes", "1M"), "the baseline is a report of mpcalc rib, this is mpcalc fib"),
-    (("rib", "--routes", "2M"), "routes is 1,000,000 in the baseline, 2,000,000 here"),
-    (("rib", "--routes", "1M", "--name", "other"), "name is 'rib' in the baseline, 'other' here"),
-    (("rib", "--routes", "1M", "--flags", "all"), "the baseline has the flag combinations none, this run none; "),
-])
+@pytest.mark.parametrize(
+    "argv,difference",
+    [
+        (("fib", "--routes", "1M"), "the baseline is a report of mpcalc rib, this is mpcalc fib"),
+        (("rib", "--routes", "2M"), "routes is 1,000,000 in the baseline, 2,000,000 here"),
+        (("rib", "--routes", "1M", "--name", "other"), "name is 'rib' in the baseline, 'other' here"),
+        (("rib", "--routes", "1M", "--flags", "all"), "the baseline has the flag combinations none, this run none; "),
+    ],
+)
 def test_another_configuration_is_an_error(baseline, argv, difference):
     run = mpcalc(*argv, "--baseline", baseline)
     assert (run.code, run.out) == (2, ""), run
@@ -503,14 +575,16 @@ def test_the_same_configuration_on_another_release(baseline):
     run = mpcalc("rib", "--routes", "1M", "--dpdk", "26.07", "--baseline", baseline)
     assert run.code == 3
     assert "mpcalc: total_bytes (none) grew from 400,801,632 to 400,801,696 (+64), beyond the tolerance 0" in run.err
-    doc = json.loads(mpcalc("rib", "--routes", "1M", "--dpdk", "26.07", "--baseline", baseline, "--tolerance", "64",
-                            "--json").out)
+    doc = json.loads(
+        mpcalc("rib", "--routes", "1M", "--dpdk", "26.07", "--baseline", baseline, "--tolerance", "64", "--json").out
+    )
     gates = doc["gates"]
     assert gates["ok"] is True
     assert gates["baseline"]["platform_differences"] == {"dpdk": {"baseline": "22.11", "now": "26.07"}}
     assert [(c["key"], c["baseline"], c["value"], c["limit"], c["ok"]) for c in gates["checks"]] == [
         ("total_bytes", 400_801_632, 400_801_696, 400_801_696, True),
-        ("heap_bytes", 400_802_816, 400_802_880, 400_802_880, True)]
+        ("heap_bytes", 400_802_816, 400_802_880, 400_802_880, True),
+    ]
     assert mpcalc("rib", "--routes", "1M", "--baseline", baseline).code == 0
 
 
@@ -523,13 +597,21 @@ def test_gates_are_in_the_json_and_valid():
     doc = json.loads(run.out)
     assert not list(Draft202012Validator(schema).iter_errors(doc))
     (check,) = doc["gates"]["checks"]
-    assert check == {"gate": "max_total", "flags": "none", "key": "total_bytes", "baseline": None,
-                     "value": 400_801_632, "limit": 300 << 20, "ok": False,
-                     "message": "total_bytes 400,801,632 (none) is over --max-total 314,572,800"}
+    assert check == {
+        "gate": "max_total",
+        "flags": "none",
+        "key": "total_bytes",
+        "baseline": None,
+        "value": 400_801_632,
+        "limit": 300 << 20,
+        "ok": False,
+        "message": "total_bytes 400,801,632 (none) is over --max-total 314,572,800",
+    }
     assert "gates" not in json.loads(mpcalc("rib", "--routes", "1M", "--json").out)
 
 
 # --- 8. plan: settings in order, sources named, the file format documented ----------------------------------------
+
 
 def test_plan_settings_read_in_order():
     out = mpcalc("plan", "examples/plans/l3fwd-router.toml", COLUMNS="80").out.splitlines()
@@ -562,7 +644,7 @@ def _section(title: str) -> str:
     text = README.read_text()
     start = text.index(f"\n## {title}")
     end = text.find("\n## ", start + 1)
-    return text[start:end if end > 0 else None]
+    return text[start : end if end > 0 else None]
 
 
 def test_readme_documents_the_plan_file(tmp_path):
@@ -587,6 +669,7 @@ def test_readme_documents_the_plan_file(tmp_path):
 
 
 # --- 1, 2 and 9: the README's set-up, and what it names ------------------------------------------------------------
+
 
 def _setup_commands() -> list[str]:
     return re.findall(r"```sh\n(.*?)\n```", _section("Set-up: two commands"), re.S)
@@ -613,14 +696,28 @@ def test_readme_first_command_runs_as_written(tmp_path):
     if os.geteuid() != 0 and subprocess.run(["sudo", "-n", "true"], capture_output=True).returncode != 0:
         pytest.skip("the README's command installs python3-venv: root or password-less sudo")
     copy = tmp_path / "mpcalc"  # the repository as a user gets it (no git needed): no venv, no build products
-    shutil.copytree(ROOT, copy, ignore=shutil.ignore_patterns(".git", ".venv", ".build", "__pycache__", "*.egg-info",
-                                                              ".hypothesis", ".pytest_cache", ".mypy_cache",
-                                                              ".ruff_cache", "build"))
+    shutil.copytree(
+        ROOT,
+        copy,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            ".venv",
+            ".build",
+            "__pycache__",
+            "*.egg-info",
+            ".hypothesis",
+            ".pytest_cache",
+            ".mypy_cache",
+            ".ruff_cache",
+            "build",
+        ),
+    )
     first, _ = _setup_commands()
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "COLUMNS")}
     env["DEBIAN_FRONTEND"] = "noninteractive"
-    res = subprocess.run(["bash", "-c", first], cwd=copy, capture_output=True, text=True, env=env, timeout=1800,
-                         stdin=subprocess.DEVNULL)
+    res = subprocess.run(
+        ["bash", "-c", first], cwd=copy, capture_output=True, text=True, env=env, timeout=1800, stdin=subprocess.DEVNULL
+    )
     assert res.returncode == 0, res.stdout[-3000:] + res.stderr[-3000:]
     assert re.search(r"total_bytes\s*│\s*400,801,632", res.stdout), res.stdout[-3000:]
     assert (copy / ".venv" / "bin" / "mpcalc").exists()
@@ -643,36 +740,70 @@ def test_the_exit_code_table_is_the_enum():
 
 def test_regen_draws_at_80_columns_whatever_the_terminal(tmp_path):
     """``.venv/bin/python examples/regen.py`` draws every example at 80 columns, wherever it runs."""
-    code = ("import importlib.util as u, sys; s = u.spec_from_file_location('regen', sys.argv[1]); "
-            "m = u.module_from_spec(s); s.loader.exec_module(m); sys.stdout.write(m.render(sys.argv[2:]))")
-    res = subprocess.run([sys.executable, "-c", code, str(ROOT / "examples" / "regen.py"), "rib", "--routes", "1M",
-                          "--explain"], cwd=tmp_path, capture_output=True, text=True, env=user_env(COLUMNS="200"),
-                         timeout=120)
+    code = (
+        "import importlib.util as u, sys; s = u.spec_from_file_location('regen', sys.argv[1]); "
+        "m = u.module_from_spec(s); s.loader.exec_module(m); sys.stdout.write(m.render(sys.argv[2:]))"
+    )
+    res = subprocess.run(
+        [sys.executable, "-c", code, str(ROOT / "examples" / "regen.py"), "rib", "--routes", "1M", "--explain"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=user_env(COLUMNS="200"),
+        timeout=120,
+    )
     assert res.returncode == 0, res.stderr
     lines = res.stdout.splitlines()
     assert lines[1] == "DPDK 22.11 (v22.11.11) x86_64, page size 2M"
     assert max(len(ln) for ln in lines[1:]) <= 80
 
 
-@pytest.mark.parametrize("argv,stdin,code", [
-    (("batch",), '{"command": "pool", "count": 1000, "elt_size": 40}\n', 0),
-    (("batch",), '{"command": "pool", "count": 100, "elt_size": 64, "cache_size": 100}\n', 1),
-    (("batch",), '{"command": "pool", "count": "lots"}\n{"command": "pool", "count": 100, "elt_size": 64, '
-                 '"cache_size": 100}\n', 2),
-    (("sweep", "pool", "--vary", "count=100..200", "--steps", "3", "--elt-size", "64", "--cache-size", "100"), None,
-     1),
-    (("sweep", "pool", "--vary", "count=1K..2K", "--steps", "3", "--elt-size", "64"), None, 0),
-    (("plan", "examples/plans/l3fwd-router.toml"), None, 0),
-    (("inspect", "-"), Path(ROOT / "examples" / "inspect" / "mempool-dump.txt").read_text(), 0),
-    (("inspect", "-"), "", 2),
-    (("schema",), None, 0),
-    (("diff", "--left", "--dpdk 22.11", "--right", "--dpdk 26.07", "pool", "--count", "100", "--elt-size", "64",
-      "--cache-size", "100"), None, 1),
-    (("rib", "--routes", "1M", "--max-total", "1G"), None, 0),
-    (("rib", "--routes", "1M", "--max-total", "1M"), None, 3),
-    (("pool", "--elt-size", "40", "--fit", "1K"), None, 1),
-    (("rib", "--routes", "1M", "--bogus"), None, 2),
-], ids=lambda v: " ".join(v)[:40] if isinstance(v, tuple) else None)
+@pytest.mark.parametrize(
+    "argv,stdin,code",
+    [
+        (("batch",), '{"command": "pool", "count": 1000, "elt_size": 40}\n', 0),
+        (("batch",), '{"command": "pool", "count": 100, "elt_size": 64, "cache_size": 100}\n', 1),
+        (
+            ("batch",),
+            '{"command": "pool", "count": "lots"}\n{"command": "pool", "count": 100, "elt_size": 64, '
+            '"cache_size": 100}\n',
+            2,
+        ),
+        (
+            ("sweep", "pool", "--vary", "count=100..200", "--steps", "3", "--elt-size", "64", "--cache-size", "100"),
+            None,
+            1,
+        ),
+        (("sweep", "pool", "--vary", "count=1K..2K", "--steps", "3", "--elt-size", "64"), None, 0),
+        (("plan", "examples/plans/l3fwd-router.toml"), None, 0),
+        (("inspect", "-"), Path(ROOT / "examples" / "inspect" / "mempool-dump.txt").read_text(), 0),
+        (("inspect", "-"), "", 2),
+        (("schema",), None, 0),
+        (
+            (
+                "diff",
+                "--left",
+                "--dpdk 22.11",
+                "--right",
+                "--dpdk 26.07",
+                "pool",
+                "--count",
+                "100",
+                "--elt-size",
+                "64",
+                "--cache-size",
+                "100",
+            ),
+            None,
+            1,
+        ),
+        (("rib", "--routes", "1M", "--max-total", "1G"), None, 0),
+        (("rib", "--routes", "1M", "--max-total", "1M"), None, 3),
+        (("pool", "--elt-size", "40", "--fit", "1K"), None, 1),
+        (("rib", "--routes", "1M", "--bogus"), None, 2),
+    ],
+    ids=lambda v: " ".join(v)[:40] if isinstance(v, tuple) else None,
+)
 def test_the_exit_codes_of_every_command(argv, stdin, code):
     """The README's table, for the stream commands too."""
     run = mpcalc(*argv, stdin=stdin)
@@ -687,15 +818,25 @@ def test_scripts_test_sh_says_what_it_does():
     if os.geteuid() != 0:
         pytest.skip("scripts/test.sh runs as root (apt, hugepages)")
     before = subprocess.run(["dpkg", "--print-foreign-architectures"], capture_output=True, text=True).stdout
-    res = subprocess.run(["bash", "scripts/test.sh", "--collect-only", "-q", "-k", "no_test_has_this_name"], cwd=ROOT,
-                         capture_output=True, text=True, env=user_env(), timeout=1800, stdin=subprocess.DEVNULL)
+    res = subprocess.run(
+        ["bash", "scripts/test.sh", "--collect-only", "-q", "-k", "no_test_has_this_name"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=user_env(),
+        timeout=1800,
+        stdin=subprocess.DEVNULL,
+    )
     assert res.returncode == 5, res.stdout[-2000:] + res.stderr[-2000:]  # pytest: no tests collected
     steps = [ln for ln in res.stdout.splitlines() if ln.startswith("==> [")]
     assert [ln[:10] for ln in steps] == ["==> [1/3] ", "==> [2/3] ", "==> [3/3] "]
     assert all(re.search(r" \.\.\. done \(\d+s\)$", ln) for ln in steps), steps
     assert re.search(r"^==> setup took \d+s; now pytest", res.stdout, re.M)
-    noise = [ln for ln in (res.stdout + res.stderr).splitlines()
-             if re.search(r"debconf|WARNING|\[notice\]|Get:\d|Reading package lists", ln)]
+    noise = [
+        ln
+        for ln in (res.stdout + res.stderr).splitlines()
+        if re.search(r"debconf|WARNING|\[notice\]|Get:\d|Reading package lists", ln)
+    ]
     assert not noise, noise
     assert (ROOT / "tests" / "conformance" / ".build" / "test-setup.log").exists()
     after = subprocess.run(["dpkg", "--print-foreign-architectures"], capture_output=True, text=True).stdout

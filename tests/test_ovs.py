@@ -43,13 +43,16 @@ def test_dp_packet_on_128_byte_lines():
     assert dp_packet_size(releases.RELEASES["2.17"], platform_from({"arch": "ppc64le", "dpdk": "21.11"})) == 768
 
 
-@pytest.mark.parametrize(("mtu", "room", "pool_mtu", "count"), [
-    (1500, 2176, 2158, 262144),  # ROUND_UP(1526, 1024) + 128
-    (800, 1152, 1134, 16384),    # the real run: ovs6ffa666e00011340016384
-    (998, 1152, 1134, 16384),    # 998 + 26 = 1024: the last MTU with a 16,384-mbuf pool
-    (999, 2176, 2158, 262144),   # 1,025 rounds to 2,048: a 2158-byte pool MTU, above RTE_ETHER_MTU
-    (9000, 9344, 9326, 262144),
-])
+@pytest.mark.parametrize(
+    ("mtu", "room", "pool_mtu", "count"),
+    [
+        (1500, 2176, 2158, 262144),  # ROUND_UP(1526, 1024) + 128
+        (800, 1152, 1134, 16384),  # the real run: ovs6ffa666e00011340016384
+        (998, 1152, 1134, 16384),  # 998 + 26 = 1024: the last MTU with a 16,384-mbuf pool
+        (999, 2176, 2158, 262144),  # 1,025 rounds to 2,048: a 2158-byte pool MTU, above RTE_ETHER_MTU
+        (9000, 9344, 9326, 262144),
+    ],
+)
 def test_shared_pool_sizes(mtu, room, pool_mtu, count):
     r = size([Port("p0", mtu_request=mtu)], False, None, None, P4K)
     assert buf_size(mtu, P4K) == room
@@ -68,8 +71,9 @@ def test_the_issue_figure_mtu_1500():
 
 
 def test_shared_pool_is_reused_and_named_by_its_first_port():
-    r = size([Port("p0", mtu_request=800), Port("p1", mtu_request=900), Port("p2", mtu_request=9000)], False, None,
-             None, P4K)
+    r = size(
+        [Port("p0", mtu_request=800), Port("p1", mtu_request=900), Port("p2", mtu_request=9000)], False, None, None, P4K
+    )
     ports = r.details["ports"]
     assert ports["p1"]["pool"] == ports["p0"]["pool"] and ports["p1"]["reused"]
     assert ports["p2"]["pool"].startswith(f"ovs{hash_string('p2'):08x}00")
@@ -141,13 +145,15 @@ def test_ethdev_zone_per_release():
 def test_declaration_front_ends(run_json):
     decl = objects.get("ovs")
     assert decl.param("port").kind == "list"
-    code, doc = run_json("ovs", "--port", "p0,mtu_request=800", "--port", "p1,mtu_request=900",
-                         "--page-size", "4K")
+    code, doc = run_json("ovs", "--port", "p0,mtu_request=800", "--port", "p1,mtu_request=900", "--page-size", "4K")
     assert code == 0 and doc["command"] == "ovs"
     assert doc["input"]["port"] == ["p0,mtu_request=800", "p1,mtu_request=900"]
     res = doc["results"][0]
     assert [m["name"] for mp in res["mempools"] for m in mp["memzones"]] == [
-        "MP_ovs6ffa666e00011340016384", "RG_MP_ovs6ffa666e00011340016384", "MP_ovs6ffa666e00011340016384_0"]
+        "MP_ovs6ffa666e00011340016384",
+        "RG_MP_ovs6ffa666e00011340016384",
+        "MP_ovs6ffa666e00011340016384_0",
+    ]
     assert res["memzones"] == [{"name": "rte_eth_dev_data", "len": 196672, "role": "ethdev shared data"}]
     json.dumps(doc)
 
@@ -203,8 +209,14 @@ def test_readme_guide_examples(ports, per_port, mask, count, obj, pool_bytes, pa
 
 def test_shared_mempool_config():
     # OVS's guide: MTU 9000 on every NUMA, then the smallest configured pool MTU that holds the port's
-    r = size([Port("p0", mtu_request=1500), Port("p1", mtu_request=800), Port("p2", mtu_request=9300)], False, None,
-             None, P4K, shared_mempool_config="9000,700:0")
+    r = size(
+        [Port("p0", mtu_request=1500), Port("p1", mtu_request=800), Port("p2", mtu_request=9300)],
+        False,
+        None,
+        None,
+        P4K,
+        shared_mempool_config="9000,700:0",
+    )
     ports = r.details["ports"]
     assert ports["p0"]["pool_mtu"] == 9326 and ports["p1"]["pool_mtu"] == 1134 and ports["p2"]["pool_mtu"] == 10350
     assert r.mempools[0].elt_size == 128 + 576 + 9344  # the 9000 pool's room
@@ -213,5 +225,7 @@ def test_shared_mempool_config():
     with pytest.raises(InputError, match=r"OVS 3\.0"):
         size([Port("p0")], False, None, None, platform_from({"dpdk": "21.11"}), shared_mempool_config="9000")
     # per-port memory ignores it
-    assert size([Port("p0")], True, None, None, P4K, shared_mempool_config="9000").details["ports"]["p0"][
-        "pool_mtu"] == 2158
+    assert (
+        size([Port("p0")], True, None, None, P4K, shared_mempool_config="9000").details["ports"]["p0"]["pool_mtu"]
+        == 2158
+    )

@@ -278,9 +278,14 @@ def test_every_report_validates_against_the_schema(rp):
     assert not errors, [e.message for e in errors]
 
 
-@given(st.integers(min_value=0, max_value=0xF), st.integers(min_value=1, max_value=1 << 20),
-       st.integers(min_value=1, max_value=16), st.sampled_from(["x86_64", "arm64", "ppc64le"]), st.booleans(),
-       st.integers(min_value=0, max_value=4096))
+@given(
+    st.integers(min_value=0, max_value=0xF),
+    st.integers(min_value=1, max_value=1 << 20),
+    st.integers(min_value=1, max_value=16),
+    st.sampled_from(["x86_64", "arm64", "ppc64le"]),
+    st.booleans(),
+    st.integers(min_value=0, max_value=4096),
+)
 def test_object_sizes_below_the_no_wrap_bound_never_wrap(flags, channels, ranks, arch, debug, below):
     """PoolCalc skips the unbounded recomputation below NO_WRAP_BELOW: no platform can wrap there."""
     from mpcalc.dpdk.mempool.layout import NO_WRAP_BELOW, calc_obj_size, unwrapped_obj_size

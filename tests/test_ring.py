@@ -31,11 +31,14 @@ def test_exact_size_rounds_count_plus_one_up():
     assert (r.details["size"], r.details["capacity"]) == (2048, 1024)
 
 
-@pytest.mark.parametrize("count,flags,errno", [
-    (1000, 0, "EINVAL"),  # not a power of two
-    (1 << 31, 0, "EINVAL"),  # above RTE_RING_SZ_MASK
-    ((1 << 30), 0x4, "EINVAL"),  # exact: 2^31 slots
-])
+@pytest.mark.parametrize(
+    "count,flags,errno",
+    [
+        (1000, 0, "EINVAL"),  # not a power of two
+        (1 << 31, 0, "EINVAL"),  # above RTE_RING_SZ_MASK
+        ((1 << 30), 0x4, "EINVAL"),  # exact: 2^31 slots
+    ],
+)
 def test_refused(count, flags, errno):
     r = ring.size("r", count, 8, flags, X86)
     assert [e.errno for e in r.errors] == [errno] and not r.memzones and r.total_bytes == 0
@@ -105,8 +108,9 @@ def test_stack_memsize_as_measured():
     assert stack_memsize(1000, False, make_platform(dpdk="26.07")) == 8320 - 64
 
 
-@pytest.mark.parametrize("ops,zone,length", [("ring_mt_rts", "RG_MP_p", 8576), ("stack", "STK_MP_p", 8320),
-                                              ("lf_stack", "STK_MP_p", 16320)])
+@pytest.mark.parametrize(
+    "ops,zone,length", [("ring_mt_rts", "RG_MP_p", 8576), ("stack", "STK_MP_p", 8320), ("lf_stack", "STK_MP_p", 16320)]
+)
 def test_pool_with_a_driver(ops, zone, length):
     r = pool_size(PoolSpec(name="p", count=1000, elt_size=64, ops=ops), X86)
     mp = r.mempools[0]

@@ -64,33 +64,39 @@ def test_host_bits_are_masked_like_dpdk():
     assert r.network == 0
 
 
-@pytest.mark.parametrize("text, expect", [
-    ("2001:db8::/32", "2001:db8::"),
-    ("2001:0DB8:0000:0000:0000:0000:0000:0001/128", "2001:db8::1"),
-    ("::/0", "::"),
-    ("::ffff:192.0.2.1/128", "::ffff:c000:201"),
-    ("fe80::1:2/64", "fe80::"),
-])
+@pytest.mark.parametrize(
+    "text, expect",
+    [
+        ("2001:db8::/32", "2001:db8::"),
+        ("2001:0DB8:0000:0000:0000:0000:0000:0001/128", "2001:db8::1"),
+        ("::/0", "::"),
+        ("::ffff:192.0.2.1/128", "::ffff:c000:201"),
+        ("fe80::1:2/64", "fe80::"),
+    ],
+)
 def test_ipv6_forms(text, expect):
     (r,) = parse_routes([text + " 3"], 6)
     assert r.network == v6(expect) and r.next_hop == 3
 
 
-@pytest.mark.parametrize("line, why", [
-    ("10.0.0.300/8", "is not an IPv4 prefix"),
-    ("10.0.0.0", "no /depth"),
-    ("10.0.0.0/33", "depth 33 > 32"),
-    ("10.0.0.0/-1", "bad depth"),
-    ("10.0.0.0/8x", "bad depth"),
-    ("10.0.0/8", "is not an IPv4 prefix"),
-    ("010.0.0.0/8", "is not an IPv4 prefix"),
-    ("10.0.0.0/8 -1", "not an unsigned integer"),
-    ("10.0.0.0/8 0x10", "not an unsigned integer"),
-    ("10.0.0.0/8 18446744073709551616", "above 2^64-1"),
-    ("10.0.0.0/8 1 2", "more than a prefix and a next hop"),
-    ("2001:db8::/32", "is not an IPv4 prefix"),
-    ("１0.0.0.0/8", "is not an IPv4 prefix"),  # noqa: RUF001 - a full-width digit on purpose
-])
+@pytest.mark.parametrize(
+    "line, why",
+    [
+        ("10.0.0.300/8", "is not an IPv4 prefix"),
+        ("10.0.0.0", "no /depth"),
+        ("10.0.0.0/33", "depth 33 > 32"),
+        ("10.0.0.0/-1", "bad depth"),
+        ("10.0.0.0/8x", "bad depth"),
+        ("10.0.0/8", "is not an IPv4 prefix"),
+        ("010.0.0.0/8", "is not an IPv4 prefix"),
+        ("10.0.0.0/8 -1", "not an unsigned integer"),
+        ("10.0.0.0/8 0x10", "not an unsigned integer"),
+        ("10.0.0.0/8 18446744073709551616", "above 2^64-1"),
+        ("10.0.0.0/8 1 2", "more than a prefix and a next hop"),
+        ("2001:db8::/32", "is not an IPv4 prefix"),
+        ("１0.0.0.0/8", "is not an IPv4 prefix"),  # noqa: RUF001 - a full-width digit on purpose
+    ],
+)
 def test_bad_ipv4_lines_name_file_and_line(line, why):
     lines = ["# header", "10.0.0.0/8 1", "", line, "11.0.0.0/8"]
     with pytest.raises(InputError) as exc:
@@ -107,8 +113,9 @@ def test_issue_example_message():
         parse_routes(lines, 4, source="routes.txt")
 
 
-@pytest.mark.parametrize("line", ["2001:db8::/129", "10.0.0.0/8", "2001:db8:::/32", "fe80::1%eth0/64",
-                                  "2001:db8::g/32"])
+@pytest.mark.parametrize(
+    "line", ["2001:db8::/129", "10.0.0.0/8", "2001:db8:::/32", "fe80::1%eth0/64", "2001:db8::g/32"]
+)
 def test_bad_ipv6_lines(line):
     with pytest.raises(InputError, match=r"^<stdin>:2: .* is not an IPv6 prefix"):
         parse_routes(["::/0", line], 6)
@@ -254,8 +261,12 @@ def test_dir24_8_replacement_failure_is_silent():
     # next hop needs a group, and DPDK returns 0 even without one
     # (the reservation test runs for it, but does not count it: rsvd stays 63)
     lines = [f"10.1.{i}.0/26 {i + 10}" for i in range(63)] + [
-        "10.0.0.0/8 1", "10.0.0.0/26 1", "10.0.0.64/26 9",  # 64th group, not reserved
-        "10.0.5.0/26 1", "10.0.5.0/26 2"]
+        "10.0.0.0/8 1",
+        "10.0.0.0/26 1",
+        "10.0.0.64/26 9",  # 64th group, not reserved
+        "10.0.5.0/26 1",
+        "10.0.5.0/26 2",
+    ]
     pl = P(lines)
     assert (pl.tbl8_needed, pl.tbl8_reserved, pl.kinds[-1]) == (65, 63, "replace")
     f = pl.first_failure(64)
@@ -331,8 +342,11 @@ def test_tbl8_needed_and_checks():
 
 def test_planner_plans_20000_routes():
     rng = random.Random(1)
-    lines = [f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}/{rng.choice([16, 24, 28, 32])} "
-             f"{rng.randrange(100)}" for _ in range(20000)]
+    lines = [
+        f"10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)}/{rng.choice([16, 24, 28, 32])} "
+        f"{rng.randrange(100)}"
+        for _ in range(20000)
+    ]
     pl = P(lines)  # how fast: bench/routes.py
     assert pl.routes == 20000
     assert "routes" in sys.modules["mpcalc.dpdk.routes"].__name__

@@ -41,17 +41,26 @@ def _c(nets, depths, ids, family):
 def _figures(trace):
     if isinstance(trace, int):
         return trace
-    return (bytes(trace.codes), list(trace.tbl8_need()), list(trace.rsvd_need()), trace.in_use, trace.rsvd,
-            trace.distinct)
+    return (
+        bytes(trace.codes),
+        list(trace.tbl8_need()),
+        list(trace.rsvd_need()),
+        trace.in_use,
+        trace.rsvd,
+        trace.distinct,
+    )
 
 
-@pytest.mark.parametrize("family, make, count", [
-    (4, lambda s: _v4_table(3000 + s, s % 2 == 0), 25),
-    (4, dense4, 80),
-    (4, tiles4, 60),
-    (6, lambda s: _v6_table(4000 + s, s % 2 == 0), 25),
-    (6, dense6, 120),
-])
+@pytest.mark.parametrize(
+    "family, make, count",
+    [
+        (4, lambda s: _v4_table(3000 + s, s % 2 == 0), 25),
+        (4, dense4, 80),
+        (4, tiles4, 60),
+        (6, lambda s: _v6_table(4000 + s, s % 2 == 0), 25),
+        (6, dense6, 120),
+    ],
+)
 def test_c_replays_are_the_python_replays(family, make, count):
     for seed in range(count):
         rows = make(seed)
@@ -87,7 +96,10 @@ def test_c_reader_is_the_bulk_reader(family):
             continue  # the C reader may leave a chunk to Python; what it reads, it must read alike
         assert want is not None, text
         assert (list(got[0]), bytes(got[1]), None if got[2] is None else list(got[2])) == (
-            list(want[0]), bytes(want[1]), None if want[2] is None else list(want[2])), text
+            list(want[0]),
+            bytes(want[1]),
+            None if want[2] is None else list(want[2]),
+        ), text
 
 
 def test_c_reader_takes_the_canonical_chunk():

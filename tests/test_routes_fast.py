@@ -73,8 +73,9 @@ def dense6(seed: int) -> list[tuple[str, int, int | None]]:
     rows: list[tuple[str, int, int | None]] = []
     for _ in range(rng.randint(3, 60)):
         a = rng.choice(bases) | rng.getrandbits(40)
-        d = rng.choice([0, 1, 8, 16, 23, 24, 25, 31, 32, 33, 40, 41, 47, 48, 56, 64, 96, 120, 127, 128,
-                        *range(16, 129)])
+        d = rng.choice(
+            [0, 1, 8, 16, 23, 24, 25, 31, 32, 33, 40, 41, 47, 48, 56, 64, 96, 120, 127, 128, *range(16, 129)]
+        )
         if rows and rng.random() < 0.2:
             text, d, _h = rng.choice(rows)
             a = int(ipaddress.IPv6Address(text))
@@ -108,13 +109,16 @@ def same_plan(routes: list[Route], family: int) -> bool:
     return True
 
 
-@pytest.mark.parametrize("family, make, count", [
-    (4, lambda s: _v4_table(1000 + s, s % 2 == 0), 20),
-    (4, dense4, 60),
-    (4, tiles4, 30),
-    (6, lambda s: _v6_table(2000 + s, s % 2 == 0), 20),
-    (6, dense6, 80),
-])
+@pytest.mark.parametrize(
+    "family, make, count",
+    [
+        (4, lambda s: _v4_table(1000 + s, s % 2 == 0), 20),
+        (4, dense4, 60),
+        (4, tiles4, 30),
+        (6, lambda s: _v6_table(2000 + s, s % 2 == 0), 20),
+        (6, dense6, 80),
+    ],
+)
 def test_fast_replay_is_the_reference(family, make, count):
     ran = 0
     for seed in range(count):
@@ -126,9 +130,11 @@ def test_fast_replay_is_the_reference(family, make, count):
 
 
 def test_clobber_hands_over_to_the_reference():
-    for family, lines in ((4, ["0.0.0.0/1 1", "128.0.0.0/1 2", "0.0.0.0/0 3"]),
-                          (4, ["255.255.255.0/25 1", "255.255.255.128/25 2", "255.255.255.0/24 3"]),
-                          (6, ["::/1 1", "8000::/1 2", "::/0 3"])):
+    for family, lines in (
+        (4, ["0.0.0.0/1 1", "128.0.0.0/1 2", "0.0.0.0/0 3"]),
+        (4, ["255.255.255.0/25 1", "255.255.255.128/25 2", "255.255.255.0/24 3"]),
+        (6, ["::/1 1", "8000::/1 2", "::/0 3"]),
+    ):
         routes = parse_routes(lines, family)
         assert not same_plan(routes, family)
         assert planner.plan(routes, family).clobbers == (2,)

@@ -135,13 +135,28 @@ BGP4MP|1690848000|W|187.16.216.23|199524|1.0.8.0/24
 BGP4MP|1690848000|A|187.16.216.23|199524|1.0.8.0/24|199524 13335|IGP|187.16.216.23|0|0||NAG||
 """
 FRR = {
-    "10.0.0.0/8": [{"prefix": "10.0.0.0/8", "selected": True,
-                    "nexthops": [{"ip": "192.0.2.1", "interfaceName": "eth0", "active": True}]}],
-    "10.1.0.0/16": [{"prefix": "10.1.0.0/16", "nexthops": [{"ip": "192.0.2.9", "active": True}]},
-                    {"prefix": "10.1.0.0/16", "selected": True,
-                     "nexthops": [{"ip": "192.0.2.2", "active": True}, {"ip": "192.0.2.3", "active": True}]}],
-    "192.168.1.0/24": [{"prefix": "192.168.1.0/24", "selected": True,
-                        "nexthops": [{"directlyConnected": True, "interfaceName": "eth0", "active": True}]}],
+    "10.0.0.0/8": [
+        {
+            "prefix": "10.0.0.0/8",
+            "selected": True,
+            "nexthops": [{"ip": "192.0.2.1", "interfaceName": "eth0", "active": True}],
+        }
+    ],
+    "10.1.0.0/16": [
+        {"prefix": "10.1.0.0/16", "nexthops": [{"ip": "192.0.2.9", "active": True}]},
+        {
+            "prefix": "10.1.0.0/16",
+            "selected": True,
+            "nexthops": [{"ip": "192.0.2.2", "active": True}, {"ip": "192.0.2.3", "active": True}],
+        },
+    ],
+    "192.168.1.0/24": [
+        {
+            "prefix": "192.168.1.0/24",
+            "selected": True,
+            "nexthops": [{"directlyConnected": True, "interfaceName": "eth0", "active": True}],
+        }
+    ],
     "2001:db8::/32": [{"prefix": "2001:db8::/32", "selected": True, "nexthops": [{"ip": "fe80::1", "active": True}]}],
 }
 
@@ -152,21 +167,53 @@ def _read(tmp_path, name: str, data: str | bytes, family: int, fmt: str = "auto"
     return [(r.prefix(family), r.next_hop, r.line) for r in read_table(path, family, fmt)]
 
 
-@pytest.mark.parametrize("name, data, family, fmt, want", [
-    ("ip4", IP4, 4, "ip", [("0.0.0.0/0", 1, 1), ("10.0.0.0/8", 2, 2), ("10.1.0.0/16", 3, 3), ("192.168.1.0/24", 4, 6),
-                          ("10.9.0.0/16", 5, 7), ("10.10.0.0/16", 6, 8), ("192.168.1.5/32", 1, 9),
-                          ("10.10.0.0/16", 2, 10)]),
-    ("ip6", IP6, 6, "ip", [("2001:db8::/32", 1, 1), ("fe80::/64", 2, 2), ("::/0", 1, 3)]),
-    ("ip6-as-4", IP6, 4, "ip", None),
-    ("bird2", BIRD2, 4, "bird", [("10.0.0.0/8", 1, 3), ("10.1.0.0/16", 2, 5), ("10.2.0.0/16", 3, 9),
-                                 ("10.3.0.0/16", 4, 10), ("10.4.0.0/16", 2, 13)]),
-    ("bird1", BIRD1, 4, "bird", [("10.0.0.0/8", 1, 1), ("10.1.0.0/16", 2, 2), ("10.2.0.0/16", 3, 4)]),
-    ("dump4", BGPDUMP, 4, "bgpdump", [("1.0.0.0/24", 1, 1), ("1.0.4.0/22", 2, 3), ("1.0.8.0/24", 1, 6)]),
-    ("dump6", BGPDUMP, 6, "bgpdump", [("2001:db8::/32", 1, 4)]),
-    ("frr4", json.dumps(FRR, indent=1), 4, "frr-json", [("10.0.0.0/8", 1, 2), ("10.1.0.0/16", 2, 15),
-                                                         ("192.168.1.0/24", 3, 40)]),
-    ("frr6-vrf", json.dumps({"default": FRR}), 6, "frr-json", [("2001:db8::/32", 1, 1)]),
-])
+@pytest.mark.parametrize(
+    "name, data, family, fmt, want",
+    [
+        (
+            "ip4",
+            IP4,
+            4,
+            "ip",
+            [
+                ("0.0.0.0/0", 1, 1),
+                ("10.0.0.0/8", 2, 2),
+                ("10.1.0.0/16", 3, 3),
+                ("192.168.1.0/24", 4, 6),
+                ("10.9.0.0/16", 5, 7),
+                ("10.10.0.0/16", 6, 8),
+                ("192.168.1.5/32", 1, 9),
+                ("10.10.0.0/16", 2, 10),
+            ],
+        ),
+        ("ip6", IP6, 6, "ip", [("2001:db8::/32", 1, 1), ("fe80::/64", 2, 2), ("::/0", 1, 3)]),
+        ("ip6-as-4", IP6, 4, "ip", None),
+        (
+            "bird2",
+            BIRD2,
+            4,
+            "bird",
+            [
+                ("10.0.0.0/8", 1, 3),
+                ("10.1.0.0/16", 2, 5),
+                ("10.2.0.0/16", 3, 9),
+                ("10.3.0.0/16", 4, 10),
+                ("10.4.0.0/16", 2, 13),
+            ],
+        ),
+        ("bird1", BIRD1, 4, "bird", [("10.0.0.0/8", 1, 1), ("10.1.0.0/16", 2, 2), ("10.2.0.0/16", 3, 4)]),
+        ("dump4", BGPDUMP, 4, "bgpdump", [("1.0.0.0/24", 1, 1), ("1.0.4.0/22", 2, 3), ("1.0.8.0/24", 1, 6)]),
+        ("dump6", BGPDUMP, 6, "bgpdump", [("2001:db8::/32", 1, 4)]),
+        (
+            "frr4",
+            json.dumps(FRR, indent=1),
+            4,
+            "frr-json",
+            [("10.0.0.0/8", 1, 2), ("10.1.0.0/16", 2, 15), ("192.168.1.0/24", 3, 40)],
+        ),
+        ("frr6-vrf", json.dumps({"default": FRR}), 6, "frr-json", [("2001:db8::/32", 1, 1)]),
+    ],
+)
 def test_text_sources(tmp_path, name, data, family, fmt, want):
     assert detect(data.encode()) == fmt
     if want is None:  # ip -6 route output read for rte_fib: no IPv4 route
@@ -241,14 +288,24 @@ def _mrt() -> bytes:
     out += _record(13, 6, generic)
     # TABLE_DUMP (type 12), one prefix and one peer a record
     attrs = _attr(3, bytes([192, 0, 2, 7]))
-    out += _record(12, 1, struct.pack("!HH4sBBI4sHH", 0, 8, bytes([2, 0, 0, 0]), 8, 1, 0, bytes([192, 0, 2, 7]),
-                                      65007, len(attrs)) + attrs)
+    out += _record(
+        12,
+        1,
+        struct.pack("!HH4sBBI4sHH", 0, 8, bytes([2, 0, 0, 0]), 8, 1, 0, bytes([192, 0, 2, 7]), 65007, len(attrs))
+        + attrs,
+    )
     out += _record(16, 4, b"\x00" * 20)  # a BGP4MP message: skipped
     return out
 
 
-MRT4 = [("1.0.0.0/24", 1, 2), ("1.0.4.0/22", 2, 3), ("1.0.8.0/21", 1, 6), ("0.0.0.0/0", 2, 8), ("10.9.0.0/16", 3, 9),
-        ("2.0.0.0/8", 4, 10)]
+MRT4 = [
+    ("1.0.0.0/24", 1, 2),
+    ("1.0.4.0/22", 2, 3),
+    ("1.0.8.0/21", 1, 6),
+    ("0.0.0.0/0", 2, 8),
+    ("10.9.0.0/16", 3, 9),
+    ("2.0.0.0/8", 4, 10),
+]
 
 
 @pytest.mark.parametrize("pack", [bytes, gzip.compress, bz2.compress, lzma.compress])
@@ -303,8 +360,11 @@ def test_next_hop_above_the_next_hop_size(tmp_path, run_json):
 def test_plan_of_a_table_read_whole_equals_the_plan_of_its_routes(tmp_path):
     path = tmp_path / "r.txt"
     rng = random.Random(5)
-    lines = [f"10.{rng.randrange(4)}.{rng.randrange(256)}.{rng.randrange(256)}/{rng.choice([16, 24, 25, 28, 32])} "
-             f"{rng.randrange(5)}" for _ in range(3000)]
+    lines = [
+        f"10.{rng.randrange(4)}.{rng.randrange(256)}.{rng.randrange(256)}/{rng.choice([16, 24, 25, 28, 32])} "
+        f"{rng.randrange(5)}"
+        for _ in range(3000)
+    ]
     path.write_text("\n".join(lines) + "\n")
     assert plan(read_table(path, 4), 4).to_dict() == plan(parse_routes(lines, 4), 4).to_dict()
 

@@ -43,8 +43,12 @@ def advice(argv: list[str], platform: Platform) -> dict[str, object]:
     p = platform._replace(page_size=page)
     huge = on_hugepages(argv)
     result: Result = apps.size(huge, p)
-    report = PlanReport(path="<app>", platform=p, items=(Item(kind="app", name="app", socket=0, result=result),),
-                        sockets=socket_plans([Item(kind="app", name="app", socket=0, result=result)], p, EAL_INIT_HEAP))
+    report = PlanReport(
+        path="<app>",
+        platform=p,
+        items=(Item(kind="app", name="app", socket=0, result=result),),
+        sockets=socket_plans([Item(kind="app", name="app", socket=0, result=result)], p, EAL_INIT_HEAP),
+    )
     settings = report.settings()
     return {
         "command": huge,

@@ -99,8 +99,10 @@ class Lines:
         if isinstance(value, dict) or (isinstance(value, list) and param.kind not in _LISTS):
             raise LineError(f"{value!r} is not a value for {param.option}", key=param.key)
         if isinstance(value, bool) != (param.kind == "bool"):
-            raise LineError(f"{value!r} is not a value for {param.option}"
-                            + (" (true or false)" if param.kind == "bool" else ""), key=param.key)
+            raise LineError(
+                f"{value!r} is not a value for {param.option}" + (" (true or false)" if param.kind == "bool" else ""),
+                key=param.key,
+            )
         memo = self._memo(name, param.key)
         # a string or an integer is its own key (as :meth:`request` looks it up); others with their type
         key = value if type(value) in (str, int) else (tuple(value) if isinstance(value, list) else value, type(value))
@@ -133,9 +135,15 @@ class Lines:
         if found is None:
             objs = {p.key for p in objects.get(name).params}
             plat = {p.key for p in PLATFORM_PARAMS}
-            table = {k: (0 if k in objs else 1 if k in plat else 2,
-                         *((p.lo, p.hi) if p.kind in ("count", "size") else (1, 0)), p, self._memo(name, k))
-                     for k, p in keys.items()}
+            table = {
+                k: (
+                    0 if k in objs else 1 if k in plat else 2,
+                    *((p.lo, p.hi) if p.kind in ("count", "size") else (1, 0)),
+                    p,
+                    self._memo(name, k),
+                )
+                for k, p in keys.items()
+            }
             found = self._tables[name] = (table, tuple(k for k, p in keys.items() if p.required))
         return found
 
@@ -190,11 +198,21 @@ class Lines:
             except InputError as exc:
                 raise LineError(str(exc), key=exc.param.lstrip("-").replace("-", "_") if exc.param else None) from None
         except LineError as exc:
-            return numbered(dumps({"line": 0, "key": exc.key, "error": str(exc), "exit_code": exc.exit_code}),
-                            exc.exit_code)
+            return numbered(
+                dumps({"line": 0, "key": exc.key, "error": str(exc), "exit_code": exc.exit_code}), exc.exit_code
+            )
         except Exception as exc:
-            return numbered(dumps({"line": 0, "key": None, "error": f"internal error: {type(exc).__name__}: {exc}",
-                                   "exit_code": ExitCode.REJECTED}), ExitCode.REJECTED)
+            return numbered(
+                dumps(
+                    {
+                        "line": 0,
+                        "key": None,
+                        "error": f"internal error: {type(exc).__name__}: {exc}",
+                        "exit_code": ExitCode.REJECTED,
+                    }
+                ),
+                ExitCode.REJECTED,
+            )
         write = dumps if request.analysis.explain else self.write
         return False, write(outcome.report.to_dict()), outcome.code
 
@@ -203,7 +221,7 @@ def numbered(record: str, code: int) -> tuple[bool, str, int]:
     """A record written with line number 0, as the text that follows ``{"line":N``."""
     head = '{"line":0'
     assert record.startswith(head)
-    return True, record[len(head):], code
+    return True, record[len(head) :], code
 
 
 #: one flag combination of a compact record, and the record after its ``{"line":N``
@@ -221,11 +239,18 @@ def compact_tail(command: str, results: list[tuple[int, Footprint]]) -> tuple[st
         if fp.errors:
             ok = False
             errnos = ",".join('"%s"' % (e.errno or "hazard") for e in fp.errors)
-        parts.append(_RESULT % (kind_flags_label(command, flags), "null" if fp.object_size is None else fp.object_size,
-                                fp.total_bytes, fp.heap_bytes, "null" if fp.hugepages is None else fp.hugepages,
-                                errnos))
-    return (_TAIL % (command, "true" if ok else "false", ",".join(parts)),
-            ExitCode.OK if ok else ExitCode.REJECTED)
+        parts.append(
+            _RESULT
+            % (
+                kind_flags_label(command, flags),
+                "null" if fp.object_size is None else fp.object_size,
+                fp.total_bytes,
+                fp.heap_bytes,
+                "null" if fp.hugepages is None else fp.hugepages,
+                errnos,
+            )
+        )
+    return (_TAIL % (command, "true" if ok else "false", ",".join(parts)), ExitCode.OK if ok else ExitCode.REJECTED)
 
 
 class NotJSON:
@@ -276,8 +301,17 @@ class Answerer:
         self.parse = parser()
         self.lines = Lines()
         self.seen: dict[bytes, tuple[bool, str, int]] = {}
-        self.too_long = numbered(dumps({"line": 0, "key": None, "error": f"line is longer than {MAX_LINE_BYTES:,} "
-                                        "bytes", "exit_code": ExitCode.USAGE}), ExitCode.USAGE)
+        self.too_long = numbered(
+            dumps(
+                {
+                    "line": 0,
+                    "key": None,
+                    "error": f"line is longer than {MAX_LINE_BYTES:,} bytes",
+                    "exit_code": ExitCode.USAGE,
+                }
+            ),
+            ExitCode.USAGE,
+        )
 
     def chunk(self, first: int, chunk: list[bytes | None]) -> tuple[str, int]:
         """The answers to lines ``first``, ``first + 1``, ... (None: a line over the length limit), as one

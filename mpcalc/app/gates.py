@@ -17,8 +17,18 @@ from ..dpdk.records import Result
 from ..dpdk.units import parse_size
 
 #: platform fields the gates' JSON compares with the baseline's (what a user chooses)
-_PLATFORM_KEYS = ("dpdk", "arch", "platform", "cache_line", "max_lcore", "channels", "ranks", "page_size", "debug",
-                  "stats")
+_PLATFORM_KEYS = (
+    "dpdk",
+    "arch",
+    "platform",
+    "cache_line",
+    "max_lcore",
+    "channels",
+    "ranks",
+    "page_size",
+    "debug",
+    "stats",
+)
 
 
 def tolerance(text: str, base: int) -> int:
@@ -58,10 +68,15 @@ def read_baseline(path: str) -> dict[str, Any]:
     except ValueError as exc:
         raise InputError(f"{path!r} is not an mpcalc --json report ({exc})", param="--baseline") from None
     if isinstance(doc, dict) and "command" in doc and not isinstance(doc.get("results"), list):
-        raise InputError(f"{path!r} is the JSON of mpcalc {doc['command']}, not the --json report of a sizing "
-                         "command", param="--baseline")
-    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list) or not all(
-            isinstance(r, dict) and isinstance(r.get("flags"), list) for r in doc["results"]):
+        raise InputError(
+            f"{path!r} is the JSON of mpcalc {doc['command']}, not the --json report of a sizing command",
+            param="--baseline",
+        )
+    if (
+        not isinstance(doc, dict)
+        or not isinstance(doc.get("results"), list)
+        or not all(isinstance(r, dict) and isinstance(r.get("flags"), list) for r in doc["results"])
+    ):
         raise InputError(f"{path!r} is not an mpcalc --json report (no results with flags)", param="--baseline")
     return doc
 
@@ -70,8 +85,9 @@ def _shown(value: object) -> str:
     return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else repr(value)
 
 
-def differences(baseline: Mapping[str, Any], command: str, inputs: Mapping[str, Any],
-                flag_labels: Sequence[str]) -> list[str]:
+def differences(
+    baseline: Mapping[str, Any], command: str, inputs: Mapping[str, Any], flag_labels: Sequence[str]
+) -> list[str]:
     """How the baseline's command and configuration differ from this run's (empty: comparable).
 
     >>> differences({"command": "rib", "input": {"routes": 1}, "results": [{"flags": []}]}, "fib", {}, ["none"])
@@ -107,8 +123,12 @@ def require_same(path: str, command: str, inputs: Mapping[str, Any], results: Se
     labels = [_label(r.to_dict()["flags"]) for r in results]  # type: ignore[arg-type]
     diff = differences(doc, command, inputs, labels)
     if diff:
-        raise InputError(f"{path!r} is another configuration: " + "; ".join(diff)
-                         + " (a baseline is compared with the same command and options)", param="--baseline")
+        raise InputError(
+            f"{path!r} is another configuration: "
+            + "; ".join(diff)
+            + " (a baseline is compared with the same command and options)",
+            param="--baseline",
+        )
     return doc
 
 
@@ -133,15 +153,36 @@ def _baseline_checks(doc: Mapping[str, Any], results: Sequence[Result], tol: str
                 continue
             allowed = tolerance(tol, was)
             ok = now - was <= allowed
-            message = (f"{key} ({label}) grew from {was:,} to {now:,} (+{now - was:,}), beyond the tolerance {tol}"
-                       if not ok else f"{key} ({label}) {was:,} -> {now:,} ({now - was:+,}), within {tol}")
-            checks.append({"gate": "baseline", "flags": label, "key": key, "baseline": was, "value": now,
-                           "limit": was + allowed, "ok": ok, "message": message})
+            message = (
+                f"{key} ({label}) grew from {was:,} to {now:,} (+{now - was:,}), beyond the tolerance {tol}"
+                if not ok
+                else f"{key} ({label}) {was:,} -> {now:,} ({now - was:+,}), within {tol}"
+            )
+            checks.append(
+                {
+                    "gate": "baseline",
+                    "flags": label,
+                    "key": key,
+                    "baseline": was,
+                    "value": now,
+                    "limit": was + allowed,
+                    "ok": ok,
+                    "message": message,
+                }
+            )
     return checks
 
 
-def gate_report(*, max_total: int | None, baseline: str | None, tol: str, command: str, inputs: Mapping[str, Any],
-                platform: Mapping[str, Any], results: Sequence[Result]) -> dict[str, Any]:
+def gate_report(
+    *,
+    max_total: int | None,
+    baseline: str | None,
+    tol: str,
+    command: str,
+    inputs: Mapping[str, Any],
+    platform: Mapping[str, Any],
+    results: Sequence[Result],
+) -> dict[str, Any]:
     """The gates' section of the JSON: every check with its limit and verdict, and what differs from the
     baseline's platform.  InputError (exit 2) when the baseline is another command or configuration."""
     checks: list[dict[str, Any]] = []
@@ -149,16 +190,32 @@ def gate_report(*, max_total: int | None, baseline: str | None, tol: str, comman
         for r in results:
             label = _label(r.to_dict()["flags"])  # type: ignore[arg-type]
             ok = r.total_bytes <= max_total
-            checks.append({"gate": "max_total", "flags": label, "key": "total_bytes", "baseline": None,
-                           "value": r.total_bytes, "limit": max_total, "ok": ok,
-                           "message": f"total_bytes {r.total_bytes:,} ({label}) is "
-                                      f"{'within' if ok else 'over'} --max-total {max_total:,}"})
+            checks.append(
+                {
+                    "gate": "max_total",
+                    "flags": label,
+                    "key": "total_bytes",
+                    "baseline": None,
+                    "value": r.total_bytes,
+                    "limit": max_total,
+                    "ok": ok,
+                    "message": f"total_bytes {r.total_bytes:,} ({label}) is "
+                    f"{'within' if ok else 'over'} --max-total {max_total:,}",
+                }
+            )
     base: dict[str, Any] | None = None
     if baseline is not None:
         doc = require_same(baseline, command, inputs, results)
         checks += _baseline_checks(doc, results, tol)
         then = doc.get("platform") or {}
-        base = {"file": baseline, "tolerance": tol, "mpcalc_version": doc.get("mpcalc_version"),
-                "platform_differences": {k: {"baseline": then.get(k), "now": platform.get(k)}
-                                         for k in _PLATFORM_KEYS if then.get(k) != platform.get(k)}}
+        base = {
+            "file": baseline,
+            "tolerance": tol,
+            "mpcalc_version": doc.get("mpcalc_version"),
+            "platform_differences": {
+                k: {"baseline": then.get(k), "now": platform.get(k)}
+                for k in _PLATFORM_KEYS
+                if then.get(k) != platform.get(k)
+            },
+        }
     return {"max_total": max_total, "baseline": base, "checks": checks, "ok": all(c["ok"] for c in checks)}

@@ -92,7 +92,8 @@ class Job(NamedTuple):
         if self.args.get("cache_size"):
             if self.args.get("cache_layout") == "pointer":
                 out["index-based per-lcore cache (the mempool index-cache RFC)"] = lambda: self.result(
-                    flags, cache_layout="index")
+                    flags, cache_layout="index"
+                )
             half = self.args["cache_size"] // 2
             out[f"cache_size {half}"] = lambda: self.result(flags, cache_size=half)
             out["no per-lcore cache"] = lambda: self.result(flags, cache_size=0)
@@ -129,5 +130,9 @@ def _needed(decl: ObjectDecl) -> tuple[str, ...]:
 
 
 def fit_rejection(job: Job, budget: int) -> Rejection:
-    return Rejection(errno=None, reason=f"no valid {job.decl.input_name(job.fit_key)} fits {budget:,} heap bytes",
-                     function="mpcalc --fit", source="-")
+    return Rejection(
+        errno=None,
+        reason=f"no valid {job.decl.input_name(job.fit_key)} fits {budget:,} heap bytes",
+        function="mpcalc --fit",
+        source="-",
+    )

@@ -12,8 +12,9 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
     from .plan import EAL_INIT_HEAP, Item, PlanReport, socket_plans
 
     items = (Item(kind="ovs", name="ovs", socket=0, result=result),)
-    report = PlanReport(path="<mpcalc ovs>", platform=platform, items=items,
-                        sockets=socket_plans(list(items), platform, EAL_INIT_HEAP))
+    report = PlanReport(
+        path="<mpcalc ovs>", platform=platform, items=items, sockets=socket_plans(list(items), platform, EAL_INIT_HEAP)
+    )
     settings = report.settings()
     if not settings:
         return {"pages": None, "note": "no page size (--page-size none): no hugepage advice"}
@@ -26,6 +27,8 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
         "dpdk-socket-mem": socket_mem,
         "ovs-vsctl": f"ovs-vsctl set Open_vSwitch . other_config:dpdk-socket-mem={socket_mem}",
         "nr_hugepages": settings["nr_hugepages"],
-        "assumes": [*settings["assumes"],  # type: ignore[misc]
-                    "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's"],
+        "assumes": [
+            *settings["assumes"],  # type: ignore[misc]
+            "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's",
+        ],
     }

@@ -37,8 +37,9 @@ MAX_ITEMS = 10_000
 
 
 #: the plan-only key of [platform]: heap bytes rte_eal_init allocates on socket 0
-EAL_HEAP = Param("eal_heap", "size", "Heap bytes EAL's own initialisation takes on socket 0.", default=EAL_INIT_HEAP,
-                 hi=1 << 40)
+EAL_HEAP = Param(
+    "eal_heap", "size", "Heap bytes EAL's own initialisation takes on socket 0.", default=EAL_INIT_HEAP, hi=1 << 40
+)
 SOCKET = Param("socket", "count", "The NUMA socket the item's memory is on.", default=0, hi=255)
 NAME = Param("name", "text", "The item's name (its memzones' names).")
 
@@ -73,8 +74,13 @@ class SocketPlan:
     pages: int | None
 
     def to_dict(self) -> dict[str, object]:
-        return {"socket": self.socket, "total_bytes": self.total_bytes, "heap_bytes": self.heap_bytes,
-                "eal_heap": self.eal_heap, "pages": self.pages}
+        return {
+            "socket": self.socket,
+            "total_bytes": self.total_bytes,
+            "heap_bytes": self.heap_bytes,
+            "eal_heap": self.eal_heap,
+            "pages": self.pages,
+        }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -111,10 +117,14 @@ class PlanReport:
             "eal_args": f"--socket-mem {','.join(str(m) for m in mb)}",
             "nr_hugepages": [
                 f"echo {n} > /sys/devices/system/node/node{s}/hugepages/hugepages-{kb}kB/nr_hugepages"
-                for s, n in sorted(by_socket.items())],
-            "kubernetes": {"resources": {
-                "requests": {f"hugepages-{k8s_unit}": f"{total // 2**20}Mi"},
-                "limits": {f"hugepages-{k8s_unit}": f"{total // 2**20}Mi"}}},
+                for s, n in sorted(by_socket.items())
+            ],
+            "kubernetes": {
+                "resources": {
+                    "requests": {f"hugepages-{k8s_unit}": f"{total // 2**20}Mi"},
+                    "limits": {f"hugepages-{k8s_unit}": f"{total // 2**20}Mi"},
+                }
+            },
         }
 
     def to_dict(self) -> dict[str, object]:
@@ -166,8 +176,9 @@ def _platform(path: str, doc: Mapping[str, Any]) -> tuple[Platform, int]:
     except InputError as exc:
         raise _item_error(path, "[platform]", exc.param and exc.param.lstrip("-").replace("-", "_"), exc) from None
     # a value of [platform] came from the plan file, not from a command-line option
-    return platform._replace(sources=tuple((k, f"{path} [platform]" if v == "option" else v)
-                                           for k, v in platform.sources)), eal_heap
+    return platform._replace(
+        sources=tuple((k, f"{path} [platform]" if v == "option" else v) for k, v in platform.sources)
+    ), eal_heap
 
 
 def _compute(kind: str, keys: dict[str, Any], p: Platform) -> Result:
@@ -247,8 +258,9 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
     """Evaluate every item of a parsed plan file."""
     unknown = sorted(set(doc) - {"platform", *objects.NAMES})
     if unknown:
-        raise _item_error(path, f"[{unknown[0]}]", None,
-                          ValueError(f"unknown table (known: platform, {', '.join(objects.NAMES)})"))
+        raise _item_error(
+            path, f"[{unknown[0]}]", None, ValueError(f"unknown table (known: platform, {', '.join(objects.NAMES)})")
+        )
     platform, eal_heap = _platform(path, doc)
     items: list[Item] = []
     seen: dict[tuple[int, str], str] = {}
@@ -274,14 +286,19 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
             # DPDK refuses a second pool, RIB or FIB of the same memzone name (EEXIST)
             mz = objects.get(kind).zone_prefix + keys["name"]
             if (0, mz) in seen:
-                raise _item_error(path, where, "name", ValueError(
-                    f"memzone {mz} is already used by {seen[(0, mz)]}: DPDK would fail with EEXIST"))
+                raise _item_error(
+                    path,
+                    where,
+                    "name",
+                    ValueError(f"memzone {mz} is already used by {seen[(0, mz)]}: DPDK would fail with EEXIST"),
+                )
             seen[(0, mz)] = where
             try:
                 result = _compute(kind, keys, platform)
             except InputError as exc:
-                raise _item_error(path, where, exc.param and exc.param.lstrip("-").replace("-", "_"),
-                                  InputError(_keyed(str(exc)))) from None
+                raise _item_error(
+                    path, where, exc.param and exc.param.lstrip("-").replace("-", "_"), InputError(_keyed(str(exc)))
+                ) from None
             items.append(Item(kind=kind, name=keys["name"], socket=socket, result=result))
             if len(items) > MAX_ITEMS:
                 raise _item_error(path, where, None, ValueError(f"more than {MAX_ITEMS:,} items"))
@@ -298,10 +315,16 @@ def socket_plans(items: list[Item], platform: Platform, eal_heap: int) -> tuple[
         heap = sum(r.heap_bytes for r in mine)
         # rte_eal_init's own allocations land on the main lcore's socket (assumed 0); an [[app]] counts them itself
         eal = eal_heap if s == 0 and not any(i.kind == "app" for i in items) else 0
-        pages = (ceil_div(heap + eal + _iova_pa_chunk_headers(mine, platform), platform.page_size)
-                 if platform.page_size else None)
-        sockets.append(SocketPlan(socket=s, total_bytes=sum(r.total_bytes for r in mine), heap_bytes=heap,
-                                  eal_heap=eal, pages=pages))
+        pages = (
+            ceil_div(heap + eal + _iova_pa_chunk_headers(mine, platform), platform.page_size)
+            if platform.page_size
+            else None
+        )
+        sockets.append(
+            SocketPlan(
+                socket=s, total_bytes=sum(r.total_bytes for r in mine), heap_bytes=heap, eal_heap=eal, pages=pages
+            )
+        )
     return tuple(sockets)
 
 

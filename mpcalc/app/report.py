@@ -51,8 +51,14 @@ class DiffRow(NamedTuple):
         return (self.right or 0) - (self.left or 0)
 
     def to_dict(self) -> dict[str, object]:
-        return {"result": self.result, "section": self.section, "name": self.name, "left": self.left,
-                "right": self.right, "delta": self.delta}
+        return {
+            "result": self.result,
+            "section": self.section,
+            "name": self.name,
+            "left": self.left,
+            "right": self.right,
+            "delta": self.delta,
+        }
 
 
 class DiffReport(NamedTuple):
@@ -99,6 +105,7 @@ def diff_reports(left: Report, right: Report) -> DiffReport:
         rmap = {(s, n): v for s, n, v in _items(rr)}
         keys = list(dict.fromkeys([(s, n) for s, n, _ in _items(lr)] + [(s, n) for s, n, _ in _items(rr)]))
         keys.sort(key=lambda k: k[0] == "total")
-        rows += [DiffRow(result=label, section=s, name=n, left=lmap.get((s, n)), right=rmap.get((s, n)))
-                 for s, n in keys]
+        rows += [
+            DiffRow(result=label, section=s, name=n, left=lmap.get((s, n)), right=rmap.get((s, n))) for s, n in keys
+        ]
     return DiffReport(left=left, right=right, rows=tuple(rows))

@@ -77,8 +77,13 @@ def evaluate(request: Request) -> Outcome:
     masks = request.args.get("flags") or [0]
     results = [advise(job.command, job.inputs, _one(job, mask, analysis), job.platform) for mask in masks]
     inputs = job.inputs if analysis.fit is None else sized_inputs(job, results)
-    report = Report(command=job.command, platform=describe(job.platform), inputs=inputs, results=tuple(results),
-                    notes=platform_notes(job.platform, *objects_zones(results)))
+    report = Report(
+        command=job.command,
+        platform=describe(job.platform),
+        inputs=inputs,
+        results=tuple(results),
+        notes=platform_notes(job.platform, *objects_zones(results)),
+    )
     problems = gates(analysis, results)
     code = ExitCode.BUDGET if problems else ExitCode.OK if report.ok else ExitCode.REJECTED
     return Outcome(report, code, tuple(problems))
@@ -130,17 +135,25 @@ def _one(job: Job, mask: int, analysis: Analysis) -> Result:
             result = assemble(job.command, mask, job.platform, errors=[fit_rejection(job, analysis.fit)])
         else:
             nxt = job.result(mask, **{job.fit_key: value + 1})
-            extra["fit"] = {"budget": analysis.fit, "on": "heap_bytes", "key": job.decl.input_name(job.fit_key),
-                            "value": value,
-                            "heap_bytes": result.heap_bytes, "next_heap_bytes": nxt.heap_bytes}  # type: ignore[union-attr]
+            assert result is not None  # job.fit found a value: it has its result
+            extra["fit"] = {
+                "budget": analysis.fit,
+                "on": "heap_bytes",
+                "key": job.decl.input_name(job.fit_key),
+                "value": value,
+                "heap_bytes": result.heap_bytes,
+                "next_heap_bytes": nxt.heap_bytes,
+            }
     else:
         result = job.result(mask)
     assert result is not None
     if analysis.explain and (result.mempools or result.zones or result.allocations):
         from . import explain
 
-        extra["explain"] = {"steps": explain.steps(result, job.platform),
-                            "savings": explain.savings(result, job.variants(mask))}
+        extra["explain"] = {
+            "steps": explain.steps(result, job.platform),
+            "savings": explain.savings(result, job.variants(mask)),
+        }
     if extra:
         result = result._replace(details={**result.details, **extra})
     return result
@@ -152,8 +165,10 @@ def gates(analysis: Analysis, results: list[Result]) -> list[str]:
     if analysis.max_total is not None:
         for r in results:
             if r.total_bytes > analysis.max_total:
-                problems.append(f"total_bytes {r.total_bytes:,} ({','.join(flag_names(r.flags)) or 'none'}) is over "
-                                f"--max-total {analysis.max_total:,}")
+                problems.append(
+                    f"total_bytes {r.total_bytes:,} ({','.join(flag_names(r.flags)) or 'none'}) is over "
+                    f"--max-total {analysis.max_total:,}"
+                )
     if analysis.baseline is not None:
         from .gates import check_baseline  # reads JSON: imported only with --baseline
 
@@ -176,13 +191,17 @@ def platform_notes(platform: Platform, zones: int = 0, most: int = 0) -> tuple[s
         # it from the end of a free element, its data start floored to the alignment, and keeps a trailer
         # too small to split inside the element (v22.11:lib/eal/common/malloc_elem.c:230-233,434-439)
         slack = platform.mempool_align - platform.cache_line
-        notes.append(f"RTE_MEMPOOL_ALIGN {platform.mempool_align} is over the {platform.cache_line}-byte cache line: "
-                     f"the malloc heap grows by 0 or {slack} bytes more than heap_bytes per objects memzone, as the "
-                     f"free space it is carved from ends" + (f" (here {zones}: heap_bytes up to {most:,} + "
-                     f"{zones * slack:,})" if zones else ""))
+        notes.append(
+            f"RTE_MEMPOOL_ALIGN {platform.mempool_align} is over the {platform.cache_line}-byte cache line: "
+            f"the malloc heap grows by 0 or {slack} bytes more than heap_bytes per objects memzone, as the "
+            f"free space it is carved from ends"
+            + (f" (here {zones}: heap_bytes up to {most:,} + {zones * slack:,})" if zones else "")
+        )
     if not platform.spreads and (platform.channels, platform.ranks) != (4, 1):
-        notes.append(f"--channels/--ranks have no effect on {platform.arch}: DPDK spreads objects over memory "
-                     "channels and ranks only on x86 (arch_mem_object_align)")
+        notes.append(
+            f"--channels/--ranks have no effect on {platform.arch}: DPDK spreads objects over memory "
+            "channels and ranks only on x86 (arch_mem_object_align)"
+        )
     build_notes = dict(platform.sources).get("build_notes")
     if build_notes:
         notes.append(build_notes)
@@ -194,14 +213,37 @@ def platform_notes(platform: Platform, zones: int = 0, most: int = 0) -> tuple[s
 #: the analyses' inputs, declared once for the command line and batch lines (the gates: command line only)
 ANALYSIS_PARAMS = (
     Param("explain", "bool", "Show the derivation of every figure and the savings on the table.", default=False),
-    Param("fit", "size", "Find the largest count (pool, mbuf), max_nodes or max_routes whose heap_bytes fit SIZE.",
-          lo=1, hi=1 << 50, metavar="SIZE"),
-    Param("max_total", "size", "Exit 3 when a total_bytes is over SIZE.", hi=1 << 62, metavar="SIZE",
-          fronts=frozenset({"cli"})),
-    Param("baseline", "path", "A previous --json report: exit 3 when a total grew by more than --tolerance.",
-          fronts=frozenset({"cli"})),
-    Param("tolerance", "text", "Growth allowed against --baseline: bytes (64K) or a percentage (2%).", default="0",
-          show_default=True, metavar="SIZE|PCT", fronts=frozenset({"cli"})),
+    Param(
+        "fit",
+        "size",
+        "Find the largest count (pool, mbuf), max_nodes or max_routes whose heap_bytes fit SIZE.",
+        lo=1,
+        hi=1 << 50,
+        metavar="SIZE",
+    ),
+    Param(
+        "max_total",
+        "size",
+        "Exit 3 when a total_bytes is over SIZE.",
+        hi=1 << 62,
+        metavar="SIZE",
+        fronts=frozenset({"cli"}),
+    ),
+    Param(
+        "baseline",
+        "path",
+        "A previous --json report: exit 3 when a total grew by more than --tolerance.",
+        fronts=frozenset({"cli"}),
+    ),
+    Param(
+        "tolerance",
+        "text",
+        "Growth allowed against --baseline: bytes (64K) or a percentage (2%).",
+        default="0",
+        show_default=True,
+        metavar="SIZE|PCT",
+        fronts=frozenset({"cli"}),
+    ),
 )
 
 
@@ -210,7 +252,9 @@ def request_of(command: str, values: Mapping[str, Any]) -> Request:
     and the analyses' parameters; any other key is ignored here: each front end checks its own)."""
     decl = objects.get(command)
     analysis = Analysis(**{p.key: values.get(p.key, p.default) for p in ANALYSIS_PARAMS})
-    return Request(command=command,
-                   args={p.key: values.get(p.key, p.default) for p in decl.params},
-                   platform={k: values[k] for k in PLATFORM_KEYS if values.get(k) is not None},
-                   analysis=analysis)
+    return Request(
+        command=command,
+        args={p.key: values.get(p.key, p.default) for p in decl.params},
+        platform={k: values[k] for k in PLATFORM_KEYS if values.get(k) is not None},
+        analysis=analysis,
+    )

@@ -58,9 +58,18 @@ def rows(request: Request, key: str, values: list[int]) -> Iterator[Point]:
         else:
             varied = request._replace(args={**request.args, key: value})
         answer = footprints(varied)
-        out: list[Row] = [(kind_flags_label(answer.command, flags), not fp.errors, fp.object_size, fp.total_bytes,
-                           fp.heap_bytes, fp.hugepages, "|".join(e.errno or "hazard" for e in fp.errors))
-                          for flags, fp in answer.results]
+        out: list[Row] = [
+            (
+                kind_flags_label(answer.command, flags),
+                not fp.errors,
+                fp.object_size,
+                fp.total_bytes,
+                fp.heap_bytes,
+                fp.hugepages,
+                "|".join(e.errno or "hazard" for e in fp.errors),
+            )
+            for flags, fp in answer.results
+        ]
         yield Point(value, describe(platform_from(varied.platform)), answer.inputs, out)
 
 

@@ -28,11 +28,20 @@ import click
 
 @click.command("batch")
 @click.argument("input_file", metavar="[FILE]", type=click.Path(dir_okay=False, allow_dash=True), default="-")
-@click.option("--compact", is_flag=True,
-              help="One short record per line (flags, object size, totals, errnos) instead of the full document.")
-@click.option("--jobs", "-j", type=click.IntRange(0, 64), default=0, show_default=True,
-              help="Worker processes for a FILE (answers stay in order); 0: one per CPU for a file of 1 MiB or "
-                   "more, else 1. A pipe is always answered by this process, read by read.")
+@click.option(
+    "--compact",
+    is_flag=True,
+    help="One short record per line (flags, object size, totals, errnos) instead of the full document.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(0, 64),
+    default=0,
+    show_default=True,
+    help="Worker processes for a FILE (answers stay in order); 0: one per CPU for a file of 1 MiB or "
+    "more, else 1. A pipe is always answered by this process, read by read.",
+)
 def command(input_file: str, compact: bool, jobs: int) -> int:
     """Evaluate JSON Lines configurations (FILE or stdin), one JSON answer per line, streaming.
 

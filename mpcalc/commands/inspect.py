@@ -24,9 +24,13 @@ def _pin_options() -> list[click.Option]:
     from ..params import option
 
     declared = {p.key: p for p in PLATFORM_PARAMS}
-    return [option(declared[k]._replace(default=None, show_default=False), help="Pin (else inferred from the dump): "
-                   + declared[k].help)
-            for k in PINS]
+    return [
+        option(
+            declared[k]._replace(default=None, show_default=False),
+            help="Pin (else inferred from the dump): " + declared[k].help,
+        )
+        for k in PINS
+    ]
 
 
 @click.command("inspect", params=_pin_options())

@@ -13,9 +13,14 @@ from ..params import Declared
 
 @click.command("plan")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=False))
-@click.option("--fit", type=Declared(next(p for p in ANALYSIS_PARAMS if p.key == "fit")), default=None, metavar="SIZE",
-              help="Grow one item (--fit-item) to the largest count, nodes or routes with which its socket's "
-                   "pages still fit SIZE.")
+@click.option(
+    "--fit",
+    type=Declared(next(p for p in ANALYSIS_PARAMS if p.key == "fit")),
+    default=None,
+    metavar="SIZE",
+    help="Grow one item (--fit-item) to the largest count, nodes or routes with which its socket's "
+    "pages still fit SIZE.",
+)
 @click.option("--fit-item", default=None, metavar="NAME", help="The item --fit grows.")
 @output_options
 @plot_option

@@ -10,8 +10,13 @@ from ..app.exitcodes import ExitCode
 
 
 @click.command("schema")
-@click.option("--document", type=click.Choice(["output", "plan-file"]), default="output", show_default=True,
-              help="output: every JSON document mpcalc prints; plan-file: the TOML file mpcalc plan reads.")
+@click.option(
+    "--document",
+    type=click.Choice(["output", "plan-file"]),
+    default="output",
+    show_default=True,
+    help="output: every JSON document mpcalc prints; plan-file: the TOML file mpcalc plan reads.",
+)
 def command(document: str) -> int:
     """Print a JSON Schema: of mpcalc's JSON output, or of a plan file."""
     from ..app import schema

@@ -30,22 +30,55 @@ def _parse_vary(text: str) -> tuple[str, str, str]:
 
 @click.command("sweep", context_settings={"ignore_unknown_options": True})
 @click.argument("command_name", metavar="COMMAND")
-@click.option("--vary", required=True, metavar="KEY=LO..HI",
-              help="The option to sweep and its range, e.g. count=1K..10M or elt-size=8..4K.")
-@click.option("--steps", type=click.IntRange(1, MAX_STEPS), default=50, show_default=True,
-              help=f"Points in the range (at most {MAX_STEPS:,}; fewer when the range has fewer integers).")
+@click.option(
+    "--vary",
+    required=True,
+    metavar="KEY=LO..HI",
+    help="The option to sweep and its range, e.g. count=1K..10M or elt-size=8..4K.",
+)
+@click.option(
+    "--steps",
+    type=click.IntRange(1, MAX_STEPS),
+    default=50,
+    show_default=True,
+    help=f"Points in the range (at most {MAX_STEPS:,}; fewer when the range has fewer integers).",
+)
 @click.option("--log", "log_scale", is_flag=True, help="Space the points geometrically (LO must be at least 1).")
-@click.option("--format", "fmt", type=click.Choice(["csv", "jsonl"]), default="csv", show_default=True,
-              help="Rows as CSV or JSON Lines.")
-@click.option("--metric", type=click.Choice(METRICS), default=None,
-              help="What --plot draws [default: per_object, the bytes per object (node, route, mbuf) where the "
-                   "object holds some, else total_bytes].")
-@click.option("--plot", "plot_file", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Also draw the curves into this file (.svg, .png, .pdf); needs the extra mpcalc[plot].")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["csv", "jsonl"]),
+    default="csv",
+    show_default=True,
+    help="Rows as CSV or JSON Lines.",
+)
+@click.option(
+    "--metric",
+    type=click.Choice(METRICS),
+    default=None,
+    help="What --plot draws [default: per_object, the bytes per object (node, route, mbuf) where the "
+    "object holds some, else total_bytes].",
+)
+@click.option(
+    "--plot",
+    "plot_file",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    help="Also draw the curves into this file (.svg, .png, .pdf); needs the extra mpcalc[plot].",
+)
 @click.argument("options", nargs=-1, type=click.UNPROCESSED)
 @click.pass_context
-def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_scale: bool, fmt: str,
-            metric: str | None, plot_file: str | None, options: tuple[str, ...]) -> int:
+def command(
+    ctx: click.Context,
+    command_name: str,
+    vary: str,
+    steps: int,
+    log_scale: bool,
+    fmt: str,
+    metric: str | None,
+    plot_file: str | None,
+    options: tuple[str, ...],
+) -> int:
     """Evaluate COMMAND over a range of one option and every flag combination, ready to plot.
 
     Example: mpcalc sweep rib --vary routes=1K..10M --steps 50 --log --page-size 4K --plot rib.svg
@@ -67,8 +100,10 @@ def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_sc
     numeric = {p.key: p for p in (*objects.get(command_name).params, *PLATFORM_PARAMS) if p.numeric_kind}
     param = numeric.get(key)
     if param is None:
-        raise click.BadParameter(f"{command_name} has no count or size option {key!r} (it has: "
-                                 f"{', '.join(sorted(numeric))})", param_hint="'--vary'")
+        raise click.BadParameter(
+            f"{command_name} has no count or size option {key!r} (it has: {', '.join(sorted(numeric))})",
+            param_hint="'--vary'",
+        )
     opt = param.option
     try:
         lo, hi = param.parse(lo_text), param.parse(hi_text)
@@ -103,8 +138,15 @@ def command(ctx: click.Context, command_name: str, vary: str, steps: int, log_sc
     return _run(request_of(command_name, params), key, values, fmt, metric, plot_file, per)
 
 
-def _run(request: Request, key: str, values: list[int], fmt: str, metric: str, plot_file: str | None,
-         per: tuple[str, str] | None) -> int:
+def _run(
+    request: Request,
+    key: str,
+    values: list[int],
+    fmt: str,
+    metric: str,
+    plot_file: str | None,
+    per: tuple[str, str] | None,
+) -> int:
     from ..render import plot
 
     out = sys.stdout
@@ -124,8 +166,10 @@ def _run(request: Request, key: str, values: list[int], fmt: str, metric: str, p
         for row in point.rows:
             label, ok, obj, total, heap, hugepages, errors = row
             if fmt == "csv":
-                buf.append(f"{value},{label},{'true' if ok else 'false'},{'' if obj is None else obj},"
-                           f"{total},{heap},{'' if hugepages is None else hugepages},{errors}\n")
+                buf.append(
+                    f"{value},{label},{'true' if ok else 'false'},{'' if obj is None else obj},"
+                    f"{total},{heap},{'' if hugepages is None else hugepages},{errors}\n"
+                )
             else:
                 buf.append(dumps({key: value, **dict(zip(COLUMNS, row, strict=True))}) + "\n")
             if plot_file is not None:
@@ -144,6 +188,16 @@ def _run(request: Request, key: str, values: list[int], fmt: str, metric: str, p
     out.flush()
     progress.close()
     if plot_file is not None:
-        plot.sweep(plot_file, curves, name=request.command, key=key, metric=metric, log=plot.is_log(values),
-                   platform=platform, pages=pages, held=held, per=per)
+        plot.sweep(
+            plot_file,
+            curves,
+            name=request.command,
+            key=key,
+            metric=metric,
+            log=plot.is_log(values),
+            platform=platform,
+            pages=pages,
+            held=held,
+            per=per,
+        )
     return worst

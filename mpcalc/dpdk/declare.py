@@ -234,12 +234,23 @@ class ObjectDecl(NamedTuple):
 
 # --- parameters shared by several objects ---------------------------------------------------------
 
-FLAGS = Param("flags", "flags", "Mempool flags: a list (no_cache_align,no_spread), DPDK macro names, a mask (0x23), "
-              "none, or all (every combination of no_cache_align, no_spread and no_iova_contig).",
-              default=[0], show_default="none")
+FLAGS = Param(
+    "flags",
+    "flags",
+    "Mempool flags: a list (no_cache_align,no_spread), DPDK macro names, a mask (0x23), "
+    "none, or all (every combination of no_cache_align, no_spread and no_iova_contig).",
+    default=[0],
+    show_default="none",
+)
 CACHE_SIZE = Param("cache_size", "count", "Per-lcore cache size.", default=0, show_default=True)
-CACHE_LAYOUT = Param("cache_layout", "choice", "Per-lcore cache slots: pointers (DPDK) or 32-bit indices (the "
-                     "index-based cache RFC).", default="pointer", choices=("pointer", "index"), show_default=True)
+CACHE_LAYOUT = Param(
+    "cache_layout",
+    "choice",
+    "Per-lcore cache slots: pointers (DPDK) or 32-bit indices (the index-based cache RFC).",
+    default="pointer",
+    choices=("pointer", "index"),
+    show_default=True,
+)
 
 
 def name_param(default: str, zones: str, what: str = "Pool") -> Param:

@@ -53,21 +53,41 @@ def hugepages(heap: int, p: Platform) -> int | None:
     return ceil_div(heap, p.page_size)
 
 
-def assemble(kind: str, flags: int, p: Platform, mempools: Sequence[Mempool] = (),
-             allocations: Sequence[Allocation] = (), errors: Iterable[Rejection] = (),
-             details: dict[str, object] | None = None) -> Result:
+def assemble(
+    kind: str,
+    flags: int,
+    p: Platform,
+    mempools: Sequence[Mempool] = (),
+    allocations: Sequence[Allocation] = (),
+    errors: Iterable[Rejection] = (),
+    details: dict[str, object] | None = None,
+) -> Result:
     """The records of a configuration: its pools (each with its own totals, mpcalc.dpdk.mempool.create),
     the object's other allocations, and the totals of :func:`footprint`."""
     all_errors = (*(e for mp in mempools for e in mp.errors), *errors)
-    fp = footprint(None, [(mp.total_bytes, mp.heap_bytes) for mp in mempools], [a.size for a in allocations],
-                   all_errors, p)
-    return Result(kind=kind, flags=flags, mempools=tuple(mempools), allocations=tuple(allocations),
-                  total_bytes=fp.total_bytes, heap_bytes=fp.heap_bytes, hugepages=fp.hugepages, errors=all_errors,
-                  details=details or {})
+    fp = footprint(
+        None, [(mp.total_bytes, mp.heap_bytes) for mp in mempools], [a.size for a in allocations], all_errors, p
+    )
+    return Result(
+        kind=kind,
+        flags=flags,
+        mempools=tuple(mempools),
+        allocations=tuple(allocations),
+        total_bytes=fp.total_bytes,
+        heap_bytes=fp.heap_bytes,
+        hugepages=fp.hugepages,
+        errors=all_errors,
+        details=details or {},
+    )
 
 
-def footprint(object_size: int | None, pools: Iterable[tuple[int, int]], allocations: Iterable[int],
-              errors: tuple[Rejection, ...], p: Platform) -> Footprint:
+def footprint(
+    object_size: int | None,
+    pools: Iterable[tuple[int, int]],
+    allocations: Iterable[int],
+    errors: tuple[Rejection, ...],
+    p: Platform,
+) -> Footprint:
     """The totals of a configuration: its pools' (total bytes, heap bytes), each other allocation one
     heap element (:func:`heap_cost`), and the pages the heap spans."""
     total = heap = 0

@@ -126,8 +126,10 @@ class Preset(NamedTuple):
     def at(self, version: str) -> PresetStep:
         found = [s for s in self.steps if version_key(s.since) <= version_key(version)]
         if not found:
-            raise InputError(f"platform {self.name!r} does not exist in DPDK {version} (from {self.steps[0].since})",
-                             param="--platform")
+            raise InputError(
+                f"platform {self.name!r} does not exist in DPDK {version} (from {self.steps[0].since})",
+                param="--platform",
+            )
         return found[-1]
 
 
@@ -141,82 +143,82 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 _V22_11 = ReleaseFacts(
-        version="22.11",
-        stable_tag="v22.11.11",
-        cache_objs_multiplier=2,
-        cache_objs_aligned=True,
-        cache_head_bytes=12,
-        cache_max_size=512,
-        cache_size_rule="flushthresh",
-        stats_switch="stats",
-        stats_lcore_extra=1,
-        debug_stats_body=96,
-        debug_stats_guard_lines=0,
-        mempool_struct_end=152,
-        objhdr_size=24,
-        objhdr_debug_size=32,
-        objtlr_debug_size=8,
-        memhdr_size=56,
-        tailq_entry_size=24,
-        ring_struct_lines=6,
-        ring_guard_lines=0,
-        malloc_elem_bytes=80,
-        memzone_namesize=32,
-        ring_namesize=29,
-        mempool_namesize=26,
-        rib_node_size=40,
-        rib6_node_size=56,
-        rib_struct_size=96,
-        rib6_struct_size=96,
-        rib_namesize=64,
-        fib_struct_size=112,
-        fib6_struct_size=112,
-        dir24_8_tbl_head=40,
-        trie_tbl_head=52,
-        tbl24_extra_bytes=4,
-        mbuf_size=128,
-        pktmbuf_pool_private_size=8,
-        mbuf_priv_align=8,
-        pktmbuf_headroom=128,
-        mbuf_default_dataroom=2048,
-        citations={
-            "cache_objs_multiplier": "v22.11:lib/mempool/rte_mempool.h:110",
-            "cache_objs_aligned": "v22.11:lib/mempool/rte_mempool.h:110",
-            "cache_head_bytes": "v22.11:lib/mempool/rte_mempool.h:88-90",
-            "cache_max_size": "v22.11:config/rte_config.h:49",
-            "cache_size_rule": "v22.11:lib/mempool/rte_mempool.c:51-53,838-839",
-            "stats_switch": "v22.11:lib/mempool/rte_mempool.h:61,258-261",
-            "stats_lcore_extra": "v22.11:lib/mempool/rte_mempool.h:260",
-            "debug_stats_body": "v22.11:lib/mempool/rte_mempool.h:68-81",
-            "debug_stats_guard_lines": "v22.11:lib/mempool/rte_mempool.h:68-81",
-            "mempool_struct_end": "v22.11:lib/mempool/rte_mempool.h:219-262",
-            "objhdr_size": "v22.11:lib/mempool/rte_mempool.h:150-157",
-            "objhdr_debug_size": "v22.11:lib/mempool/rte_mempool.h:150-157",
-            "objtlr_debug_size": "v22.11:lib/mempool/rte_mempool.h:172-176",
-            "memhdr_size": "v22.11:lib/mempool/rte_mempool.h:195-203",
-            "tailq_entry_size": "v22.11:lib/eal/include/rte_tailq.h:22-25",
-            "ring_struct_lines": "v22.11:lib/ring/rte_ring_core.h:120-151",
-            "ring_guard_lines": "v22.11:lib/ring/rte_ring.c:69-70",
-            "malloc_elem_bytes": "v22.11:lib/eal/common/malloc_elem.h:23-51",
-            "memzone_namesize": "v22.11:lib/eal/include/rte_memzone.h:50",
-            "ring_namesize": "v22.11:lib/ring/rte_ring_core.h:52-53",
-            "mempool_namesize": "v22.11:lib/mempool/rte_mempool.h:125-126",
-            "rib_node_size": "v22.11:lib/rib/rte_rib.c:30-39",
-            "rib6_node_size": "v22.11:lib/rib/rte_rib6.c:29-38",
-            "rib_struct_size": "v22.11:lib/rib/rte_rib.c:41-48",
-            "rib6_struct_size": "v22.11:lib/rib/rte_rib6.c:40-47",
-            "rib_namesize": "v22.11:lib/rib/rte_rib.c:28",
-            "fib_struct_size": "v22.11:lib/fib/rte_fib.c:38-46",
-            "fib6_struct_size": "v22.11:lib/fib/rte_fib6.c:38-48",
-            "dir24_8_tbl_head": "v22.11:lib/fib/dir24_8.h:26-36",
-            "trie_tbl_head": "v22.11:lib/fib/trie.h:29-40",
-            "tbl24_extra_bytes": "v22.11.7:lib/fib/dir24_8.c:528-530 and trie.c (0 before v22.11.7)",
-            "mbuf_size": "v22.11:lib/mbuf/rte_mbuf_core.h:465-668",
-            "pktmbuf_pool_private_size": "v22.11:lib/mbuf/rte_mbuf.h:299-303",
-            "mbuf_priv_align": "v22.11:lib/mbuf/rte_mbuf_core.h:395",
-            "pktmbuf_headroom": "v22.11:config/rte_config.h:55",
-            "mbuf_default_dataroom": "v22.11:lib/mbuf/rte_mbuf_core.h:403",
-        },
+    version="22.11",
+    stable_tag="v22.11.11",
+    cache_objs_multiplier=2,
+    cache_objs_aligned=True,
+    cache_head_bytes=12,
+    cache_max_size=512,
+    cache_size_rule="flushthresh",
+    stats_switch="stats",
+    stats_lcore_extra=1,
+    debug_stats_body=96,
+    debug_stats_guard_lines=0,
+    mempool_struct_end=152,
+    objhdr_size=24,
+    objhdr_debug_size=32,
+    objtlr_debug_size=8,
+    memhdr_size=56,
+    tailq_entry_size=24,
+    ring_struct_lines=6,
+    ring_guard_lines=0,
+    malloc_elem_bytes=80,
+    memzone_namesize=32,
+    ring_namesize=29,
+    mempool_namesize=26,
+    rib_node_size=40,
+    rib6_node_size=56,
+    rib_struct_size=96,
+    rib6_struct_size=96,
+    rib_namesize=64,
+    fib_struct_size=112,
+    fib6_struct_size=112,
+    dir24_8_tbl_head=40,
+    trie_tbl_head=52,
+    tbl24_extra_bytes=4,
+    mbuf_size=128,
+    pktmbuf_pool_private_size=8,
+    mbuf_priv_align=8,
+    pktmbuf_headroom=128,
+    mbuf_default_dataroom=2048,
+    citations={
+        "cache_objs_multiplier": "v22.11:lib/mempool/rte_mempool.h:110",
+        "cache_objs_aligned": "v22.11:lib/mempool/rte_mempool.h:110",
+        "cache_head_bytes": "v22.11:lib/mempool/rte_mempool.h:88-90",
+        "cache_max_size": "v22.11:config/rte_config.h:49",
+        "cache_size_rule": "v22.11:lib/mempool/rte_mempool.c:51-53,838-839",
+        "stats_switch": "v22.11:lib/mempool/rte_mempool.h:61,258-261",
+        "stats_lcore_extra": "v22.11:lib/mempool/rte_mempool.h:260",
+        "debug_stats_body": "v22.11:lib/mempool/rte_mempool.h:68-81",
+        "debug_stats_guard_lines": "v22.11:lib/mempool/rte_mempool.h:68-81",
+        "mempool_struct_end": "v22.11:lib/mempool/rte_mempool.h:219-262",
+        "objhdr_size": "v22.11:lib/mempool/rte_mempool.h:150-157",
+        "objhdr_debug_size": "v22.11:lib/mempool/rte_mempool.h:150-157",
+        "objtlr_debug_size": "v22.11:lib/mempool/rte_mempool.h:172-176",
+        "memhdr_size": "v22.11:lib/mempool/rte_mempool.h:195-203",
+        "tailq_entry_size": "v22.11:lib/eal/include/rte_tailq.h:22-25",
+        "ring_struct_lines": "v22.11:lib/ring/rte_ring_core.h:120-151",
+        "ring_guard_lines": "v22.11:lib/ring/rte_ring.c:69-70",
+        "malloc_elem_bytes": "v22.11:lib/eal/common/malloc_elem.h:23-51",
+        "memzone_namesize": "v22.11:lib/eal/include/rte_memzone.h:50",
+        "ring_namesize": "v22.11:lib/ring/rte_ring_core.h:52-53",
+        "mempool_namesize": "v22.11:lib/mempool/rte_mempool.h:125-126",
+        "rib_node_size": "v22.11:lib/rib/rte_rib.c:30-39",
+        "rib6_node_size": "v22.11:lib/rib/rte_rib6.c:29-38",
+        "rib_struct_size": "v22.11:lib/rib/rte_rib.c:41-48",
+        "rib6_struct_size": "v22.11:lib/rib/rte_rib6.c:40-47",
+        "rib_namesize": "v22.11:lib/rib/rte_rib.c:28",
+        "fib_struct_size": "v22.11:lib/fib/rte_fib.c:38-46",
+        "fib6_struct_size": "v22.11:lib/fib/rte_fib6.c:38-48",
+        "dir24_8_tbl_head": "v22.11:lib/fib/dir24_8.h:26-36",
+        "trie_tbl_head": "v22.11:lib/fib/trie.h:29-40",
+        "tbl24_extra_bytes": "v22.11.7:lib/fib/dir24_8.c:528-530 and trie.c (0 before v22.11.7)",
+        "mbuf_size": "v22.11:lib/mbuf/rte_mbuf_core.h:465-668",
+        "pktmbuf_pool_private_size": "v22.11:lib/mbuf/rte_mbuf.h:299-303",
+        "mbuf_priv_align": "v22.11:lib/mbuf/rte_mbuf_core.h:395",
+        "pktmbuf_headroom": "v22.11:config/rte_config.h:55",
+        "mbuf_default_dataroom": "v22.11:lib/mbuf/rte_mbuf_core.h:403",
+    },
 )
 
 #: Releases mpcalc models.  Each is the newest stable point release of its branch; every
@@ -244,7 +246,7 @@ RELEASES: dict[str, ReleaseFacts] = {
         debug_stats_guard_lines=1,
         citations={
             "debug_stats_guard_lines": "v23.11:lib/mempool/rte_mempool.h:81 (RTE_CACHE_GUARD, a1934215a7); "
-                                       "RTE_CACHE_GUARD_LINES 1 at v23.11:config/rte_config.h:31",
+            "RTE_CACHE_GUARD_LINES 1 at v23.11:config/rte_config.h:31",
             "tbl24_extra_bytes": "v23.11.3:lib/fib/dir24_8.c (backport of 66ed1786ad)",
         },
     ),
@@ -348,54 +350,172 @@ ARCHES: dict[str, ArchFacts] = {
 
 
 def _steps(*rows: tuple[str, int, int, int | None, str]) -> tuple[PresetStep, ...]:
-    return tuple(PresetStep(since=v, cache_line=cl, max_lcore=lc, mempool_align=ma, source=src)
-                 for v, cl, lc, ma, src in rows)
+    return tuple(
+        PresetStep(since=v, cache_line=cl, max_lcore=lc, mempool_align=ma, source=src) for v, cl, lc, ma, src in rows
+    )
 
 
 #: Named builds whose cache line, RTE_MEMPOOL_ALIGN or RTE_MAX_LCORE differ from their arch's default.
-PRESETS: dict[str, Preset] = {p.name: p for p in (
-    Preset(name="graviton2", arch="arm64", description="AWS Graviton2 (Neoverse-N1)", steps=_steps(
-        ("21.11", 64, 160, None, "v21.11:config/arm/meson.build:66-77"),
-        ("23.11", 64, 256, None, "v23.11:config/arm/meson.build:69-80"))),
-    Preset(name="graviton3", arch="arm64", description="AWS Graviton3 (Neoverse-V1)", steps=_steps(
-        ("22.11", 64, 64, None, "v22.11:config/arm/meson.build:78-87"),)),
-    Preset(name="graviton4", arch="arm64", description="AWS Graviton4 (Neoverse-V2)", steps=_steps(
-        ("24.11", 64, 96, None, "v24.11:config/arm/meson.build:543-553"),)),
-    Preset(name="grace", arch="arm64", description="NVIDIA Grace (Neoverse-V2)", steps=_steps(
-        ("24.11", 64, 144, None, "v24.11:config/arm/meson.build:108-119"),)),
-    Preset(name="altra", arch="arm64", description="Ampere Altra (Neoverse-N1)", steps=_steps(
-        ("23.11", 64, 256, None, "v23.11:config/arm/meson.build:69-80"),)),
-    Preset(name="ampereone", arch="arm64", description="AmpereOne", steps=_steps(
-        ("23.11", 64, 320, None, "v23.11:config/arm/meson.build (socs)"),)),
-    Preset(name="n2", arch="arm64", description="Arm Neoverse-N2", steps=_steps(
-        ("21.11", 64, 64, None, "v22.11:config/arm/meson.build:88-98"),
-        ("23.11", 64, 128, None, "v26.07:config/arm/meson.build:91-98"))),
-    Preset(name="cn9k", arch="arm64", description="Marvell OCTEON 9 (octeontx2 in 21.11)", steps=_steps(
-        ("21.11", 128, 36, None, "v22.11:config/arm/meson.build (socs: cn9k)"),)),
-    Preset(name="cn10k", arch="arm64", description="Marvell OCTEON 10", steps=_steps(
-        ("21.11", 64, 24, None, "v21.11:config/arm/meson.build (socs: cn10k, no RTE_MEMPOOL_ALIGN)"),
-        ("22.11", 64, 24, 128, "v22.11:config/arm/meson.build:312-318"))),
-    Preset(name="odyssey", arch="arm64", description="Marvell Odyssey", steps=_steps(
-        ("24.11", 64, 80, 128, "v24.11:config/arm/meson.build:600-609"),)),
-    Preset(name="kunpeng920", arch="arm64", description="HiSilicon Kunpeng 920", steps=_steps(
-        ("21.11", 128, 256, None, "v22.11:config/arm/meson.build (socs: kunpeng920)"),)),
-    Preset(name="kunpeng930", arch="arm64", description="HiSilicon Kunpeng 930", steps=_steps(
-        ("21.11", 128, 1280, None, "v22.11:config/arm/meson.build (socs: kunpeng930)"),)),
-    Preset(name="thunderx2", arch="arm64", description="Marvell ThunderX2", steps=_steps(
-        ("21.11", 64, 256, None, "v22.11:config/arm/meson.build (socs: thunderx2)"),)),
-    Preset(name="bluefield", arch="arm64", description="NVIDIA BlueField", steps=_steps(
-        ("21.11", 64, 16, None, "v22.11:config/arm/meson.build (socs: bluefield)"),)),
-    Preset(name="bluefield3", arch="arm64", description="NVIDIA BlueField-3", steps=_steps(
-        ("23.11", 64, 32, None, "v23.11:config/arm/meson.build (socs: bluefield3)"),)),
-    Preset(name="cobalt100", arch="arm64", description="Microsoft Cobalt 100", steps=_steps(
-        ("25.11", 128, 128, None, "v26.07:config/arm/meson.build:490"),)),
-    Preset(name="znver2", arch="x86_64", description="native build on AMD Zen 2 / Zen 3", steps=_steps(
-        ("23.11", 64, 256, None, "v23.11:config/x86/meson.build:87-101 (platform=native)"),)),
-    Preset(name="znver4", arch="x86_64", description="native build on AMD Zen 4", steps=_steps(
-        ("23.11", 64, 512, None, "v23.11:config/x86/meson.build:87-101 (platform=native)"),)),
-    Preset(name="znver5", arch="x86_64", description="native build on AMD Zen 5", steps=_steps(
-        ("24.11", 64, 768, None, "v24.11:config/x86/meson.build:98-121; v26.07:config/x86/meson.build:27-49"),)),
-)}
+PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(
+            name="graviton2",
+            arch="arm64",
+            description="AWS Graviton2 (Neoverse-N1)",
+            steps=_steps(
+                ("21.11", 64, 160, None, "v21.11:config/arm/meson.build:66-77"),
+                ("23.11", 64, 256, None, "v23.11:config/arm/meson.build:69-80"),
+            ),
+        ),
+        Preset(
+            name="graviton3",
+            arch="arm64",
+            description="AWS Graviton3 (Neoverse-V1)",
+            steps=_steps(
+                ("22.11", 64, 64, None, "v22.11:config/arm/meson.build:78-87"),
+            ),
+        ),
+        Preset(
+            name="graviton4",
+            arch="arm64",
+            description="AWS Graviton4 (Neoverse-V2)",
+            steps=_steps(
+                ("24.11", 64, 96, None, "v24.11:config/arm/meson.build:543-553"),
+            ),
+        ),
+        Preset(
+            name="grace",
+            arch="arm64",
+            description="NVIDIA Grace (Neoverse-V2)",
+            steps=_steps(
+                ("24.11", 64, 144, None, "v24.11:config/arm/meson.build:108-119"),
+            ),
+        ),
+        Preset(
+            name="altra",
+            arch="arm64",
+            description="Ampere Altra (Neoverse-N1)",
+            steps=_steps(
+                ("23.11", 64, 256, None, "v23.11:config/arm/meson.build:69-80"),
+            ),
+        ),
+        Preset(
+            name="ampereone",
+            arch="arm64",
+            description="AmpereOne",
+            steps=_steps(
+                ("23.11", 64, 320, None, "v23.11:config/arm/meson.build (socs)"),
+            ),
+        ),
+        Preset(
+            name="n2",
+            arch="arm64",
+            description="Arm Neoverse-N2",
+            steps=_steps(
+                ("21.11", 64, 64, None, "v22.11:config/arm/meson.build:88-98"),
+                ("23.11", 64, 128, None, "v26.07:config/arm/meson.build:91-98"),
+            ),
+        ),
+        Preset(
+            name="cn9k",
+            arch="arm64",
+            description="Marvell OCTEON 9 (octeontx2 in 21.11)",
+            steps=_steps(
+                ("21.11", 128, 36, None, "v22.11:config/arm/meson.build (socs: cn9k)"),
+            ),
+        ),
+        Preset(
+            name="cn10k",
+            arch="arm64",
+            description="Marvell OCTEON 10",
+            steps=_steps(
+                ("21.11", 64, 24, None, "v21.11:config/arm/meson.build (socs: cn10k, no RTE_MEMPOOL_ALIGN)"),
+                ("22.11", 64, 24, 128, "v22.11:config/arm/meson.build:312-318"),
+            ),
+        ),
+        Preset(
+            name="odyssey",
+            arch="arm64",
+            description="Marvell Odyssey",
+            steps=_steps(
+                ("24.11", 64, 80, 128, "v24.11:config/arm/meson.build:600-609"),
+            ),
+        ),
+        Preset(
+            name="kunpeng920",
+            arch="arm64",
+            description="HiSilicon Kunpeng 920",
+            steps=_steps(
+                ("21.11", 128, 256, None, "v22.11:config/arm/meson.build (socs: kunpeng920)"),
+            ),
+        ),
+        Preset(
+            name="kunpeng930",
+            arch="arm64",
+            description="HiSilicon Kunpeng 930",
+            steps=_steps(
+                ("21.11", 128, 1280, None, "v22.11:config/arm/meson.build (socs: kunpeng930)"),
+            ),
+        ),
+        Preset(
+            name="thunderx2",
+            arch="arm64",
+            description="Marvell ThunderX2",
+            steps=_steps(
+                ("21.11", 64, 256, None, "v22.11:config/arm/meson.build (socs: thunderx2)"),
+            ),
+        ),
+        Preset(
+            name="bluefield",
+            arch="arm64",
+            description="NVIDIA BlueField",
+            steps=_steps(
+                ("21.11", 64, 16, None, "v22.11:config/arm/meson.build (socs: bluefield)"),
+            ),
+        ),
+        Preset(
+            name="bluefield3",
+            arch="arm64",
+            description="NVIDIA BlueField-3",
+            steps=_steps(
+                ("23.11", 64, 32, None, "v23.11:config/arm/meson.build (socs: bluefield3)"),
+            ),
+        ),
+        Preset(
+            name="cobalt100",
+            arch="arm64",
+            description="Microsoft Cobalt 100",
+            steps=_steps(
+                ("25.11", 128, 128, None, "v26.07:config/arm/meson.build:490"),
+            ),
+        ),
+        Preset(
+            name="znver2",
+            arch="x86_64",
+            description="native build on AMD Zen 2 / Zen 3",
+            steps=_steps(
+                ("23.11", 64, 256, None, "v23.11:config/x86/meson.build:87-101 (platform=native)"),
+            ),
+        ),
+        Preset(
+            name="znver4",
+            arch="x86_64",
+            description="native build on AMD Zen 4",
+            steps=_steps(
+                ("23.11", 64, 512, None, "v23.11:config/x86/meson.build:87-101 (platform=native)"),
+            ),
+        ),
+        Preset(
+            name="znver5",
+            arch="x86_64",
+            description="native build on AMD Zen 5",
+            steps=_steps(
+                ("24.11", 64, 768, None, "v24.11:config/x86/meson.build:98-121; v26.07:config/x86/meson.build:27-49"),
+            ),
+        ),
+    )
+}
 
 DEFAULT_RELEASE = "22.11"
 DEFAULT_ARCH = "x86_64"

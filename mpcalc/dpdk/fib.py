@@ -19,7 +19,6 @@ from .rib import rib_max_nodes, rib_parts
 
 if TYPE_CHECKING:  # annotations only: mpcalc.dpdk.routes (ipaddress, the RIB replay) loads when a route file is read
     from .routes import Route, RoutePlan
-    from .routes.table import RouteTable
 
 #: next-hop sizes in bytes -> DPDK's enum value (rte_fib.h RTE_FIB_DIR24_8_*B; rte_fib6.h RTE_FIB6_TRIE_*B)
 NH_ENUM = {1: 0, 2: 1, 4: 2, 8: 3}
@@ -85,24 +84,42 @@ def dataplane(spec: FibSpec, p: Platform) -> tuple[list[Allocation], list[Reject
     if spec.num_tbl8 == 0:
         return [], [_reject("EINVAL", "num_tbl8 is 0", fn, src)]
     if spec.num_tbl8 > limit:
-        return [], [_reject("EINVAL", f"num_tbl8 {spec.num_tbl8} exceeds {limit}, the largest a "
-                            f"{spec.nh_size}-byte next hop encodes", fn, src)]
+        return [], [
+            _reject(
+                "EINVAL",
+                f"num_tbl8 {spec.num_tbl8} exceeds {limit}, the largest a {spec.nh_size}-byte next hop encodes",
+                fn,
+                src,
+            )
+        ]
     if spec.default_nh > limit:
         return [], [_reject("EINVAL", f"default next hop {spec.default_nh} exceeds {limit}", fn, src)]
     groups = provided_tbl8(spec)
     head = ceil_a(r.dir24_8_tbl_head if spec.family == 4 else r.trie_tbl_head, p.cache_line)
     allocs = [
-        Allocation(name=f"DP_{spec.name}", size=head + TBL24_ENTRIES * spec.nh_size + r.tbl24_extra_bytes,
-                   role="dir24_8_tbl + tbl24" if spec.family == 4 else "rte_trie_tbl + tbl24"),
-        Allocation(name=f"TBL8_{spec.name}", size=TBL8_GROUP_ENTRIES * spec.nh_size * (groups + 1),
-                   role=f"tbl8: {groups} groups + 1"),
+        Allocation(
+            name=f"DP_{spec.name}",
+            size=head + TBL24_ENTRIES * spec.nh_size + r.tbl24_extra_bytes,
+            role="dir24_8_tbl + tbl24" if spec.family == 4 else "rte_trie_tbl + tbl24",
+        ),
+        Allocation(
+            name=f"TBL8_{spec.name}",
+            size=TBL8_GROUP_ENTRIES * spec.nh_size * (groups + 1),
+            role=f"tbl8: {groups} groups + 1",
+        ),
     ]
     if spec.family == 4:
         bitmap = ceil_a(groups, 64) >> 3
         if bitmap == 0:
             # num_tbl8 above 0xFFFFFFC0 wraps to 0 groups; rte_zmalloc(0) fails (v22.11:lib/fib/dir24_8.c:547-555)
-            return [], [_reject("ENOMEM", f"num_tbl8 {spec.num_tbl8} rounds up to 0 in uint32: the bitmap "
-                                "allocation has size 0 and fails", fn, "v22.11:lib/fib/dir24_8.c:518-555")]
+            return [], [
+                _reject(
+                    "ENOMEM",
+                    f"num_tbl8 {spec.num_tbl8} rounds up to 0 in uint32: the bitmap allocation has size 0 and fails",
+                    fn,
+                    "v22.11:lib/fib/dir24_8.c:518-555",
+                )
+            ]
         allocs.append(Allocation(name=f"TBL8_idxes_{spec.name}", size=bitmap, role="tbl8 index bitmap"))
     else:
         allocs.append(Allocation(name=f"TBL8_idxes_{spec.name}", size=4 * groups, role="tbl8 index pool"))
@@ -120,8 +137,9 @@ def fib_parts(spec: FibSpec, flags: int, p: Platform) -> tuple[list[Mempool], li
     if spec.dp_type not in TYPES[spec.family]:
         return [], [], [_reject("EINVAL", f"type {spec.dp_type!r} is not one of {TYPES[spec.family]}", fn, src)]
     # rib_conf.max_nodes = conf->max_routes * 2, in a C int (v22.11:lib/fib/rte_fib.c:165-166)
-    mempools, rib_allocs, errors = rib_parts(spec.name, rib_max_nodes(spec.max_routes), u32(spec.ext_size),
-                                             flags, spec.family, p)
+    mempools, rib_allocs, errors = rib_parts(
+        spec.name, rib_max_nodes(spec.max_routes), u32(spec.ext_size), flags, spec.family, p
+    )
     if errors or any(mp.errors for mp in mempools):
         return mempools, rib_allocs, errors
     dp, errors = dataplane(spec, p)
@@ -131,15 +149,19 @@ def fib_parts(spec: FibSpec, flags: int, p: Platform) -> tuple[list[Mempool], li
     allocs = [
         *rib_allocs,
         Allocation(name=f"{prefix}TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
-        Allocation(name=prefix + spec.name, size=r.fib_struct_size if spec.family == 4 else r.fib6_struct_size,
-                   role=f"struct rte_{spec.kind}"),
+        Allocation(
+            name=prefix + spec.name,
+            size=r.fib_struct_size if spec.family == 4 else r.fib6_struct_size,
+            role=f"struct rte_{spec.kind}",
+        ),
         *dp,
     ]
     return mempools, allocs, []
 
 
-def size(spec: FibSpec, flags: int, p: Platform, plan: "RoutePlan | None" = None,
-         routes: Sequence["Route"] = ()) -> Result:
+def size(
+    spec: FibSpec, flags: int, p: Platform, plan: "RoutePlan | None" = None, routes: Sequence["Route"] = ()
+) -> Result:
     """``rte_fib_create`` / ``rte_fib6_create``; ``flags`` are the RIB node pool's.
 
     With a route ``plan`` (mpcalc.dpdk.routes), also whether adding those routes in
@@ -148,9 +170,13 @@ def size(spec: FibSpec, flags: int, p: Platform, plan: "RoutePlan | None" = None
     check_u32(spec.num_tbl8, "num_tbl8")
     check_u32(spec.ext_size, "ext_size")
     mempools, allocs, errors = fib_parts(spec, flags, p)
-    details: dict[str, object] = {"type": spec.dp_type, "max_routes": spec.max_routes,
-                                  "max_nodes": rib_max_nodes(spec.max_routes), "nh_size": spec.nh_size,
-                                  "ext_size": spec.ext_size}
+    details: dict[str, object] = {
+        "type": spec.dp_type,
+        "max_routes": spec.max_routes,
+        "max_nodes": rib_max_nodes(spec.max_routes),
+        "nh_size": spec.nh_size,
+        "ext_size": spec.ext_size,
+    }
     if spec.dp_type != "dummy":
         details.update(num_tbl8=spec.num_tbl8, tbl8_provided=provided_tbl8(spec))
     if plan is not None:
@@ -158,76 +184,8 @@ def size(spec: FibSpec, flags: int, p: Platform, plan: "RoutePlan | None" = None
         details["route_plan"] = {**plan.to_dict(), "format": getattr(routes, "format", "plain")}
         details["tbl8_needed"] = plan.tbl8_needed
         if not errors and not any(mp.errors for mp in mempools):
-            errors = [*errors, *_route_failure(spec, plan, routes)]
+            errors = [*errors, *route_failure(spec, plan, routes)]
     return assemble(spec.kind, flags, p, mempools, allocs, errors, details)
-
-
-def answer(spec: FibSpec, plan: "RoutePlan") -> dict[str, int]:
-    """What a route file asks of rte_fib_create, first in a FIB's details: the ``--routes`` (max_routes)
-    and ``--tbl8`` (num_tbl8) to pass, and the room this FIB leaves (negative: what it lacks): RIB nodes
-    (2 x max_routes, v22.11:lib/fib/rte_fib.c:165-166; a route takes one or two) and tbl8 groups (DIR24_8
-    provides num_tbl8 rounded up to 64, v22.11:lib/fib/dir24_8.c:518-519)."""
-    return {"routes": plan.min_max_routes, "tbl8": plan.num_tbl8,
-            "rib_nodes_headroom": rib_max_nodes(spec.max_routes) - plan.rib_nodes_needed,
-            "tbl8_headroom": provided_tbl8(spec) - plan.tbl8_needed}
-
-
-def _big_next_hop(spec: FibSpec, plan: "RoutePlan", routes: Sequence["Route"]) -> tuple[int, bool]:
-    """The first route whose next hop DPDK refuses as above get_max_nh(nh_sz) (len if none), and whether
-    that is silent.  dir24_8_modify tests it first, for every add (v22.11.11:lib/fib/dir24_8.c:428-429);
-    the trie only in modify_dp (trie.c:470-471): a duplicate or a route with its parent's next hop is taken,
-    a replaced next hop is refused but rte_fib6_add returns 0 (trie.c:567-570), a new route fails."""
-    limit = max_nh(spec.nh_size)
-    above = getattr(routes, "next_hop_above", None)
-    n = len(routes)
-    start = above(limit) if above is not None else next(
-        (i for i, r in enumerate(routes) if r.next_hop is not None and r.next_hop > limit), n)
-    if spec.family == 4 or start >= n:
-        return start, False
-    kinds = plan.kinds
-    for i in range(start, n):
-        nh = routes[i].next_hop
-        if nh is not None and nh > limit and kinds[i] in ("new", "replace"):
-            return i, kinds[i] == "replace"
-    return n, False
-
-
-def _route_failure(spec: FibSpec, plan: "RoutePlan", routes: Sequence["Route"]) -> list[Rejection]:
-    """The first route whose rte_fib_add fails in a FIB of this size (mpcalc.dpdk.routes replays DPDK's adds)."""
-    failure = plan.first_failure(tbl8s=provided_tbl8(spec) if spec.dp_type != "dummy" else None,
-                                 rib_nodes=max(rib_max_nodes(spec.max_routes), 0))
-    big, quiet = _big_next_hop(spec, plan, routes)
-    fn = "rte_fib_add" if spec.family == 4 else "rte_fib6_add"
-    if big < len(routes) and (failure is None or big < failure.index or (big == failure.index and (
-            spec.family == 4 or failure.reason.startswith("tbl8 allocation")))):
-        route = routes[big]
-        where = _where(spec, routes, big)
-        limit = max_nh(spec.nh_size)
-        src = ("v22.11.11:lib/fib/dir24_8.c:428-429" if spec.family == 4 else "v22.11.11:lib/fib/trie.c:470-471")
-        if quiet:
-            return [Rejection(errno=None, reason=f"{where}: next hop {route.next_hop} is above {limit}, the largest a "
-                              f"{spec.nh_size}-byte next hop holds: modify_dp refuses it, rte_fib6_add returns 0 and "
-                              "the route keeps its old next hop", function=fn, source=src)]
-        return [Rejection(errno="EINVAL", reason=f"{where} fails: next hop {route.next_hop} is above {limit}, the "
-                          f"largest a {spec.nh_size}-byte next hop holds", function=fn, source=src)]
-    if failure is None:
-        return []
-    where = _where(spec, routes, failure.index)
-    needs = f"; the table needs {plan.tbl8_needed} tbl8 groups and {plan.min_max_routes} max_routes"
-    src = ("v22.11.11:lib/fib/dir24_8.c:447-471" if spec.family == 4 else "v22.11.11:lib/fib/trie.c:545-592")
-    if failure.errno == "ENOMEM":
-        src = "v22.11.11:lib/rib/rte_rib.c:79-90 (node_alloc from the node pool)"
-    if failure.silent:
-        return [Rejection(errno=None, reason=f"{where}: {failure.reason}; DPDK returns 0 but the table is "
-                          f"wrong from here{needs}", function=fn, source=src)]
-    return [Rejection(errno=failure.errno, reason=f"{where} fails: {failure.reason}{needs}", function=fn,
-                      source=src)]
-
-
-def _where(spec: FibSpec, routes: Sequence["Route"], i: int) -> str:
-    route = routes[i]
-    unit = "record" if getattr(routes, "format", "plain") == "mrt" else "line"
-    return f"route {i + 1} ({route.prefix(spec.family)}" + (f", {unit} {route.line})" if route.line else ")")
 
 
 #: bounded work: the planner replays a route in about two microseconds (mpcalc.dpdk.routes.fast4, fast6)
@@ -236,33 +194,6 @@ MAX_PLANNED_ROUTES = 1 << 25
 DEFAULT_TBL8 = 1 << 15
 #: --routes-format: how a route file is written (mpcalc.dpdk.routes.sources)
 ROUTE_FORMATS = ("auto", "plain", "ip", "frr-json", "bird", "bgpdump", "mrt")
-
-
-def route_plan(path: str | None, family: int, dp_type: str, fmt: str = "auto"
-               ) -> tuple["RouteTable | list[Any]", "RoutePlan | None"]:
-    """Read a route table ('-': standard input) in ``fmt`` and, for DIR24_8/TRIE, replay it to plan the tbl8
-    groups; a one-line progress count on stderr while a big one is read and replayed (a terminal only)."""
-    if path is None:
-        return [], None
-    from ..stream import Progress
-    from . import routes as routemod
-    from .routes.sources import read_table
-
-    reading = Progress("reading routes (bytes)")
-    try:
-        table = read_table(path, family, fmt, progress=reading.update)
-    finally:
-        reading.close()
-    if dp_type == "dummy":
-        return table, None
-    if len(table) > MAX_PLANNED_ROUTES:
-        raise InputError(f"{path}: {len(table):,} routes; the tbl8 planner takes at most {MAX_PLANNED_ROUTES:,}: "
-                         "give --routes and --tbl8 instead, or plan a part of the table", param="--routes-file")
-    replaying = Progress(f"replaying rte_{'fib' if family == 4 else 'fib6'}_add", total=len(table))
-    try:
-        return table, routemod.plan(table, family, dp_type, progress=replaying.update)
-    finally:
-        replaying.close()
 
 
 def _declare(family: int) -> ObjectDecl:
@@ -280,34 +211,78 @@ def _declare(family: int) -> ObjectDecl:
         tbl8 = a["tbl8"]
         if tbl8 is None:
             tbl8 = plan.num_tbl8 if plan else DEFAULT_TBL8
-        return Resolved({"name": a["name"], "routes": routes, "routes_file": path,
-                         "routes_format": a.get("routes_format") or "auto", "type": dp_type,
-                         "nh_size": a["nh_size"], "tbl8": tbl8, "ext_size": a["ext_size"]},
-                        {"plan": plan, "table": table})
+        return Resolved(
+            {
+                "name": a["name"],
+                "routes": routes,
+                "routes_file": path,
+                "routes_format": a.get("routes_format") or "auto",
+                "type": dp_type,
+                "nh_size": a["nh_size"],
+                "tbl8": tbl8,
+                "ext_size": a["ext_size"],
+            },
+            {"plan": plan, "table": table},
+        )
 
     def build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
-        spec = FibSpec(family=family, name=a["name"], max_routes=a["routes"], type=a["type"], nh_size=a["nh_size"],
-                       num_tbl8=a["tbl8"], ext_size=a["ext_size"])
+        spec = FibSpec(
+            family=family,
+            name=a["name"],
+            max_routes=a["routes"],
+            type=a["type"],
+            nh_size=a["nh_size"],
+            num_tbl8=a["tbl8"],
+            ext_size=a["ext_size"],
+        )
         return size(spec, flags, p, extra.get("plan"), extra.get("table", ()))
 
     return ObjectDecl(
         name=kind,
-        summary=(f"An rte_{kind}_create() FIB: its RIB node pool and its lookup tables. --flags sets the node "
-                 "pool's flags, as the RIB patch proposes."),
+        summary=(
+            f"An rte_{kind}_create() FIB: its RIB node pool and its lookup tables. --flags sets the node "
+            "pool's flags, as the RIB patch proposes."
+        ),
         params=(
-            Param("routes", "count", "max_routes; the RIB gets 2 x max_routes nodes [default with --routes-file: "
-                  "what the file needs].", hi=INT_MAX),
-            Param("routes_file", "path", "A route table: count the routes and plan the tbl8 groups by replaying "
-                  "DPDK's adds; '-' reads stdin (see --routes-format).", fronts=frozenset({"cli", "batch"})),
-            Param("routes_format", "choice", "How --routes-file is written: PREFIX/DEPTH [NEXT_HOP] lines (plain), "
-                  "ip route output, FRR show ip route json, BIRD show route, bgpdump -m, an MRT RIB dump (RouteViews, "
-                  "RIPE RIS); gzip, bzip2 or xz. auto: told by its first bytes.", default="auto", choices=ROUTE_FORMATS,
-                  show_default=True, fronts=frozenset({"cli", "batch"})),
+            Param(
+                "routes",
+                "count",
+                "max_routes; the RIB gets 2 x max_routes nodes [default with --routes-file: what the file needs].",
+                hi=INT_MAX,
+            ),
+            Param(
+                "routes_file",
+                "path",
+                "A route table: count the routes and plan the tbl8 groups by replaying "
+                "DPDK's adds; '-' reads stdin (see --routes-format).",
+                fronts=frozenset({"cli", "batch"}),
+            ),
+            Param(
+                "routes_format",
+                "choice",
+                "How --routes-file is written: PREFIX/DEPTH [NEXT_HOP] lines (plain), "
+                "ip route output, FRR show ip route json, BIRD show route, bgpdump -m, an MRT RIB dump (RouteViews, "
+                "RIPE RIS); gzip, bzip2 or xz. auto: told by its first bytes.",
+                default="auto",
+                choices=ROUTE_FORMATS,
+                show_default=True,
+                fronts=frozenset({"cli", "batch"}),
+            ),
             Param("type", "choice", "Data plane.", default=types[0], choices=types, show_default=True),
-            Param("nh_size", "choice", "Next-hop size in bytes.", default=4, choices=sizes, numeric=True,
-                  show_default=True),
-            Param("tbl8", "count", "num_tbl8: tbl8 groups [default: what --routes-file needs, else 32768 as "
-                  "examples/l3fwd]."),
+            Param(
+                "nh_size",
+                "choice",
+                "Next-hop size in bytes.",
+                default=4,
+                choices=sizes,
+                numeric=True,
+                show_default=True,
+            ),
+            Param(
+                "tbl8",
+                "count",
+                "num_tbl8: tbl8 groups [default: what --routes-file needs, else 32768 as examples/l3fwd].",
+            ),
             Param("ext_size", "size", "rib_ext_sz.", default=0, show_default=True),
             Param("name", "text", "FIB name (memzones MP_MP_<name>...).", default=kind, show_default=True),
             FLAGS,
@@ -322,3 +297,9 @@ def _declare(family: int) -> ObjectDecl:
 
 FIB = _declare(4)
 FIB6 = _declare(6)
+
+
+# a route file's part (it reads FibSpec and the sizes above): imported last, so that both modules load whole
+from .fib_routes import answer as answer  # noqa: E402
+from .fib_routes import route_failure as route_failure  # noqa: E402
+from .fib_routes import route_plan as route_plan  # noqa: E402

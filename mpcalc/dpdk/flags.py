@@ -102,7 +102,7 @@ class FlagSet(NamedTuple):
         name = token.upper()
         for prefix in self.prefixes:
             if name.startswith(prefix):
-                name = name[len(prefix):]
+                name = name[len(prefix) :]
                 break
         name = name.lower()
         if name == "none":
@@ -110,8 +110,9 @@ class FlagSet(NamedTuple):
         if name not in self.bits:
             known = ", ".join(self.offer)
             example = sum(self.bits[n] for n in self.sizing[:2]) | 1
-            raise InputError(f"unknown {self.name} flag {token!r} (known: {known}, none, or a mask such as "
-                             f"{example:#x})")
+            raise InputError(
+                f"unknown {self.name} flag {token!r} (known: {known}, none, or a mask such as {example:#x})"
+            )
         return self.bits[name]
 
     def names(self, mask: int) -> list[str]:

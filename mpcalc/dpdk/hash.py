@@ -73,16 +73,25 @@ def name_refused(p: Platform) -> bool:
 def _checks(name: str, entries: int, key_len: int, flags: int, p: Platform) -> Rejection | None:
     fn = "rte_hash_create"
     if entries > ENTRIES_MAX or entries < BUCKET_ENTRIES:
-        return Rejection("EINVAL", f"entries {entries:,} is outside [{BUCKET_ENTRIES}, {ENTRIES_MAX:,}]", fn,
-                         f"{_SRC}:166-173")
+        return Rejection(
+            "EINVAL", f"entries {entries:,} is outside [{BUCKET_ENTRIES}, {ENTRIES_MAX:,}]", fn, f"{_SRC}:166-173"
+        )
     if key_len == 0:
         return Rejection("EINVAL", "key_len is 0", fn, f"{_SRC}:166-173")
     if flags & ~EXTRA_FLAGS_MASK:
-        return Rejection("EINVAL", f"extra_flag {flags:#x} has bits outside RTE_HASH_EXTRA_FLAGS_MASK "
-                         f"{EXTRA_FLAGS_MASK:#x}", fn, f"{_SRC}:175-179")
+        return Rejection(
+            "EINVAL",
+            f"extra_flag {flags:#x} has bits outside RTE_HASH_EXTRA_FLAGS_MASK {EXTRA_FLAGS_MASK:#x}",
+            fn,
+            f"{_SRC}:175-179",
+        )
     if name_refused(p) and name_bytes(name) >= HASH_NAMESIZE:
-        return Rejection("ENAMETOOLONG", f"name {name!r} is {name_bytes(name)} bytes; the limit is {HASH_NAMESIZE - 1}",
-                         fn, "v26.07:lib/hash/rte_cuckoo_hash.c:476-481")
+        return Rejection(
+            "ENAMETOOLONG",
+            f"name {name!r} is {name_bytes(name)} bytes; the limit is {HASH_NAMESIZE - 1}",
+            fn,
+            "v26.07:lib/hash/rte_cuckoo_hash.c:476-481",
+        )
     if flags & RW_CONCURRENCY and flags & RW_CONCURRENCY_LF:
         return Rejection("EINVAL", "rw_concurrency and rw_concurrency_lf together", fn, f"{_SRC}:181-188")
     return None
@@ -112,12 +121,19 @@ def hash_parts(name: str, entries: int, key_len: int, flags: int, p: Platform) -
     parts.extend(ring)
     if ring.failed:
         parts.errors[-1] = parts.errors[-1]._replace(
-            reason=f"the free-slot ring of {slots:,} key slots: {parts.errors[-1].reason}", function="rte_hash_create",
-            source=f"{_SRC}:231-238 ({parts.errors[-1].function}, {parts.errors[-1].source})")
+            reason=f"the free-slot ring of {slots:,} key slots: {parts.errors[-1].reason}",
+            function="rte_hash_create",
+            source=f"{_SRC}:231-238 ({parts.errors[-1].function}, {parts.errors[-1].source})",
+        )
         return parts.freed(), {}
     if flags & EXT_TABLE:
-        ext, _ = ring_parts(truncate("HT_EXT_" + name, r.ring_namesize), align32pow2(num_buckets + 1), p, esize=4,
-                            role="free ext buckets ring")
+        ext, _ = ring_parts(
+            truncate("HT_EXT_" + name, r.ring_namesize),
+            align32pow2(num_buckets + 1),
+            p,
+            esize=4,
+            role="free ext buckets ring",
+        )
         parts.extend(ext)
         if ext.failed:
             return parts.freed(), {}
@@ -133,29 +149,51 @@ def hash_parts(name: str, entries: int, key_len: int, flags: int, p: Platform) -
         if flags & RW_CONCURRENCY_LF:
             allocs.append(Allocation("ext_bkt_to_free", 4 * slots, f"{slots:,} uint32_t (type NULL)"))
     if kes == 0:
-        parts.errors.append(Rejection("EUNSET", f"key_len {key_len:,}: the key entry size wraps to 0 in uint32_t, the "
-                                      "key store needs 0 bytes and rte_zmalloc_socket returns NULL; rte_hash_create "
-                                      "returns NULL without setting rte_errno (it holds what an earlier call left: "
-                                      "ENOENT from the heap's searches on the probe)", "rte_hash_create",
-                                      f"{_SRC}:328-339"))
+        parts.errors.append(
+            Rejection(
+                "EUNSET",
+                f"key_len {key_len:,}: the key entry size wraps to 0 in uint32_t, the "
+                "key store needs 0 bytes and rte_zmalloc_socket returns NULL; rte_hash_create "
+                "returns NULL without setting rte_errno (it holds what an earlier call left: "
+                "ENOENT from the heap's searches on the probe)",
+                "rte_hash_create",
+                f"{_SRC}:328-339",
+            )
+        )
         return parts.freed(), {}
     allocs += [
         Allocation("key_store", kes * slots, f"{slots:,} key slots of {kes} B (type NULL)"),
         Allocation("tbl_chng_cnt", 4, "uint32_t (type NULL)"),
     ]
     if kes < HASH_KEY_HEAD + key_len:
-        parts.errors.append(Rejection(None, f"key_len {key_len:,}: the key entry size wraps to {kes} bytes in uint32_t;"
-                                      " "
-                                      "keys are written past their slots", "rte_hash_create", f"{_SRC}:328-331"))
+        parts.errors.append(
+            Rejection(
+                None,
+                f"key_len {key_len:,}: the key entry size wraps to {kes} bytes in uint32_t;"
+                " "
+                "keys are written past their slots",
+                "rte_hash_create",
+                f"{_SRC}:328-331",
+            )
+        )
     if flags & MULTI_WRITER:
         cache = ceil_a(LCORE_CACHE_BYTES, p.cache_line)
-        allocs.append(Allocation("local_free_slots", cache * p.max_lcore,
-                                 f"RTE_MAX_LCORE {p.max_lcore} x struct lcore_cache {cache} B (type NULL)"))
+        allocs.append(
+            Allocation(
+                "local_free_slots",
+                cache * p.max_lcore,
+                f"RTE_MAX_LCORE {p.max_lcore} x struct lcore_cache {cache} B (type NULL)",
+            )
+        )
     if flags & (MULTI_WRITER | RW_CONCURRENCY):
         allocs.append(Allocation("readwrite_lock", 4, "rte_rwlock_t (type NULL)"))
     parts.allocations += allocs
-    details: dict[str, object] = {"num_key_slots": slots, "num_buckets": num_buckets, "key_entry_size": kes,
-                                  "ring_slots": align32pow2(slots)}
+    details: dict[str, object] = {
+        "num_key_slots": slots,
+        "num_buckets": num_buckets,
+        "key_entry_size": kes,
+        "ring_slots": align32pow2(slots),
+    }
     return parts, details
 
 
@@ -167,8 +205,13 @@ def size(name: str, entries: int, key_len: int, flags: int, p: Platform) -> Resu
     if not 0 <= flags <= 0xFF:
         raise InputError(f"extra flags {flags:#x} do not fit the uint8_t extra_flag", param="--extra-flags")
     parts, details = hash_parts(name, entries, key_len, flags, p)
-    return finish("hash", flags, p, parts, {"entries": entries, "key_len": key_len,
-                                            "extra_flags": HASH_FLAGS.names(flags), **details})
+    return finish(
+        "hash",
+        flags,
+        p,
+        parts,
+        {"entries": entries, "key_len": key_len, "extra_flags": HASH_FLAGS.names(flags), **details},
+    )
 
 
 def _resolve(a: Mapping[str, Any]) -> Resolved:
@@ -182,15 +225,22 @@ def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platfo
 HASH = ObjectDecl(
     name="hash",
     summary="An rte_hash_create() cuckoo hash: its free-slot rings (memzones), buckets, key store and per-lcore "
-            "caches.",
+    "caches.",
     params=(
         Param("entries", "count", "Hash entries (8 to 2^30); required unless --fit.", needed=True),
         Param("key_len", "size", "Key length in bytes.", required=True),
         Param("name", "text", "Hash name (ring HT_<name>, memzone RG_HT_<name>).", default="hash", show_default=True),
-        Param("flags", "flags", "Extra flags: trans_mem_support, multi_writer_add, rw_concurrency, ext_table, "
-              "no_free_on_del, rw_concurrency_lf, RTE_HASH_EXTRA_FLAGS_* names, a mask (0x0a), none, or all (every "
-              "combination of the flags that change the memory).", default=[0], show_default="none",
-              vocabulary="hash", short="--extra-flags"),
+        Param(
+            "flags",
+            "flags",
+            "Extra flags: trans_mem_support, multi_writer_add, rw_concurrency, ext_table, "
+            "no_free_on_del, rw_concurrency_lf, RTE_HASH_EXTRA_FLAGS_* names, a mask (0x0a), none, or all (every "
+            "combination of the flags that change the memory).",
+            default=[0],
+            show_default="none",
+            vocabulary="hash",
+            short="--extra-flags",
+        ),
     ),
     build=_build,
     resolve=_resolve,

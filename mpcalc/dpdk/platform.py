@@ -143,8 +143,15 @@ def make_platform(
     version = str(pick("dpdk", dpdk, bc.dpdk if bc else None, _facts.DEFAULT_RELEASE, "default"))
     rel = _facts.release(version)
     preset = _facts.preset(platform) if platform else None
-    arch_name = str(pick("arch", arch, bc.arch if bc else None, preset.arch if preset else _facts.DEFAULT_ARCH,
-                         f"platform {platform}" if preset else "default"))
+    arch_name = str(
+        pick(
+            "arch",
+            arch,
+            bc.arch if bc else None,
+            preset.arch if preset else _facts.DEFAULT_ARCH,
+            f"platform {platform}" if preset else "default",
+        )
+    )
     a = _facts.arch(arch_name)
     if _facts.version_key(version) < _facts.version_key(a.since):
         raise InputError(f"DPDK {version} has no build config for {arch_name} (from {a.since})", param="--arch")
@@ -152,21 +159,38 @@ def make_platform(
         raise InputError(f"platform {platform!r} is an {preset.arch} build, not {arch_name}", param="--platform")
     step = preset.at(version) if preset else None
     base_src = f"platform {platform} ({step.source})" if step else f"{arch_name} default ({a.citations['cache_line']})"
-    cl = int(pick("cache_line", cache_line, bc.cache_line if bc else None,
-                  step.cache_line if step else a.cache_line, base_src))
-    lcores = int(pick("max_lcore", max_lcore, bc.max_lcore if bc else None,
-                      step.max_lcore if step else a.max_lcore,
-                      f"platform {platform} ({step.source})" if step else
-                      f"{arch_name} default ({a.citations['max_lcore']})"))
+    cl = int(
+        pick(
+            "cache_line", cache_line, bc.cache_line if bc else None, step.cache_line if step else a.cache_line, base_src
+        )
+    )
+    lcores = int(
+        pick(
+            "max_lcore",
+            max_lcore,
+            bc.max_lcore if bc else None,
+            step.max_lcore if step else a.max_lcore,
+            f"platform {platform} ({step.source})" if step else f"{arch_name} default ({a.citations['max_lcore']})",
+        )
+    )
     align_default = (step.mempool_align if step else a.mempool_align) or cl
     line_src = "RTE_CACHE_LINE_SIZE (v22.11:lib/mempool/rte_mempool.h:132-137)"
-    ma = int(pick("mempool_align", None, bc.mempool_align if bc else None, align_default,
-                  base_src if (step and step.mempool_align) else line_src))
+    ma = int(
+        pick(
+            "mempool_align",
+            None,
+            bc.mempool_align if bc else None,
+            align_default,
+            base_src if (step and step.mempool_align) else line_src,
+        )
+    )
     # a build whose compile flags were read says "off" too (the switches live only in c_args)
-    dbg = bool(pick("debug", debug, (bc.debug if bc.flags_read else bc.debug or None) if bc else None, False,
-                    "default"))
-    sts = bool(pick("stats", stats, (bc.stats if bc.flags_read else bc.stats or None) if bc else None, False,
-                    "default"))
+    dbg = bool(
+        pick("debug", debug, (bc.debug if bc.flags_read else bc.debug or None) if bc else None, False, "default")
+    )
+    sts = bool(
+        pick("stats", stats, (bc.stats if bc.flags_read else bc.stats or None) if bc else None, False, "default")
+    )
     if bc and bc.notes:
         sources["build_notes"] = "; ".join(bc.notes)
     if cl not in (64, 128):
@@ -220,32 +244,74 @@ def describe(p: Platform) -> dict[str, object]:
 
 # --- the platform's inputs, declared once for the command line, plan files and batch lines --------
 
+
 def _platform_params() -> tuple["Param", ...]:
     from .declare import Param
 
     return (
-        Param("dpdk", "choice", "DPDK release (its newest stable point release).",
-              choices=tuple(sorted(_facts.RELEASES)), show_default=_facts.DEFAULT_RELEASE),
-        Param("arch", "choice", "Build architecture.", choices=tuple(sorted(_facts.ARCHES)),
-              show_default=_facts.DEFAULT_ARCH),
-        Param("platform", "choice", "A named build whose cache line or RTE_MAX_LCORE differ (arm64 SoCs as "
-              "-Dplatform=..., native Zen builds).", choices=tuple(sorted(_facts.PRESETS))),
+        Param(
+            "dpdk",
+            "choice",
+            "DPDK release (its newest stable point release).",
+            choices=tuple(sorted(_facts.RELEASES)),
+            show_default=_facts.DEFAULT_RELEASE,
+        ),
+        Param(
+            "arch",
+            "choice",
+            "Build architecture.",
+            choices=tuple(sorted(_facts.ARCHES)),
+            show_default=_facts.DEFAULT_ARCH,
+        ),
+        Param(
+            "platform",
+            "choice",
+            "A named build whose cache line or RTE_MAX_LCORE differ (arm64 SoCs as -Dplatform=..., native Zen builds).",
+            choices=tuple(sorted(_facts.PRESETS)),
+        ),
         Param("cache_line", "choice", "Override RTE_CACHE_LINE_SIZE.", choices=("64", "128"), numeric=True),
         Param("max_lcore", "count", "Override RTE_MAX_LCORE.", lo=1, hi=65535),
         Param("debug", "bool", "A RTE_LIBRTE_MEMPOOL_DEBUG build (object cookies)."),
         Param("stats", "bool", "A RTE_LIBRTE_MEMPOOL_STATS build (per-lcore statistics)."),
-        Param("build_config", "path", "Read arch, cache line, RTE_MAX_LCORE, RTE_MEMPOOL_ALIGN, release and the "
-              "debug/stats switches from your DPDK build: rte_config.h or rte_build_config.h (includes followed), "
-              "an include folder, or a meson build folder (its compile_commands.json: c_args too)."),
-        Param("pkg_config", "bool", "Read them as pkg-config --cflags libdpdk gives them to the compiler "
-              "(its -I, -D and -include rte_config.h).",
-              default=False, fronts=frozenset({"cli", "batch"})),
-        Param("channels", "count", "Memory channels (EAL -n); DPDK uses 4 when -n is not given. x86 only.",
-              default=4, lo=1, show_default=True),
-        Param("ranks", "count", "Memory ranks (EAL -r); DPDK uses 1 when -r is not given. x86 only.",
-              default=1, lo=1, hi=16, show_default=True),
-        Param("page_size", "page", "Smallest page size in use (4K with --no-huge; none: no page constraint).",
-              default=2 << 20, show_default="2M"),
+        Param(
+            "build_config",
+            "path",
+            "Read arch, cache line, RTE_MAX_LCORE, RTE_MEMPOOL_ALIGN, release and the "
+            "debug/stats switches from your DPDK build: rte_config.h or rte_build_config.h (includes followed), "
+            "an include folder, or a meson build folder (its compile_commands.json: c_args too).",
+        ),
+        Param(
+            "pkg_config",
+            "bool",
+            "Read them as pkg-config --cflags libdpdk gives them to the compiler "
+            "(its -I, -D and -include rte_config.h).",
+            default=False,
+            fronts=frozenset({"cli", "batch"}),
+        ),
+        Param(
+            "channels",
+            "count",
+            "Memory channels (EAL -n); DPDK uses 4 when -n is not given. x86 only.",
+            default=4,
+            lo=1,
+            show_default=True,
+        ),
+        Param(
+            "ranks",
+            "count",
+            "Memory ranks (EAL -r); DPDK uses 1 when -r is not given. x86 only.",
+            default=1,
+            lo=1,
+            hi=16,
+            show_default=True,
+        ),
+        Param(
+            "page_size",
+            "page",
+            "Smallest page size in use (4K with --no-huge; none: no page constraint).",
+            default=2 << 20,
+            show_default="2M",
+        ),
     )
 
 
@@ -264,9 +330,13 @@ def platform_from(args: "Mapping[str, Any]", base_dir: str | None = None) -> Pla
         if found is None:
             if len(_BY_ITEMS) >= 1024:
                 _BY_ITEMS.clear()
-            found = _BY_ITEMS[key] = _platform_of(*(args.get(k, p.default) for k, p in
-                                                    zip(PLATFORM_KEYS, PLATFORM_PARAMS, strict=True)
-                                                    if k not in ("build_config", "pkg_config")))
+            found = _BY_ITEMS[key] = _platform_of(
+                *(
+                    args.get(k, p.default)
+                    for k, p in zip(PLATFORM_KEYS, PLATFORM_PARAMS, strict=True)
+                    if k not in ("build_config", "pkg_config")
+                )
+            )
         return found
     if build_config and use_pkg_config:
         raise InputError("give at most one of --build-config and --pkg-config")
@@ -278,11 +348,19 @@ def platform_from(args: "Mapping[str, Any]", base_dir: str | None = None) -> Pla
         bc = buildconfig.read(os.path.join(base_dir, build_config) if base_dir else build_config)
     else:
         bc = buildconfig.from_pkg_config()
-    return make_platform(dpdk=args.get("dpdk"), arch=args.get("arch"), platform=args.get("platform"),
-                         channels=args.get("channels", 4), ranks=args.get("ranks", 1),
-                         page_size=args.get("page_size", 2 << 20), cache_line=args.get("cache_line"),
-                         max_lcore=args.get("max_lcore"), debug=args.get("debug"), stats=args.get("stats"),
-                         build_config=bc)
+    return make_platform(
+        dpdk=args.get("dpdk"),
+        arch=args.get("arch"),
+        platform=args.get("platform"),
+        channels=args.get("channels", 4),
+        ranks=args.get("ranks", 1),
+        page_size=args.get("page_size", 2 << 20),
+        cache_line=args.get("cache_line"),
+        max_lcore=args.get("max_lcore"),
+        debug=args.get("debug"),
+        stats=args.get("stats"),
+        build_config=bc,
+    )
 
 
 #: platform_from's memo: the platform of the exact arguments given (a batch asks for few platforms, many times)
@@ -290,9 +368,28 @@ _BY_ITEMS: dict[tuple[tuple[str, Any], ...], Platform] = {}
 
 
 @functools.lru_cache(maxsize=1024)
-def _platform_of(dpdk: str | None, arch: str | None, preset: str | None, cache_line: int | None,
-                 max_lcore: int | None, debug: bool | None, stats: bool | None, channels: int, ranks: int,
-                 page_size: int) -> Platform:
+def _platform_of(
+    dpdk: str | None,
+    arch: str | None,
+    preset: str | None,
+    cache_line: int | None,
+    max_lcore: int | None,
+    debug: bool | None,
+    stats: bool | None,
+    channels: int,
+    ranks: int,
+    page_size: int,
+) -> Platform:
     """make_platform memoized on the options (no build file): batch and sweep ask for one platform many times."""
-    return make_platform(dpdk=dpdk, arch=arch, platform=preset, channels=channels, ranks=ranks, page_size=page_size,
-                         cache_line=cache_line, max_lcore=max_lcore, debug=debug, stats=stats)
+    return make_platform(
+        dpdk=dpdk,
+        arch=arch,
+        platform=preset,
+        channels=channels,
+        ranks=ranks,
+        page_size=page_size,
+        cache_line=cache_line,
+        max_lcore=max_lcore,
+        debug=debug,
+        stats=stats,
+    )

@@ -131,8 +131,11 @@ class Mempool(NamedTuple):
             "effective_flags": flag_names(self.effective_flags & VALID_USER_FLAGS),
             "mp_flags": self.mp_flags,
             "ops_name": self.ops_name,
-            **(self.objsz.to_dict() if self.objsz else {
-                "header_size": None, "elt_size": None, "trailer_size": None, "total_size": None}),
+            **(
+                self.objsz.to_dict()
+                if self.objsz
+                else {"header_size": None, "elt_size": None, "trailer_size": None, "total_size": None}
+            ),
             "header": self.header.to_dict() if self.header else None,
             "ring_size": self.ring_size,
             "objs_per_page": self.objs_per_page,
@@ -193,8 +196,9 @@ class Result(NamedTuple):
     @property
     def footprint(self) -> Footprint:
         objsz = self.mempools[0].objsz if self.mempools else None
-        return Footprint(objsz.total_size if objsz else None, self.total_bytes, self.heap_bytes, self.hugepages,
-                         self.errors)
+        return Footprint(
+            objsz.total_size if objsz else None, self.total_bytes, self.heap_bytes, self.hugepages, self.errors
+        )
 
     @property
     def flags_label(self) -> str:

@@ -27,15 +27,35 @@ def rib_max_nodes(routes: int) -> int:
 
 
 _RIB = {
-    4: dict(kind="rib", node="rib_node_size", struct="rib_struct_size", prefix="RIB_",
-            tailq="RIB_TAILQ_ENTRY", fn="rte_rib_create", src="v22.11:lib/rib/rte_rib.c"),
-    6: dict(kind="rib6", node="rib6_node_size", struct="rib6_struct_size", prefix="RIB6_",
-            tailq="RIB6_TAILQ_ENTRY", fn="rte_rib6_create", src="v22.11:lib/rib/rte_rib6.c"),
+    4: dict(
+        kind="rib",
+        node="rib_node_size",
+        struct="rib_struct_size",
+        prefix="RIB_",
+        tailq="RIB_TAILQ_ENTRY",
+        fn="rte_rib_create",
+        src="v22.11:lib/rib/rte_rib.c",
+    ),
+    6: dict(
+        kind="rib6",
+        node="rib6_node_size",
+        struct="rib6_struct_size",
+        prefix="RIB6_",
+        tailq="RIB6_TAILQ_ENTRY",
+        fn="rte_rib6_create",
+        src="v22.11:lib/rib/rte_rib6.c",
+    ),
 }
 
 
-def rib_parts(name: str, max_nodes: int, ext_size: int, flags: int, family: int, p: Platform,
-              ) -> tuple[list[Mempool], list[Allocation], list[Rejection]]:
+def rib_parts(
+    name: str,
+    max_nodes: int,
+    ext_size: int,
+    flags: int,
+    family: int,
+    p: Platform,
+) -> tuple[list[Mempool], list[Allocation], list[Rejection]]:
     """``rte_rib_create`` / ``rte_rib6_create`` (v22.11:lib/rib/rte_rib.c:395-473, rte_rib6.c:463-543).
 
     ``flags`` are the node pool's flags: 0 in DPDK today, what the RIB patch
@@ -54,12 +74,19 @@ def footprint(name: str, max_nodes: int, ext_size: int, flags: int, family: int,
     if rejection is not None:
         return eal.footprint(None, (), (), (rejection,), p)
     s = pool_sizes(spec, p)
-    return eal.footprint(s.object_size, [(s.total_bytes, s.heap_bytes)], [a.size for a in _after_pool(allocs, s.slots)],
-                         s.errors, p)
+    return eal.footprint(
+        s.object_size, [(s.total_bytes, s.heap_bytes)], [a.size for a in _after_pool(allocs, s.slots)], s.errors, p
+    )
 
 
-def _parts(name: str, max_nodes: int, ext_size: int, flags: int, family: int, p: Platform,
-           ) -> tuple[PoolSpec, tuple[Allocation, ...], Rejection | None]:
+def _parts(
+    name: str,
+    max_nodes: int,
+    ext_size: int,
+    flags: int,
+    family: int,
+    p: Platform,
+) -> tuple[PoolSpec, tuple[Allocation, ...], Rejection | None]:
     """What rte_rib(6)_create makes: the node pool, and the tailq entry and struct it allocates once the
     pool exists; or the rejection of max_nodes before anything is made."""
     d = _RIB[family]
@@ -86,8 +113,12 @@ def _max_nodes_rejection(max_nodes: int, family: int) -> Rejection:
     why = f"max_nodes is {max_nodes}"
     if max_nodes < 0 or max_nodes == -(1 << 31):
         why += " (max_routes * 2 overflowed the C int that holds it)"
-    return Rejection(errno="EINVAL", reason=f"{why}: it must be positive", function=d["fn"],
-                     source=f"{d['src']}:404" if family == 4 else f"{d['src']}:473")
+    return Rejection(
+        errno="EINVAL",
+        reason=f"{why}: it must be positive",
+        function=d["fn"],
+        source=f"{d['src']}:404" if family == 4 else f"{d['src']}:473",
+    )
 
 
 def _node_pool(name: str, ext_size: int, family: int, r: ReleaseFacts) -> tuple[str, int]:
@@ -117,9 +148,15 @@ def size(name: str, max_nodes: int, ext_size: int, flags: int, family: int, p: P
 def _resolve(a: Mapping[str, Any]) -> Resolved:
     exactly_one(a, "routes", "nodes")
     routes = a["routes"]
-    return Resolved({"name": a["name"], "routes": routes,
-                     "max_nodes": rib_max_nodes(routes) if routes is not None else a["nodes"],
-                     "ext_size": a["ext_size"]}, {})
+    return Resolved(
+        {
+            "name": a["name"],
+            "routes": routes,
+            "max_nodes": rib_max_nodes(routes) if routes is not None else a["nodes"],
+            "ext_size": a["ext_size"],
+        },
+        {},
+    )
 
 
 def _declare(family: int) -> ObjectDecl:
@@ -134,11 +171,14 @@ def _declare(family: int) -> ObjectDecl:
 
     return ObjectDecl(
         name=kind,
-        summary=(f"An rte_{kind}_create() RIB: a node pool of {node} + ext_size objects. --flags sets the node "
-                 "pool's flags (DPDK uses none; the RIB patch proposes no_cache_align,no_spread,no_iova_contig)."),
+        summary=(
+            f"An rte_{kind}_create() RIB: a node pool of {node} + ext_size objects. --flags sets the node "
+            "pool's flags (DPDK uses none; the RIB patch proposes no_cache_align,no_spread,no_iova_contig)."
+        ),
         params=(
-            Param("routes", "count", "Routes; max_nodes = 2 x routes, as rte_fib_create sizes its RIB.", lo=1,
-                  hi=INT_MAX),
+            Param(
+                "routes", "count", "Routes; max_nodes = 2 x routes, as rte_fib_create sizes its RIB.", lo=1, hi=INT_MAX
+            ),
             Param("nodes", "count", "max_nodes directly.", lo=1, hi=INT_MAX),
             Param("ext_size", "size", "ext_sz: bytes added to each node.", default=0, show_default=True),
             Param("name", "text", "RIB name (memzones MP_MP_<name>...).", default=kind, show_default=True),

@@ -60,8 +60,12 @@ def memsize_elem(esize: int, count: int, p: Platform) -> tuple[int | None, Rejec
     pow2 = is_pow2(count) and (count != 0 or zero_size_accepted(p))
     if not pow2 or count > RING_SZ_MASK:
         why = "0" if count == 0 else f"{count}, not a power of two" if not pow2 else f"{count}, above RTE_RING_SZ_MASK"
-        return None, Rejection("EINVAL", f"the ring needs {why} slots (a power of two up to {RING_SZ_MASK:#x})",
-                               fn, "v25.11:lib/ring/rte_ring.c:68" if count == 0 else f"{_SRC}:60-67")
+        return None, Rejection(
+            "EINVAL",
+            f"the ring needs {why} slots (a power of two up to {RING_SZ_MASK:#x})",
+            fn,
+            "v25.11:lib/ring/rte_ring.c:68" if count == 0 else f"{_SRC}:60-67",
+        )
     return ring_memsize(count, p, esize), None
 
 
@@ -76,8 +80,15 @@ class RingState(NamedTuple):
     initialised: bool
 
 
-_SYNC = {0: "mt", SP_ENQ: "st", MP_RTS_ENQ: "mt_rts", MP_HTS_ENQ: "mt_hts",
-         SC_DEQ: "st", MC_RTS_DEQ: "mt_rts", MC_HTS_DEQ: "mt_hts"}
+_SYNC = {
+    0: "mt",
+    SP_ENQ: "st",
+    MP_RTS_ENQ: "mt_rts",
+    MP_HTS_ENQ: "mt_hts",
+    SC_DEQ: "st",
+    MC_RTS_DEQ: "mt_rts",
+    MC_HTS_DEQ: "mt_hts",
+}
 
 
 def ring_init(count: int, flags: int, p: Platform) -> tuple[RingState, list[Rejection]]:
@@ -85,31 +96,54 @@ def ring_init(count: int, flags: int, p: Platform) -> tuple[RingState, list[Reje
     ``rte_ring_create_elem`` leaves when it fails (its result is ignored, rte_ring.c:288-290)."""
     fn = "rte_ring_init"
     if flags & ~RING_F_MASK:
-        return RingState(0, 0, 0, "mt", "mt", False), [Rejection(
-            None, f"flags {flags:#x} has bits outside RING_F_MASK {RING_F_MASK:#x}: rte_ring_init refuses them but "
-            "rte_ring_create ignores that and returns a ring left zeroed (no name, size 0)", fn,
-            f"{_SRC}:196-201,288-290")]
+        return RingState(0, 0, 0, "mt", "mt", False), [
+            Rejection(
+                None,
+                f"flags {flags:#x} has bits outside RING_F_MASK {RING_F_MASK:#x}: rte_ring_init refuses them but "
+                "rte_ring_create ignores that and returns a ring left zeroed (no name, size 0)",
+                fn,
+                f"{_SRC}:196-201,288-290",
+            )
+        ]
     prod, cons = flags & (SP_ENQ | MP_RTS_ENQ | MP_HTS_ENQ), flags & (SC_DEQ | MC_RTS_DEQ | MC_HTS_DEQ)
     if prod not in _SYNC or cons not in _SYNC:
         # get_sync_type sets the producer's mode before it checks the consumer's (rte_ring.c:135-167)
         side = "producer" if prod not in _SYNC else "consumer"
-        return RingState(0, 0, 0, _SYNC.get(prod, "mt") if side == "consumer" else "mt", "mt", False), [Rejection(
-            None, f"flags {flags:#x} ask for two {side} sync modes: get_sync_type refuses them but rte_ring_create "
-            "returns the ring with size 0 and no sync mode set", fn, f"{_SRC}:126-170,208-211,288-290")]
+        return RingState(0, 0, 0, _SYNC.get(prod, "mt") if side == "consumer" else "mt", "mt", False), [
+            Rejection(
+                None,
+                f"flags {flags:#x} ask for two {side} sync modes: get_sync_type refuses them but rte_ring_create "
+                "returns the ring with size 0 and no sync mode set",
+                fn,
+                f"{_SRC}:126-170,208-211,288-290",
+            )
+        ]
     if flags & EXACT_SZ:
         size = align32pow2(count + 1)
         state = RingState(size, (size - 1) & U32_MAX, count, _SYNC[prod], _SYNC[cons], True)
     else:
         state = RingState(count, (count - 1) & U32_MAX, (count - 1) & U32_MAX, _SYNC[prod], _SYNC[cons], True)
     if state.size == 0:
-        return state, [Rejection(None, f"a ring of size 0: mask and capacity are {state.mask:#x}, so the ring "
-                                 "takes enqueues into no slot", "rte_ring_create_elem",
-                                 f"{_SRC}:59-61,213-227 (POWEROF2(0) holds)")]
+        return state, [
+            Rejection(
+                None,
+                f"a ring of size 0: mask and capacity are {state.mask:#x}, so the ring takes enqueues into no slot",
+                "rte_ring_create_elem",
+                f"{_SRC}:59-61,213-227 (POWEROF2(0) holds)",
+            )
+        ]
     return state, []
 
 
-def ring_parts(name: str, count: int, p: Platform, esize: int = 8, flags: int = 0, role: str = "ring",
-               fn: str = "rte_ring_create_elem") -> tuple[Parts, RingState | None]:
+def ring_parts(
+    name: str,
+    count: int,
+    p: Platform,
+    esize: int = 8,
+    flags: int = 0,
+    role: str = "ring",
+    fn: str = "rte_ring_create_elem",
+) -> tuple[Parts, RingState | None]:
     """``rte_ring_create_elem(name, esize, count, socket, flags)``: the tailq entry and the
     ``RG_<name>`` memzone, or DPDK's refusal (nothing left reserved)."""
     parts = Parts()
@@ -121,13 +155,25 @@ def ring_parts(name: str, count: int, p: Platform, esize: int = 8, flags: int = 
     assert size is not None
     zone = RING_MZ_PREFIX + name
     if name_bytes(name) + len(RING_MZ_PREFIX) >= p.release.memzone_namesize:
-        parts.errors.append(Rejection("ENAMETOOLONG", f"memzone name {zone!r} is {name_bytes(zone)} bytes; the "
-                                      f"limit is {p.release.memzone_namesize - 1}", fn, f"{_SRC}:265-270"))
+        parts.errors.append(
+            Rejection(
+                "ENAMETOOLONG",
+                f"memzone name {zone!r} is {name_bytes(zone)} bytes; the limit is {p.release.memzone_namesize - 1}",
+                fn,
+                f"{_SRC}:265-270",
+            )
+        )
         return parts, None
     parts.allocations.append(Allocation("RING_TAILQ_ENTRY", p.release.tailq_entry_size, "tailq entry"))
     guard = p.release.ring_guard_lines
-    parts.zones.append(Memzone(zone, memzone_len(size, p), f"{role}: struct rte_ring {p.sizeof_ring} B + {slots:,} x "
-                               f"{esize} B, cache aligned" + (f" + {guard} guard line" if guard else "")))
+    parts.zones.append(
+        Memzone(
+            zone,
+            memzone_len(size, p),
+            f"{role}: struct rte_ring {p.sizeof_ring} B + {slots:,} x "
+            f"{esize} B, cache aligned" + (f" + {guard} guard line" if guard else ""),
+        )
+    )
     state, hazards = ring_init(count, flags, p)
     parts.errors += hazards
     return parts, state
@@ -141,8 +187,14 @@ def size(name: str, count: int, esize: int, flags: int, p: Platform) -> Result:
     parts, state = ring_parts(name, count, p, esize, flags)
     details: dict[str, object] = {"esize": esize, "ring_flags": RING_FLAGS.names(flags)}
     if state is not None:
-        details.update(size=state.size, mask=state.mask, capacity=state.capacity, prod_sync=state.prod,
-                       cons_sync=state.cons, memsize=parts.zones[0].len)
+        details.update(
+            size=state.size,
+            mask=state.mask,
+            capacity=state.capacity,
+            prod_sync=state.prod,
+            cons_sync=state.cons,
+            memsize=parts.zones[0].len,
+        )
         # rte_ring_set_{prod,cons}_htd_max(r, capacity / 8), only once rte_ring_init got that far (rte_ring.c:229-233)
         if state.prod == "mt_rts":
             details["prod_htd_max"] = state.capacity // HTD_MAX_DEF if state.initialised else 0
@@ -163,14 +215,31 @@ RING = ObjectDecl(
     name="ring",
     summary="An rte_ring_create() / rte_ring_create_elem() ring: the RG_<name> memzone and its tailq entry.",
     params=(
-        Param("count", "count", "Ring size (a power of two; with exact_sz any count, rounded up to the next power "
-              "of two above it); required unless --fit.", short="-n", needed=True),
-        Param("esize", "size", "Element size in bytes (a multiple of 4; rte_ring_create uses 8).", default=8,
-              show_default=True),
+        Param(
+            "count",
+            "count",
+            "Ring size (a power of two; with exact_sz any count, rounded up to the next power "
+            "of two above it); required unless --fit.",
+            short="-n",
+            needed=True,
+        ),
+        Param(
+            "esize",
+            "size",
+            "Element size in bytes (a multiple of 4; rte_ring_create uses 8).",
+            default=8,
+            show_default=True,
+        ),
         Param("name", "text", "Ring name (memzone RG_<name>).", default="ring", show_default=True),
-        Param("flags", "flags", "Ring flags: sp_enq, sc_deq, exact_sz, mp_rts_enq, mc_rts_deq, mp_hts_enq, "
-              "mc_hts_deq, RING_F_* names, a mask (0x14), none, or all (with and without exact_sz).",
-              default=[0], show_default="none", vocabulary="ring"),
+        Param(
+            "flags",
+            "flags",
+            "Ring flags: sp_enq, sc_deq, exact_sz, mp_rts_enq, mc_rts_deq, mp_hts_enq, "
+            "mc_hts_deq, RING_F_* names, a mask (0x14), none, or all (with and without exact_sz).",
+            default=[0],
+            show_default="none",
+            vocabulary="ring",
+        ),
     ),
     build=_build,
     resolve=_resolve,

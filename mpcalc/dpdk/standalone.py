@@ -39,8 +39,14 @@ class Parts:
         return out
 
 
-def finish(kind: str, flags: int, p: Platform, parts: Parts, details: dict[str, object] | None = None,
-           extra_errors: Iterable[Rejection] = ()) -> Result:
+def finish(
+    kind: str,
+    flags: int,
+    p: Platform,
+    parts: Parts,
+    details: dict[str, object] | None = None,
+    extra_errors: Iterable[Rejection] = (),
+) -> Result:
     """The Result of ``parts``: its pools, memzones and allocations and their totals."""
     base = assemble(kind, flags, p, parts.mempools, parts.allocations, [*parts.errors, *extra_errors], details)
     zones: Sequence[Memzone] = parts.zones

@@ -8,8 +8,20 @@ from typing import Any
 from .figures import Bar
 
 #: rich colours, one per segment in turn
-COLOURS = ("blue", "cyan", "magenta", "green", "yellow", "red", "bright_blue", "bright_magenta", "bright_green",
-           "bright_yellow", "bright_red", "bright_cyan")
+COLOURS = (
+    "blue",
+    "cyan",
+    "magenta",
+    "green",
+    "yellow",
+    "red",
+    "bright_blue",
+    "bright_magenta",
+    "bright_green",
+    "bright_yellow",
+    "bright_red",
+    "bright_cyan",
+)
 
 
 def cells(bar: Bar, width: int) -> list[int]:

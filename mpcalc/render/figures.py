@@ -77,12 +77,17 @@ def plan_figure(doc: Mapping[str, Any]) -> list[SocketFigure]:
             for kind, size in breakdown(i["result"]).items():
                 kinds[kind] = kinds.get(kind, 0) + size
         eal = Segment("EAL", sock["eal_heap"])
-        out.append(SocketFigure(
-            socket=sock["socket"],
-            by_item=Bar("by item", (*by_item, eal) if eal.bytes else tuple(by_item)),
-            by_kind=Bar("by kind", (*(Segment(k, kinds[k]) for k in KINDS if kinds.get(k)), *((eal,) if eal.bytes
-                                                                                               else ()))),
-            page_size=page, pages=sock["pages"]))
+        out.append(
+            SocketFigure(
+                socket=sock["socket"],
+                by_item=Bar("by item", (*by_item, eal) if eal.bytes else tuple(by_item)),
+                by_kind=Bar(
+                    "by kind", (*(Segment(k, kinds[k]) for k in KINDS if kinds.get(k)), *((eal,) if eal.bytes else ()))
+                ),
+                page_size=page,
+                pages=sock["pages"],
+            )
+        )
     return out
 
 
@@ -96,21 +101,35 @@ def advised_figure(doc: Mapping[str, Any]) -> list[SocketFigure]:
         if advice.get("heap_bytes", r["heap_bytes"]) != r["heap_bytes"]:
             continue
         for sock in advice.get("sockets") or ():
-            pools = [Segment(f"pool {mp['name']}", sum(z["len"] for z in mp["memzones"])
-                             + sum(a["size"] for a in mp["allocations"])) for mp in r["mempools"]]
+            pools = [
+                Segment(
+                    f"pool {mp['name']}",
+                    sum(z["len"] for z in mp["memzones"]) + sum(a["size"] for a in mp["allocations"]),
+                )
+                for mp in r["mempools"]
+            ]
             rest = r["heap_bytes"] - sum(s.bytes for s in pools)
             items = (*pools, Segment("the rest", rest)) if rest else tuple(pools)
             kinds = tuple(Segment(k, v) for k, v in breakdown(r).items())
             eal = Segment("EAL", sock["eal_heap"])
-            out.append(SocketFigure(sock["socket"], Bar("by item", (*items, eal)), Bar("by kind", (*kinds, eal)),
-                                    int(advice["page_size"]), sock["pages"]))
+            out.append(
+                SocketFigure(
+                    sock["socket"],
+                    Bar("by item", (*items, eal)),
+                    Bar("by kind", (*kinds, eal)),
+                    int(advice["page_size"]),
+                    sock["pages"],
+                )
+            )
     return out
 
 
 def report_figure(doc: Mapping[str, Any]) -> list[Bar]:
     """A sizing command's report (``--json``): one bar per flag combination, by kind."""
-    return [Bar("|".join(r["flags"]) or "none", tuple(Segment(k, v) for k, v in breakdown(r).items()))
-            for r in doc["results"]]
+    return [
+        Bar("|".join(r["flags"]) or "none", tuple(Segment(k, v) for k, v in breakdown(r).items()))
+        for r in doc["results"]
+    ]
 
 
 class Layout(NamedTuple):
@@ -155,8 +174,9 @@ def merge_identical(curves: Mapping[str, Iterable[tuple[int, float | None]]]) ->
 def steps(xs: list[int], ys: list[float | None]) -> list[int]:
     """The swept values at which a series changes (a page boundary crossed, a ring that doubles): each x
     whose y differs from the previous point's."""
-    return [x for x, prev, y in zip(xs[1:], ys, ys[1:], strict=False)
-            if y != prev and y is not None and prev is not None]
+    return [
+        x for x, prev, y in zip(xs[1:], ys, ys[1:], strict=False) if y != prev and y is not None and prev is not None
+    ]
 
 
 def ring_doublings(lo: int, hi: int, per_object: int) -> list[int]:

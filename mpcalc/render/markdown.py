@@ -28,8 +28,10 @@ def _via_csv(draw, report, stream: TextIO) -> None:
 
 def render(report, stream: TextIO, fmt: str = "markdown") -> None:
     p = report.platform
-    stream.write(f"**mpcalc {report.command}**: DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}, cache line "
-                 f"{p['cache_line']} B, RTE_MAX_LCORE {p['max_lcore']}, page size {p['page_size']:,} B\n\n")
+    stream.write(
+        f"**mpcalc {report.command}**: DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}, cache line "
+        f"{p['cache_line']} B, RTE_MAX_LCORE {p['max_lcore']}, page size {p['page_size']:,} B\n\n"
+    )
     _via_csv(csvfmt.render, report, stream)
 
 

@@ -29,9 +29,19 @@ def matplotlib() -> Any:
 MAX_MARKERS = 40
 
 
-def sweep(path: str, curves: dict[str, list[tuple[int, float | None]]], *, name: str, key: str, metric: str,
-          log: bool, platform: dict[str, object], pages: list[int | None], held: list[int],
-          per: tuple[str, str] | None) -> None:
+def sweep(
+    path: str,
+    curves: dict[str, list[tuple[int, float | None]]],
+    *,
+    name: str,
+    key: str,
+    metric: str,
+    log: bool,
+    platform: dict[str, object],
+    pages: list[int | None],
+    held: list[int],
+    per: tuple[str, str] | None,
+) -> None:
     """A sweep: ``metric`` against the swept value, one line per distinct curve (flag combinations whose
     curves coincide share one line and one legend entry), with dotted lines where the first combination
     takes one more hugepage and dashed lines where a pool's ring doubles."""
@@ -48,8 +58,15 @@ def sweep(path: str, curves: dict[str, list[tuple[int, float | None]]], *, name:
         xs = [x for x, _ in curve.points]
         ys = [math.nan if y is None else y for _, y in curve.points]
         # curves that nearly coincide stay visible: each later one thinner, and dashed differently
-        ax.plot(xs, ys, marker="." if len(xs) <= 60 else None, linewidth=max(3.2 - 0.5 * n, 0.9),
-                linestyle=styles[n % len(styles)], drawstyle="steps-post", label="\n= ".join(curve.labels))
+        ax.plot(
+            xs,
+            ys,
+            marker="." if len(xs) <= 60 else None,
+            linewidth=max(3.2 - 0.5 * n, 0.9),
+            linestyle=styles[n % len(styles)],
+            drawstyle="steps-post",
+            label="\n= ".join(curve.labels),
+        )
     xs = [x for x, _ in next(iter(curves.values()))] if curves else []
     for i, x in enumerate(steps(xs, [None if p is None else float(p) for p in pages])[:MAX_MARKERS]):
         ax.axvline(x, color="0.55", linestyle=":", linewidth=0.8, label="one hugepage more" if i == 0 else None)
@@ -58,20 +75,33 @@ def sweep(path: str, curves: dict[str, list[tuple[int, float | None]]], *, name:
         if len(factors) == 1:  # the ring holds a fixed multiple of the swept value (a RIB: 2 nodes a route)
             doublings = ring_doublings(xs[0], xs[-1], factors.pop())
             for i, x in enumerate(doublings[:MAX_MARKERS]):
-                ax.axvline(x, color="0.35", linestyle="--", linewidth=0.8,
-                           label="the ring doubles (rte_align32pow2(n + 1))" if i == 0 else None)
+                ax.axvline(
+                    x,
+                    color="0.35",
+                    linestyle="--",
+                    linewidth=0.8,
+                    label="the ring doubles (rte_align32pow2(n + 1))" if i == 0 else None,
+                )
     if log:
         ax.set_xscale("log")
         if metric in ("total_bytes", "heap_bytes"):
             ax.set_yscale("log")
     ax.set_xlabel(key)
     unit = per[1] if per else "object"
-    ax.set_ylabel({"per_object": f"bytes per {unit}", "overhead": f"bytes per {unit} beyond elt_size",
-                   "hugepages": "hugepages", "object_size": "object size (bytes)"}.get(metric, f"{metric} (bytes)"))
+    ax.set_ylabel(
+        {
+            "per_object": f"bytes per {unit}",
+            "overhead": f"bytes per {unit} beyond elt_size",
+            "hugepages": "hugepages",
+            "object_size": "object size (bytes)",
+        }.get(metric, f"{metric} (bytes)")
+    )
     page = platform.get("page_size")
-    ax.set_title(f"mpcalc {name}: {metric.replace('_', ' ')} against {key} (DPDK {platform.get('dpdk')} "
-                 f"{platform.get('arch')}, page size {page_label(page if isinstance(page, int) else 0)})",
-                 fontsize=10)
+    ax.set_title(
+        f"mpcalc {name}: {metric.replace('_', ' ')} against {key} (DPDK {platform.get('dpdk')} "
+        f"{platform.get('arch')}, page size {page_label(page if isinstance(page, int) else 0)})",
+        fontsize=10,
+    )
     ax.grid(True, which="both", alpha=0.3)
     fig.legend(title="flags", fontsize=8, loc="outside right upper")
     save(fig, path)
@@ -93,8 +123,15 @@ def _stacked(ax: Any, bars: list[Any], *, scale: int, unit: str, colors: dict[st
     for row, bar in enumerate(bars):
         left = 0
         for seg in bar.segments:
-            ax.barh(row, seg.bytes / scale, left=left / scale, color=colors[seg.label], edgecolor="white",
-                    linewidth=0.5, label=seg.label)
+            ax.barh(
+                row,
+                seg.bytes / scale,
+                left=left / scale,
+                color=colors[seg.label],
+                edgecolor="white",
+                linewidth=0.5,
+                label=seg.label,
+            )
             left += seg.bytes
         ax.text(left / scale, row, f"  {left:,} B", va="center", fontsize=8)
     ax.set_yticks(range(len(bars)), [b.label for b in bars], fontsize=8)
@@ -135,8 +172,10 @@ def report(path: str, doc: dict[str, Any]) -> None:
     if laid:
         from .figures import Bar, Segment
 
-        objs = [Bar(x.flags, (Segment("header", x.header), Segment("element", x.element),
-                              Segment("trailer", x.trailer))) for x in laid]
+        objs = [
+            Bar(x.flags, (Segment("header", x.header), Segment("element", x.element), Segment("trailer", x.trailer)))
+            for x in laid
+        ]
         _stacked(axes[1], objs, scale=1, unit="bytes per object", colors=colors)
         axes[1].set_title("one object: header, element and trailer (rte_mempool_calc_obj_size)", fontsize=10)
     _legend(fig, list(axes))
@@ -162,10 +201,18 @@ def plan(path: str, sockets: list[Any]) -> None:
             if sock.pages and sock.pages <= 64:
                 for n in range(1, sock.pages):
                     ax.axvline(n * sock.page_size / (1 << 20), color="0.8", linewidth=0.5, zorder=0)
-            ax.axvline(advised / (1 << 20), color="black", linestyle="--", linewidth=1,
-                       label=f"--socket-mem ({sock.pages} pages of {page_label(sock.page_size)})")
-        ax.set_title(f"socket {sock.socket}: {sock.by_item.total:,} B of heap"
-                     + (f", --socket-mem {advised // (1 << 20)} MB" if advised is not None else ""), fontsize=10)
+            ax.axvline(
+                advised / (1 << 20),
+                color="black",
+                linestyle="--",
+                linewidth=1,
+                label=f"--socket-mem ({sock.pages} pages of {page_label(sock.page_size)})",
+            )
+        ax.set_title(
+            f"socket {sock.socket}: {sock.by_item.total:,} B of heap"
+            + (f", --socket-mem {advised // (1 << 20)} MB" if advised is not None else ""),
+            fontsize=10,
+        )
     _legend(fig, list(axes))
     save(fig, path)
 

@@ -19,7 +19,9 @@ def lines(result: dict) -> list[str]:
     read = f"{plan['routes']:,} routes"
     if plan["distinct_routes"] != plan["routes"]:
         read += f" ({plan['distinct_routes']:,} distinct)"
-    return [f"pass --routes {answer['routes']:,} --tbl8 {answer['tbl8']:,}",
-            f"{read} need {plan['rib_nodes_needed']:,} RIB nodes, {plan['tbl8_needed']:,} tbl8 groups",
-            f"headroom (--routes {details.get('max_routes', 0):,} --tbl8 {details.get('num_tbl8', 0):,}{gives}): "
-            f"{answer['rib_nodes_headroom']:+,} RIB nodes, {answer['tbl8_headroom']:+,} tbl8 groups"]
+    return [
+        f"pass --routes {answer['routes']:,} --tbl8 {answer['tbl8']:,}",
+        f"{read} need {plan['rib_nodes_needed']:,} RIB nodes, {plan['tbl8_needed']:,} tbl8 groups",
+        f"headroom (--routes {details.get('max_routes', 0):,} --tbl8 {details.get('num_tbl8', 0):,}{gives}): "
+        f"{answer['rib_nodes_headroom']:+,} RIB nodes, {answer['tbl8_headroom']:+,} tbl8 groups",
+    ]

@@ -36,8 +36,9 @@ def save_svg(report: object, path: str) -> None:
     from . import render
 
     buf = io.StringIO()
-    console = Console(file=buf, record=True, width=SVG_WIDTH, force_terminal=True, color_system="truecolor",
-                      markup=False, emoji=False)
+    console = Console(
+        file=buf, record=True, width=SVG_WIDTH, force_terminal=True, color_system="truecolor", markup=False, emoji=False
+    )
     global _RECORDING
     _RECORDING = console
     try:
@@ -121,9 +122,11 @@ def platform_lines(p: dict, width: int = PIPE_WIDTH, prefix: str = "") -> str:
     spread = f"{p['channels']} channels x {p['ranks']} ranks" if p["spreads"] else "no spreading on this arch"
     build = "".join(f", {k}" for k in ("debug", "stats") if p[k])
     named = f" {p['platform']}" if p["platform"] else ""
-    lines = [f"{prefix}DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}{named}, page size "
-             f"{page_label(p['page_size'])}{build}",
-             f"  cache line {p['cache_line']} B, RTE_MAX_LCORE {p['max_lcore']}, {spread}"]
+    lines = [
+        f"{prefix}DPDK {p['dpdk']} ({p['dpdk_stable_tag']}) {p['arch']}{named}, page size "
+        f"{page_label(p['page_size'])}{build}",
+        f"  cache line {p['cache_line']} B, RTE_MAX_LCORE {p['max_lcore']}, {spread}",
+    ]
     by_source: dict[str, list[str]] = {}
     for key, src in p["sources"].items():
         if src.startswith(("option", "platform", "build")) or src.endswith("[platform]"):
@@ -177,8 +180,9 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
             t = Table(caption="▒ header  █ elt  ░ trailer", caption_justify="right")
             for col in ("header_size", "elt_size", "trailer_size", "total_size", "layout"):
                 t.add_column(col, justify="left" if col == "layout" else "right", no_wrap=True)
-            t.add_row(*(f"{mp[c]:,}" for c in ("header_size", "elt_size", "trailer_size", "total_size")),
-                      _layout_bar(mp))
+            t.add_row(
+                *(f"{mp[c]:,}" for c in ("header_size", "elt_size", "trailer_size", "total_size")), _layout_bar(mp)
+            )
             console.print(t)
     _title(console, f"reserved (flags {_flags_label(result['flags'])})")
     t = Table()
@@ -188,8 +192,9 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
     t.add_column("IEC", justify="right", no_wrap=True)
     for mp in result["mempools"]:
         for mz in mp["memzones"]:
-            t.add_row("memzone" + (" (leaked)" if mz.get("leaked") else ""), mz["name"], f"{mz['len']:,}",
-                      iec(mz["len"]))
+            t.add_row(
+                "memzone" + (" (leaked)" if mz.get("leaked") else ""), mz["name"], f"{mz['len']:,}", iec(mz["len"])
+            )
         for a in mp["allocations"]:  # an anonymous mmap (testpmd --mp-alloc=anon) is no rte_malloc
             kind = "mmap (anon)" if a["role"].startswith("objects: anonymous mmap") else "rte_malloc"
             t.add_row(kind, a["name"], f"{a['size']:,}", iec(a["size"]))
@@ -216,8 +221,10 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
 
 def fit_sentence(fit: dict) -> str:
     """The answer of --fit, first: ``--fit 1,073,741,824: count 14,680,039 (heap_bytes ...)``."""
-    return (f"--fit {fit['budget']:,}: {fit['key']} {fit['value']:,}, the largest whose heap_bytes fit "
-            f"({fit['heap_bytes']:,}; {fit['value'] + 1:,} would need {fit['next_heap_bytes']:,})")
+    return (
+        f"--fit {fit['budget']:,}: {fit['key']} {fit['value']:,}, the largest whose heap_bytes fit "
+        f"({fit['heap_bytes']:,}; {fit['value'] + 1:,} would need {fit['next_heap_bytes']:,})"
+    )
 
 
 def _flatten(prefix: str, value: object) -> list[tuple[str, object]]:
@@ -254,8 +261,12 @@ def _details(console: Console, details: dict) -> None:
     t.add_column("value")
     for key, value in _flatten("", details):
         text = shown(value)
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 1024 and (
-                "bytes" in key or "memzone" in key or "struct" in key or "saves" in key):
+        if (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and value >= 1024
+            and ("bytes" in key or "memzone" in key or "struct" in key or "saves" in key)
+        ):
             text += f" ({iec(value)})"
         t.add_row(key, text)
     console.print(t)
@@ -266,8 +277,14 @@ def hanging(line: str, width: int) -> str:
     import textwrap
 
     indent = " " * (len(line) - len(line.lstrip(" ")))
-    return textwrap.fill(line.strip(), width=max(width, 40), initial_indent=indent, subsequent_indent=indent + "    ",
-                         break_long_words=False, break_on_hyphens=False)
+    return textwrap.fill(
+        line.strip(),
+        width=max(width, 40),
+        initial_indent=indent,
+        subsequent_indent=indent + "    ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
 
 
 def _explain(console: Console, explained: dict) -> None:
@@ -281,8 +298,13 @@ def _explain(console: Console, explained: dict) -> None:
         for col in ("total_bytes", "saves", "IEC", "%"):
             t.add_column(col, justify="right", no_wrap=True)
         for row in explained["savings"]:
-            t.add_row(_words(row["change"]), f"{row['total_bytes']:,}", f"{row['saves']:,}", row["saves_iec"],
-                      f"{row['saves_percent']}%")
+            t.add_row(
+                _words(row["change"]),
+                f"{row['total_bytes']:,}",
+                f"{row['saves']:,}",
+                row["saves_iec"],
+                f"{row['saves_percent']}%",
+            )
         console.print(t)
 
 
@@ -292,8 +314,12 @@ def _summary(console: Console, results: list[dict]) -> None:
     base = results[0]["total_bytes"]
     fits = [r["details"].get("fit") for r in results]
     fit_key = next((f["key"] for f in fits if f), None)
-    _title(console, "every flag combination, smallest first" if fit_key is None else
-           f"every flag combination, largest {fit_key} first")
+    _title(
+        console,
+        "every flag combination, smallest first"
+        if fit_key is None
+        else f"every flag combination, largest {fit_key} first",
+    )
     t = Table(caption=None if fit_key else "saves: against no flags, DPDK's default", caption_justify="right")
     width = max((len(n) for r in results for n in r["effective_flags"]), default=4)
     t.add_column("flags", min_width=width)
@@ -314,8 +340,14 @@ def _summary(console: Console, results: list[dict]) -> None:
         else:
             saved = base - r["total_bytes"]
             last = f"{100 * saved / base:.1f}%" if base else "-"
-        t.add_row(_flags_label(r["flags"]), ", ".join(added) or "-", "-" if obj is None else f"{obj:,} B",
-                  f"{r['total_bytes']:,}", iec(r["total_bytes"]), "error" if r["errors"] else last)
+        t.add_row(
+            _flags_label(r["flags"]),
+            ", ".join(added) or "-",
+            "-" if obj is None else f"{obj:,} B",
+            f"{r['total_bytes']:,}",
+            iec(r["total_bytes"]),
+            "error" if r["errors"] else last,
+        )
     console.print(t)
     for r in results:
         _errors(console, r["errors"], prefix=f"{_flags_label(r['flags'])}: ")

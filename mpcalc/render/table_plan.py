@@ -22,12 +22,22 @@ def render_plan(report: Any, stream: TextIO, fmt: str = "table") -> None:
     with_errors = any(item["result"]["errors"] for item in doc["items"])
     columns = ["socket", "kind", "name", "total_bytes", "heap_bytes", "IEC"] + (["errors"] if with_errors else [])
     for col in columns:
-        t.add_column(col, justify="right" if col in ("socket", "total_bytes", "heap_bytes", "IEC") else "left",
-                     overflow="fold" if col == "name" else "ellipsis", no_wrap=col != "name")
+        t.add_column(
+            col,
+            justify="right" if col in ("socket", "total_bytes", "heap_bytes", "IEC") else "left",
+            overflow="fold" if col == "name" else "ellipsis",
+            no_wrap=col != "name",
+        )
     for item in doc["items"]:
         r = item["result"]
-        cells = [str(item["socket"]), item["kind"], item["name"], f"{r['total_bytes']:,}", f"{r['heap_bytes']:,}",
-                 iec(r["heap_bytes"])]
+        cells = [
+            str(item["socket"]),
+            item["kind"],
+            item["name"],
+            f"{r['total_bytes']:,}",
+            f"{r['heap_bytes']:,}",
+            iec(r["heap_bytes"]),
+        ]
         if with_errors:
             cells.append(", ".join(e["errno"] or "hazard" for e in r["errors"]))
         t.add_row(*cells)
@@ -41,8 +51,13 @@ def render_plan(report: Any, stream: TextIO, fmt: str = "table") -> None:
         s.add_column(col, justify="right")
     for sock in doc["sockets"]:
         pages = sock["pages"]
-        s.add_row(str(sock["socket"]), f"{sock['heap_bytes']:,}", f"{sock['eal_heap']:,}",
-                  "-" if pages is None else f"{pages:,}", "-" if pages is None else iec(pages * page))
+        s.add_row(
+            str(sock["socket"]),
+            f"{sock['heap_bytes']:,}",
+            f"{sock['eal_heap']:,}",
+            "-" if pages is None else f"{pages:,}",
+            "-" if pages is None else iec(pages * page),
+        )
     console.print(s)
     for fig in plan_figure(doc):
         for bar in (fig.by_item, fig.by_kind):

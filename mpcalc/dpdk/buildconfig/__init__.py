@@ -29,12 +29,15 @@ from .cpp import Preprocessor
 #: from v21.11 to v26.07) -> mpcalc's architecture.  mpcalc's own names and GCC's ``aarch64`` are
 #: accepted too, for hand-written files.
 ARCH_SPELLINGS = {
-    "x86_64": "x86_64",      # v22.11:config/x86/meson.build:67
-    "armv8": "arm64",        # v22.11:config/arm/meson.build:546 (every aarch64 build, any -Dplatform)
-    "ppc_64": "ppc64le",     # v22.11:config/ppc/meson.build:8
-    "riscv": "riscv64",      # v22.11:config/riscv/meson.build:17
+    "x86_64": "x86_64",  # v22.11:config/x86/meson.build:67
+    "armv8": "arm64",  # v22.11:config/arm/meson.build:546 (every aarch64 build, any -Dplatform)
+    "ppc_64": "ppc64le",  # v22.11:config/ppc/meson.build:8
+    "riscv": "riscv64",  # v22.11:config/riscv/meson.build:17
     "loongarch": "loongarch64",  # v22.11:config/loongarch/meson.build:7
-    "arm64": "arm64", "aarch64": "arm64", "ppc64le": "ppc64le", "riscv64": "riscv64",
+    "arm64": "arm64",
+    "aarch64": "arm64",
+    "ppc64le": "ppc64le",
+    "riscv64": "riscv64",
     "loongarch64": "loongarch64",
 }
 #: 32-bit builds DPDK can make and mpcalc does not model
@@ -44,9 +47,16 @@ ARCH_32BIT = {
     "armv8_aarch32": "v22.11:config/arm/meson.build:53",
 }
 #: the macros read, and the BuildConfig field each one sets
-KEYS = {"RTE_ARCH": "arch", "RTE_CACHE_LINE_SIZE": "cache_line", "RTE_MAX_LCORE": "max_lcore",
-        "RTE_MEMPOOL_ALIGN": "mempool_align", "RTE_VER_YEAR": "dpdk", "RTE_VER_MONTH": "dpdk",
-        "RTE_LIBRTE_MEMPOOL_DEBUG": "debug", "RTE_LIBRTE_MEMPOOL_STATS": "stats"}
+KEYS = {
+    "RTE_ARCH": "arch",
+    "RTE_CACHE_LINE_SIZE": "cache_line",
+    "RTE_MAX_LCORE": "max_lcore",
+    "RTE_MEMPOOL_ALIGN": "mempool_align",
+    "RTE_VER_YEAR": "dpdk",
+    "RTE_VER_MONTH": "dpdk",
+    "RTE_LIBRTE_MEMPOOL_DEBUG": "debug",
+    "RTE_LIBRTE_MEMPOOL_STATS": "stats",
+}
 
 
 class BuildConfig(NamedTuple):
@@ -89,13 +99,18 @@ def config_of(pp: Preprocessor, path: str, *, flags_read: bool, notes: tuple[str
         macro = pp.macros["RTE_ARCH"]
         spelling = macro.value.strip().strip('"')
         if spelling in ARCH_32BIT:
-            raise InputError(f"{macro.where}: RTE_ARCH {spelling} is a 32-bit build ({ARCH_32BIT[spelling]}); "
-                             "mpcalc models 64-bit builds: " + ", ".join(sorted(set(ARCH_SPELLINGS.values()))),
-                             param="--build-config")
+            raise InputError(
+                f"{macro.where}: RTE_ARCH {spelling} is a 32-bit build ({ARCH_32BIT[spelling]}); "
+                "mpcalc models 64-bit builds: " + ", ".join(sorted(set(ARCH_SPELLINGS.values()))),
+                param="--build-config",
+            )
         arch = ARCH_SPELLINGS.get(spelling)
         if arch is None:
-            raise InputError(f"{macro.where}: RTE_ARCH {spelling!r} is not an architecture mpcalc knows "
-                             f"(DPDK writes {', '.join(list(ARCH_SPELLINGS)[:5])})", param="--build-config")
+            raise InputError(
+                f"{macro.where}: RTE_ARCH {spelling!r} is not an architecture mpcalc knows "
+                f"(DPDK writes {', '.join(list(ARCH_SPELLINGS)[:5])})",
+                param="--build-config",
+            )
         origins["arch"] = f"RTE_ARCH {spelling} ({macro.where})"
     year, month = number("RTE_VER_YEAR"), number("RTE_VER_MONTH")
     if year is not None and month is not None:

@@ -22,8 +22,10 @@ MAX_DEPTH = 32
 MAX_FILES = 256
 _DIRECTIVE = re.compile(r"^\s*#\s*(\w+)\s*(.*)$")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
-_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)"
-                    r"|(&&|\|\||<<|>>|<=|>=|==|!=|[-+*/%<>!~&|^?:(),]))")
+_TOKEN = re.compile(
+    r"\s*(?:(0[xX][0-9a-fA-F]+|\d+)[uUlL]*|([A-Za-z_]\w*)"
+    r"|(&&|\|\||<<|>>|<=|>=|==|!=|[-+*/%<>!~&|^?:(),]))"
+)
 _NAME = re.compile(r"[A-Za-z_]\w*$")
 
 
@@ -37,8 +39,7 @@ class Macro(NamedTuple):
 
 def _strip_comments(text: str) -> str:
     """Comments become one space (C11 5.1.1.2 phase 3); string and character literals stay as they are."""
-    return _COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else "\n" * m.group(0).count("\n") or " ",
-                        text)
+    return _COMMENT.sub(lambda m: m.group(0) if m.group(0)[0] in "\"'" else "\n" * m.group(0).count("\n") or " ", text)
 
 
 class Preprocessor:
@@ -73,8 +74,7 @@ class Preprocessor:
     # --- headers ----------------------------------------------------------------------------------
 
     def find(self, name: str, quoted: bool, current: Path | None) -> Path | None:
-        dirs = [*([current] if quoted and current else []), *(self.quote_dirs if quoted else []),
-                *self.include_dirs]
+        dirs = [*([current] if quoted and current else []), *(self.quote_dirs if quoted else []), *self.include_dirs]
         for d in dirs:
             candidate = d / name
             if candidate.is_file():
@@ -179,7 +179,7 @@ class Preprocessor:
                 j = i + 1
                 paren = j < len(tokens) and tokens[j] == "("
                 j += paren
-                if j >= len(tokens) or not _NAME.match(tokens[j]) or (paren and tokens[j + 1:j + 2] != [")"]):
+                if j >= len(tokens) or not _NAME.match(tokens[j]) or (paren and tokens[j + 1 : j + 2] != [")"]):
                     raise InputError(f"{where}: 'defined' needs a macro name")
                 out.append("1" if tokens[j] in self.macros else "0")
                 i = j + 1 + paren
@@ -187,8 +187,9 @@ class Preprocessor:
             macro = self.macros.get(tok) if _NAME.match(tok) else None
             if macro is not None and tok not in active:
                 if macro.params is not None:
-                    raise InputError(f"{where}: function-like macro {tok} ({macro.where}) in an expression "
-                                     "is not supported")
+                    raise InputError(
+                        f"{where}: function-like macro {tok} ({macro.where}) in an expression is not supported"
+                    )
                 out += self._expand(_tokens(macro.value, macro.where), macro.where, active | {tok}, strict)
             elif _NAME.match(tok):
                 if strict:
@@ -222,8 +223,25 @@ class _Parser:
     """Precedence climbing over C's binary operators, then ``?:`` and unary ``! ~ - +``."""
 
     _BINARY: ClassVar[dict[str, int]] = {
-        "||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7,
-        "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+        "||": 1,
+        "&&": 2,
+        "|": 3,
+        "^": 4,
+        "&": 5,
+        "==": 6,
+        "!=": 6,
+        "<": 7,
+        ">": 7,
+        "<=": 7,
+        ">=": 7,
+        "<<": 8,
+        ">>": 8,
+        "+": 9,
+        "-": 9,
+        "*": 10,
+        "/": 10,
+        "%": 10,
+    }
 
     def __init__(self, tokens: list[str], where: str) -> None:
         self.tokens, self.pos, self.where = tokens, 0, where
@@ -271,12 +289,24 @@ class _Parser:
             return abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)  # C truncates toward zero
         if op == "%":
             return a - b * (abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1))
-        table = {"||": lambda: int(bool(a) or bool(b)), "&&": lambda: int(bool(a) and bool(b)),
-                 "|": lambda: a | b, "^": lambda: a ^ b, "&": lambda: a & b, "==": lambda: int(a == b),
-                 "!=": lambda: int(a != b), "<": lambda: int(a < b), ">": lambda: int(a > b),
-                 "<=": lambda: int(a <= b), ">=": lambda: int(a >= b), "<<": lambda: a << b if b >= 0 else 0,
-                 ">>": lambda: a >> b if b >= 0 else 0, "+": lambda: a + b, "-": lambda: a - b,
-                 "*": lambda: a * b}
+        table = {
+            "||": lambda: int(bool(a) or bool(b)),
+            "&&": lambda: int(bool(a) and bool(b)),
+            "|": lambda: a | b,
+            "^": lambda: a ^ b,
+            "&": lambda: a & b,
+            "==": lambda: int(a == b),
+            "!=": lambda: int(a != b),
+            "<": lambda: int(a < b),
+            ">": lambda: int(a > b),
+            "<=": lambda: int(a <= b),
+            ">=": lambda: int(a >= b),
+            "<<": lambda: a << b if b >= 0 else 0,
+            ">>": lambda: a >> b if b >= 0 else 0,
+            "+": lambda: a + b,
+            "-": lambda: a - b,
+            "*": lambda: a * b,
+        }
         return table[op]()
 
     def unary(self) -> int:

@@ -35,7 +35,7 @@ def _flag_pairs(flags: list[str]) -> list[tuple[str, str]]:
                 break
             if f.startswith(name) and len(f) > len(name) and not (name == "-I" and f.startswith("-include")):
                 if name in ("-I", "-D", "-U"):
-                    out.append((name, f[len(name):]))
+                    out.append((name, f[len(name) :]))
                 break
         i += 1
     return out
@@ -70,24 +70,34 @@ def read_flags(flags: list[str], cwd: Path, origin: str, path: str) -> BuildConf
             # a build folder without its source tree: rte_config.h defines no value mpcalc reads
             # (config/rte_config.h at v21.11.9 ... v26.07), so its include is read directly
             pp.include(pp.find("rte_build_config.h", False, None))  # type: ignore[arg-type]
-            notes.append("rte_config.h is not on the include path (the source tree is gone?): "
-                         "rte_build_config.h read directly")
+            notes.append(
+                "rte_config.h is not on the include path (the source tree is gone?): rte_build_config.h read directly"
+            )
         elif not name.startswith("rte_"):
             continue
         else:
-            raise InputError(f"{origin}: -include {name} is on no folder of the include path "
-                             f"({', '.join(str(d) for d in dirs) or 'none'})", param="--build-config")
+            raise InputError(
+                f"{origin}: -include {name} is on no folder of the include path "
+                f"({', '.join(str(d) for d in dirs) or 'none'})",
+                param="--build-config",
+            )
     _check_found(pp, path)
     return config_of(pp, path, flags_read=True, notes=tuple(notes))
 
 
 def _check_found(pp: Preprocessor, path: str) -> None:
     if "rte_build_config.h" in pp.not_found:
-        raise InputError(f"{path}: #include <rte_build_config.h> is on no folder of the include path "
-                         f"({', '.join(str(d) for d in pp.include_dirs) or 'none'})", param="--build-config")
+        raise InputError(
+            f"{path}: #include <rte_build_config.h> is on no folder of the include path "
+            f"({', '.join(str(d) for d in pp.include_dirs) or 'none'})",
+            param="--build-config",
+        )
     if not any(k in pp.macros for k in ("RTE_ARCH", "RTE_CACHE_LINE_SIZE", "RTE_MAX_LCORE")):
-        raise InputError(f"{path!r} defines none of RTE_ARCH, RTE_CACHE_LINE_SIZE, RTE_MAX_LCORE "
-                         f"(read: {', '.join(pp.files) or 'nothing'})", param="--build-config")
+        raise InputError(
+            f"{path!r} defines none of RTE_ARCH, RTE_CACHE_LINE_SIZE, RTE_MAX_LCORE "
+            f"(read: {', '.join(pp.files) or 'nothing'})",
+            param="--build-config",
+        )
 
 
 def read_compile_commands(file: Path) -> BuildConfig:
@@ -102,11 +112,12 @@ def read_compile_commands(file: Path) -> BuildConfig:
         raise InputError(f"{str(file)!r} is not a compile_commands.json (not JSON)", param="--build-config") from None
     if not isinstance(entries, list):
         raise InputError(f"{str(file)!r} is not a compile_commands.json (not a list)", param="--build-config")
-    entry = next((e for e in entries if isinstance(e, dict) and str(e.get("file", "")).endswith(MEMPOOL_SOURCE)),
-                 None)
+    entry = next((e for e in entries if isinstance(e, dict) and str(e.get("file", "")).endswith(MEMPOOL_SOURCE)), None)
     if entry is None:
-        raise InputError(f"{str(file)!r} has no compile of {MEMPOOL_SOURCE}: not a DPDK build with the mempool "
-                         "library", param="--build-config")
+        raise InputError(
+            f"{str(file)!r} has no compile of {MEMPOOL_SOURCE}: not a DPDK build with the mempool library",
+            param="--build-config",
+        )
     flags = entry.get("arguments") or shlex.split(str(entry.get("command", "")))
     cwd = file.parent / str(entry.get("directory", "."))
     return read_flags([str(f) for f in flags], cwd, f"{file}'s compile of {MEMPOOL_SOURCE}", str(file))
@@ -130,8 +141,13 @@ def read_path(path: Path) -> BuildConfig:
         raise InputError(f"cannot read build config {str(path)!r}: no such file or folder", param="--build-config")
     if (path / "compile_commands.json").is_file():
         return read_compile_commands(path / "compile_commands.json")
-    candidates = [path, path / "include", path / "include" / "dpdk",
-                  *sorted(path.parent.glob("*-linux-*/dpdk")), *sorted((path / "include").glob("*-linux-*/dpdk"))]
+    candidates = [
+        path,
+        path / "include",
+        path / "include" / "dpdk",
+        *sorted(path.parent.glob("*-linux-*/dpdk")),
+        *sorted((path / "include").glob("*-linux-*/dpdk")),
+    ]
     dirs = [d for d in candidates if d.is_dir()]
     for name in ("rte_config.h", "rte_build_config.h"):
         for d in dirs:
@@ -140,16 +156,23 @@ def read_path(path: Path) -> BuildConfig:
                 pp.include(d / name)
                 _check_found(pp, str(path))
                 return config_of(pp, str(path), flags_read=False)
-    raise InputError(f"{str(path)!r} holds no rte_config.h, rte_build_config.h or compile_commands.json",
-                     param="--build-config")
+    raise InputError(
+        f"{str(path)!r} holds no rte_config.h, rte_build_config.h or compile_commands.json", param="--build-config"
+    )
 
 
 def pkg_config_flags(pkg_config: str, env: dict[str, str] | None) -> list[str]:
     import subprocess
 
     try:
-        out = subprocess.run([pkg_config, "--cflags", "libdpdk"], capture_output=True, text=True, check=True,
-                             timeout=30, env={**os.environ, **(env or {})}).stdout
+        out = subprocess.run(
+            [pkg_config, "--cflags", "libdpdk"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=30,
+            env={**os.environ, **(env or {})},
+        ).stdout
     except subprocess.CalledProcessError as exc:
         raise InputError(f"pkg-config libdpdk failed: {exc.stderr.strip() or exc}", param="--pkg-config") from None
     except (OSError, subprocess.SubprocessError) as exc:
@@ -160,6 +183,8 @@ def pkg_config_flags(pkg_config: str, env: dict[str, str] | None) -> list[str]:
 def read_pkg_config(pkg_config: str, env: dict[str, str] | None) -> BuildConfig:
     flags = pkg_config_flags(pkg_config, env)
     cfg = read_flags(flags, Path.cwd(), "pkg-config --cflags libdpdk", "pkg-config libdpdk")
-    note = ("libdpdk.pc carries no -D of the build's c_args (buildtools/pkg-config/meson.build): a debug or stats "
-            "build made with -Dc_args shows in its build folder (--build-config BUILD_DIR) or with --debug/--stats")
+    note = (
+        "libdpdk.pc carries no -D of the build's c_args (buildtools/pkg-config/meson.build): a debug or stats "
+        "build made with -Dc_args shows in its build folder (--build-config BUILD_DIR) or with --debug/--stats"
+    )
     return cfg._replace(notes=(*cfg.notes, note))

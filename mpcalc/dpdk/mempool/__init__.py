@@ -28,9 +28,28 @@ from .layout import (
     unwrapped_obj_size,
 )
 
-__all__ = ["CACHE_SLOT_BYTES", "POOL", "RING_LIMIT", "PoolCalc", "PoolSizes", "PoolSpec", "arch_mem_object_align",
-           "calc_mem_size", "calc_obj_size", "check_u32", "create_pool", "footprint", "header_layout", "header_size",
-           "objects_per_page", "ops_name", "pool_calc", "pool_sizes", "size", "unwrapped_obj_size"]
+__all__ = [
+    "CACHE_SLOT_BYTES",
+    "POOL",
+    "RING_LIMIT",
+    "PoolCalc",
+    "PoolSizes",
+    "PoolSpec",
+    "arch_mem_object_align",
+    "calc_mem_size",
+    "calc_obj_size",
+    "check_u32",
+    "create_pool",
+    "footprint",
+    "header_layout",
+    "header_size",
+    "objects_per_page",
+    "ops_name",
+    "pool_calc",
+    "pool_sizes",
+    "size",
+    "unwrapped_obj_size",
+]
 
 
 def check_u32(value: int, what: str) -> None:
@@ -40,10 +59,20 @@ def check_u32(value: int, what: str) -> None:
 
 
 def _check(count: int, elt_size: int, cache_size: int, private_size: int, flags: int, cache_layout: str) -> None:
-    if not (0 <= count <= U32_MAX and 0 <= elt_size <= U32_MAX and 0 <= cache_size <= U32_MAX
-            and 0 <= private_size <= U32_MAX and 0 <= flags <= U32_MAX):  # the usual pool: one test
-        for value, what in ((count, "count"), (elt_size, "elt_size"), (cache_size, "cache_size"),
-                            (private_size, "private_size"), (flags, "flags")):
+    if not (
+        0 <= count <= U32_MAX
+        and 0 <= elt_size <= U32_MAX
+        and 0 <= cache_size <= U32_MAX
+        and 0 <= private_size <= U32_MAX
+        and 0 <= flags <= U32_MAX
+    ):  # the usual pool: one test
+        for value, what in (
+            (count, "count"),
+            (elt_size, "elt_size"),
+            (cache_size, "cache_size"),
+            (private_size, "private_size"),
+            (flags, "flags"),
+        ):
             check_u32(value, what)
     if cache_layout not in CACHE_SLOT_BYTES:
         raise InputError(f"unknown cache layout {cache_layout!r} (known: pointer, index)", param="cache_layout")
@@ -65,30 +94,61 @@ def footprint(a: Mapping[str, Any], extra: object, flags: int, p: Platform) -> F
     """:func:`size`'s numbers without its records, from the declaration's inputs ``a``: the same
     :meth:`PoolCalc.sizes` that :func:`create_pool` makes records of."""
     _check(a["count"], a["elt_size"], a["cache_size"], a["private_size"], flags, a["cache_layout"])
-    s = pool_calc(p).sizes(a["name"], a["count"], a["elt_size"], a["cache_size"], a["private_size"], flags,
-                           a["cache_layout"], a["ops"] or "")
+    s = pool_calc(p).sizes(
+        a["name"],
+        a["count"],
+        a["elt_size"],
+        a["cache_size"],
+        a["private_size"],
+        flags,
+        a["cache_layout"],
+        a["ops"] or "",
+    )
     return Footprint(s.object_size, s.total_bytes, s.heap_bytes, hugepages(s.heap_bytes, p), s.errors)
 
 
 #: ``--ops``: rte_mempool_create_empty + rte_mempool_set_ops_byname + rte_mempool_populate_default
-OPS_PARAM = Param("ops", "choice", "Mempool driver, set with rte_mempool_set_ops_byname [default: the ring ops "
-                  "rte_mempool_create picks from sp_put/sc_get].", choices=OPS)
+OPS_PARAM = Param(
+    "ops",
+    "choice",
+    "Mempool driver, set with rte_mempool_set_ops_byname [default: the ring ops "
+    "rte_mempool_create picks from sp_put/sc_get].",
+    choices=OPS,
+)
 
 
 def _spec(a: Mapping[str, Any], flags: int) -> PoolSpec:
-    return PoolSpec(name=a["name"], count=a["count"], elt_size=a["elt_size"], cache_size=a["cache_size"],
-                    private_size=a["private_size"], flags=flags, cache_layout=a["cache_layout"], ops=a["ops"] or "")
+    return PoolSpec(
+        name=a["name"],
+        count=a["count"],
+        elt_size=a["elt_size"],
+        cache_size=a["cache_size"],
+        private_size=a["private_size"],
+        flags=flags,
+        cache_layout=a["cache_layout"],
+        ops=a["ops"] or "",
+    )
 
 
 def _resolve(a: Mapping[str, Any]) -> Resolved:
-    return Resolved({"name": a["name"], "count": a["count"], "elt_size": a["elt_size"], "cache_size": a["cache_size"],
-                     "private_size": a["private_size"], "cache_layout": a["cache_layout"], "ops": a["ops"]}, {})
+    return Resolved(
+        {
+            "name": a["name"],
+            "count": a["count"],
+            "elt_size": a["elt_size"],
+            "cache_size": a["cache_size"],
+            "private_size": a["private_size"],
+            "cache_layout": a["cache_layout"],
+            "ops": a["ops"],
+        },
+        {},
+    )
 
 
 POOL = ObjectDecl(
     name="pool",
     summary="An rte_mempool_create() pool with the ring ops its flags pick, or with --ops a mempool driver "
-            "(ring_*, stack, lf_stack).",
+    "(ring_*, stack, lf_stack).",
     params=(
         Param("count", "count", "Number of objects (n); required unless --fit.", short="-n", needed=True),
         Param("elt_size", "size", "Element size in bytes.", required=True),

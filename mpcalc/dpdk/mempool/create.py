@@ -51,10 +51,8 @@ class PoolSpec(NamedTuple):
     ops: str = ""
 
 
-
 def _reject(errno: str | None, reason: str, function: str, source: str) -> Rejection:
     return Rejection(errno=errno, reason=reason, function=function, source=source)
-
 
 
 _SRC = "v22.11:lib/mempool/rte_mempool.c"
@@ -91,8 +89,11 @@ class PoolSizes(NamedTuple):
         """(role, len) of each memzone left reserved: all three, the leaked header, or none (a failed
         creation frees what it reserved)."""
         if self.objs_len is not None:
-            return (("header", self.header_len), (self.driver_zone, self.ring_len),  # type: ignore[return-value]
-                    ("objects", self.objs_len))
+            return (
+                ("header", self.header_len),
+                (self.driver_zone, self.ring_len),  # type: ignore[return-value]
+                ("objects", self.objs_len),
+            )
         if self.leaked:
             return (("header", self.header_len),)  # type: ignore[return-value]
         return ()
@@ -126,16 +127,18 @@ class PoolCalc:
         self.elem_header = p.malloc_elem_header
         self.cache_line = p.cache_line
         #: :func:`mpcalc.dpdk.eal.heap_cost` with this platform's constants (a partial: no Python frame)
-        self.heap_cost: Callable[[int], int] = functools.partial(eal.element_cost, header_len=self.elem_header,
-                                                                 cache_line=self.cache_line)
+        self.heap_cost: Callable[[int], int] = functools.partial(
+            eal.element_cost, header_len=self.elem_header, cache_line=self.cache_line
+        )
         self.allocations = (
             Allocation(name="MEMPOOL_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
             Allocation(name="RING_TAILQ_ENTRY", size=r.tailq_entry_size, role="tailq entry"),
             Allocation(name="MEMPOOL_MEMHDR", size=r.memhdr_size, role="memory chunk header"),
         )
         #: a stack driver's pool: STACK_TAILQ_ENTRY instead of RING_TAILQ_ENTRY (v22.11:lib/stack/rte_stack.c:84)
-        self.stack_allocations = tuple(a._replace(name="STACK_TAILQ_ENTRY") if a.name == "RING_TAILQ_ENTRY" else a
-                                       for a in self.allocations)
+        self.stack_allocations = tuple(
+            a._replace(name="STACK_TAILQ_ENTRY") if a.name == "RING_TAILQ_ENTRY" else a for a in self.allocations
+        )
         self.allocations_bytes = sum(a.size for a in self.allocations)
         self.allocations_heap = sum(self.heap_cost(a.size) for a in self.allocations)
         self._objsz: dict[tuple[int, int], tuple[ObjSize, bool]] = {}
@@ -176,8 +179,9 @@ class PoolCalc:
             found = self._rings[slots] = (size, self.heap_cost(size))
         return found
 
-    def checks(self, name: str, name_bytes: int, count: int, elt_size: int, cache_size: int, flags: int,
-               total_size: int) -> tuple[Rejection, ...]:
+    def checks(
+        self, name: str, name_bytes: int, count: int, elt_size: int, cache_size: int, flags: int, total_size: int
+    ) -> tuple[Rejection, ...]:
         """Every check of rte_mempool_create_empty that fails before a memzone is reserved
         (``name_bytes``: the pool name's length in UTF-8)."""
         r = self.release
@@ -185,28 +189,62 @@ class PoolCalc:
         if count == 0:
             return (_reject("EINVAL", "n is 0: a pool needs at least one object", fn, f"{_SRC}:832"),)
         if cache_size > r.cache_max_size:
-            return (_reject("EINVAL", f"cache_size {cache_size} exceeds RTE_MEMPOOL_CACHE_MAX_SIZE "
-                            f"{r.cache_max_size}", fn, f"{_SRC}:838"),)
+            return (
+                _reject(
+                    "EINVAL",
+                    f"cache_size {cache_size} exceeds RTE_MEMPOOL_CACHE_MAX_SIZE {r.cache_max_size}",
+                    fn,
+                    f"{_SRC}:838",
+                ),
+            )
         if r.cache_size_rule == "flushthresh":
             thresh = cache_size * 3 // 2  # CALC_CACHE_FLUSHTHRESH: (unsigned)(c * 1.5)
             if thresh > count:
-                return (_reject("EINVAL", f"cache flush threshold {thresh} (1.5 x cache_size {cache_size}) "
-                                f"exceeds n {count}", fn, f"{_SRC}:839"),)
+                return (
+                    _reject(
+                        "EINVAL",
+                        f"cache flush threshold {thresh} (1.5 x cache_size {cache_size}) exceeds n {count}",
+                        fn,
+                        f"{_SRC}:839",
+                    ),
+                )
         elif cache_size > count:
             return (_reject("EINVAL", f"cache_size {cache_size} exceeds n {count}", fn, f"{_SRC}:843"),)
         if flags & ~VALID_USER_FLAGS:
             bad = flag_names(flags & ~VALID_USER_FLAGS)
-            return (_reject("EINVAL", f"flags {', '.join(bad)} are not user flags (RTE_MEMPOOL_VALID_USER_FLAGS "
-                            f"{int(VALID_USER_FLAGS):#x})", fn, f"{_SRC}:845-848"),)
+            return (
+                _reject(
+                    "EINVAL",
+                    f"flags {', '.join(bad)} are not user flags (RTE_MEMPOOL_VALID_USER_FLAGS "
+                    f"{int(VALID_USER_FLAGS):#x})",
+                    fn,
+                    f"{_SRC}:845-848",
+                ),
+            )
         if total_size == 0:
             return (_reject("EINVAL", f"object size of elt_size {elt_size} wraps to 0 in uint32", fn, f"{_SRC}:861"),)
         if name_bytes + 3 >= r.memzone_namesize:
-            return (_reject("ENAMETOOLONG", f"memzone name {'MP_' + name!r} is {name_bytes + 3} bytes; the limit is "
-                            f"{r.memzone_namesize - 1}", fn, f"{_SRC}:887-891"),)
+            return (
+                _reject(
+                    "ENAMETOOLONG",
+                    f"memzone name {'MP_' + name!r} is {name_bytes + 3} bytes; the limit is {r.memzone_namesize - 1}",
+                    fn,
+                    f"{_SRC}:887-891",
+                ),
+            )
         return ()
 
-    def sizes(self, name: str, count: int, elt_size: int, cache_size: int = 0, private_size: int = 0,
-              flags: int = 0, cache_layout: str = "pointer", ops: str = "") -> PoolSizes:
+    def sizes(
+        self,
+        name: str,
+        count: int,
+        elt_size: int,
+        cache_size: int = 0,
+        private_size: int = 0,
+        flags: int = 0,
+        cache_layout: str = "pointer",
+        ops: str = "",
+    ) -> PoolSizes:
         """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops, or
         with the driver ``ops`` (``rte_mempool_create_empty`` + ``rte_mempool_set_ops_byname``): the one
         composition of a pool (memo tables read in line; a miss computes and stores)."""
@@ -215,44 +253,91 @@ class PoolCalc:
         found = self._objsz.get(((elt_size + 7) >> 3, eff))
         objsz, wraps = found if found is not None else self.obj_size(elt_size, eff)
         found_header = self._headers.get((cache_size > 0, (private_size + self.align - 1) // self.align, cache_layout))
-        header, header_len, header_heap = (found_header if found_header is not None
-                                           else self.header(cache_size, private_size, cache_layout))
+        header, header_len, header_heap = (
+            found_header if found_header is not None else self.header(cache_size, private_size, cache_layout)
+        )
         name_bytes = len(name) if name.isascii() else len(name.encode())
         errors = self.checks(name, name_bytes, count, elt_size, cache_size, flags, objsz.total_size)
         if errors:
-            return _new_sizes((eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0,
-                               objsz.total_size or None, "ring"))
+            return _new_sizes(
+                (eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0, objsz.total_size or None, "ring")
+            )
         mempool_namesize = self.release.mempool_namesize
         if name_bytes >= mempool_namesize:
             # strlcpy into mp->name fails after the memzone was reserved, and mp->mz is not
             # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
-            err = _reject("ENAMETOOLONG", f"pool name {name!r} is {len(name.encode())} bytes; the limit is "
-                          f"{mempool_namesize - 1}, and DPDK leaks the MP_{name} memzone it already reserved",
-                          "rte_mempool_create_empty", f"{_SRC}:898-903")
-            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), True, header_len,
-                             header_heap, objsz.total_size)
+            err = _reject(
+                "ENAMETOOLONG",
+                f"pool name {name!r} is {len(name.encode())} bytes; the limit is "
+                f"{mempool_namesize - 1}, and DPDK leaks the MP_{name} memzone it already reserved",
+                "rte_mempool_create_empty",
+                f"{_SRC}:898-903",
+            )
+            return PoolSizes(
+                eff,
+                objsz,
+                header,
+                header_len,
+                None,
+                None,
+                None,
+                0,
+                (err,),
+                True,
+                header_len,
+                header_heap,
+                objsz.total_size,
+            )
         pg_shift = 0 if eff & _NO_IOVA_CONTIG else self.pg_shift
         if ops in STACK_OPS:
             driver = stack_zone(name_bytes, count, ops == "lf_stack", p)
             if driver.error is not None:  # rte_mempool_populate_default fails: rte_mempool_free frees the header
-                return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (driver.error,), False, 0, 0,
-                                 objsz.total_size, "stack")
+                return PoolSizes(
+                    eff,
+                    objsz,
+                    header,
+                    header_len,
+                    None,
+                    None,
+                    None,
+                    0,
+                    (driver.error,),
+                    False,
+                    0,
+                    0,
+                    objsz.total_size,
+                    "stack",
+                )
             objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
             stack_hazards = driver.hazards
             if wraps or objs_len > SSIZE_MAX:
                 stack_hazards += self._hazards(count, elt_size, objsz, 1, wraps, objs_len)
-            return PoolSizes(eff, objsz, header, header_len, None, driver.len, objs_len, pg_shift, stack_hazards, False,
-                             header_len + driver.len + objs_len + self.allocations_bytes,
-                             header_heap + driver.heap + self.heap_cost(objs_len) + self.allocations_heap,
-                             objsz.total_size, "stack")
+            return PoolSizes(
+                eff,
+                objsz,
+                header,
+                header_len,
+                None,
+                driver.len,
+                objs_len,
+                pg_shift,
+                stack_hazards,
+                False,
+                header_len + driver.len + objs_len + self.allocations_bytes,
+                header_heap + driver.heap + self.heap_cost(objs_len) + self.allocations_heap,
+                objsz.total_size,
+                "stack",
+            )
         # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
         slots = align32pow2(count + 1)
         if not is_pow2(slots) or slots > RING_SZ_MASK or (slots == 0 and not zero_size_accepted(p)):
-            err = _reject("EINVAL", f"the ring needs {slots} slots for n {count}; the ring limit is "
-                          f"{RING_SZ_MASK} (n must be below 2^30)", "rte_ring_get_memsize_elem",
-                          "v22.11:lib/ring/rte_ring.c:59-64")
-            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0,
-                             objsz.total_size)
+            err = _reject(
+                "EINVAL",
+                f"the ring needs {slots} slots for n {count}; the ring limit is {RING_SZ_MASK} (n must be below 2^30)",
+                "rte_ring_get_memsize_elem",
+                "v22.11:lib/ring/rte_ring.c:59-64",
+            )
+            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0, objsz.total_size)
         objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
         hazards: tuple[Rejection, ...] = ()
         if slots == 0 or wraps or objs_len > SSIZE_MAX:
@@ -260,28 +345,65 @@ class PoolCalc:
         found_ring = self._rings.get(slots)
         ring_len, ring_heap = found_ring if found_ring is not None else self.ring(slots)
         # every memzone of zones() and the pool's rte_mallocs
-        return _new_sizes((eff, objsz, header, header_len, slots, ring_len, objs_len, pg_shift, hazards, False,
-                           header_len + ring_len + objs_len + self.allocations_bytes,
-                           header_heap + ring_heap + self.heap_cost(objs_len) + self.allocations_heap,
-                           objsz.total_size, "ring"))
+        return _new_sizes(
+            (
+                eff,
+                objsz,
+                header,
+                header_len,
+                slots,
+                ring_len,
+                objs_len,
+                pg_shift,
+                hazards,
+                False,
+                header_len + ring_len + objs_len + self.allocations_bytes,
+                header_heap + ring_heap + self.heap_cost(objs_len) + self.allocations_heap,
+                objsz.total_size,
+                "ring",
+            )
+        )
 
     @staticmethod
-    def _hazards(count: int, elt_size: int, objsz: ObjSize, slots: int, wraps: bool, objs_len: int,
-                 ) -> tuple[Rejection, ...]:
+    def _hazards(
+        count: int,
+        elt_size: int,
+        objsz: ObjSize,
+        slots: int,
+        wraps: bool,
+        objs_len: int,
+    ) -> tuple[Rejection, ...]:
         """Inputs DPDK accepts although the pool it builds is broken."""
         out = []
         if slots == 0:
-            out.append(_reject(None, f"rte_align32pow2(n + 1) wraps to 0 for n {count}: DPDK creates a "
-                               "ring with no slots (rte_ring_init's error is ignored)", "rte_ring_create",
-                               "v22.11:lib/ring/rte_ring.c:289-290"))
+            out.append(
+                _reject(
+                    None,
+                    f"rte_align32pow2(n + 1) wraps to 0 for n {count}: DPDK creates a "
+                    "ring with no slots (rte_ring_init's error is ignored)",
+                    "rte_ring_create",
+                    "v22.11:lib/ring/rte_ring.c:289-290",
+                )
+            )
         if wraps:
-            out.append(_reject(None, f"elt_size {elt_size} makes the object size wrap uint32: DPDK would lay "
-                               f"out {objsz.total_size}-byte objects", "rte_mempool_calc_obj_size",
-                               "v22.11:lib/mempool/rte_mempool.c:216-262"))
+            out.append(
+                _reject(
+                    None,
+                    f"elt_size {elt_size} makes the object size wrap uint32: DPDK would lay "
+                    f"out {objsz.total_size}-byte objects",
+                    "rte_mempool_calc_obj_size",
+                    "v22.11:lib/mempool/rte_mempool.c:216-262",
+                )
+            )
         if objs_len > SSIZE_MAX:
-            out.append(_reject(None, f"the objects memzone needs {objs_len} bytes, beyond ssize_t",
-                               "rte_mempool_op_calc_mem_size_helper",
-                               "v22.11:lib/mempool/rte_mempool_ops_default.c:9-66"))
+            out.append(
+                _reject(
+                    None,
+                    f"the objects memzone needs {objs_len} bytes, beyond ssize_t",
+                    "rte_mempool_op_calc_mem_size_helper",
+                    "v22.11:lib/mempool/rte_mempool_ops_default.c:9-66",
+                )
+            )
         return tuple(out)
 
 
@@ -302,16 +424,28 @@ def pool_calc(p: Platform) -> PoolCalc:
 def pool_sizes(spec: PoolSpec, p: Platform) -> PoolSizes:
     """``rte_mempool_create`` + ``rte_mempool_populate_default``, as sizes: what :func:`create_pool` makes
     records of, and what a footprint reads (mpcalc.dpdk.mempool.footprint)."""
-    return pool_calc(p).sizes(spec.name, spec.count, spec.elt_size, spec.cache_size, spec.private_size, spec.flags,
-                              spec.cache_layout, spec.ops)
+    return pool_calc(p).sizes(
+        spec.name,
+        spec.count,
+        spec.elt_size,
+        spec.cache_size,
+        spec.private_size,
+        spec.flags,
+        spec.cache_layout,
+        spec.ops,
+    )
 
 
 def create_pool(spec: PoolSpec, p: Platform) -> Mempool:
     """``rte_mempool_create`` + ``rte_mempool_populate_default`` with the default ring ops, as records."""
     calc = pool_calc(p)
     s = pool_sizes(spec, p)
-    zone_names = {"header": "MP_" + spec.name, "ring": "RG_MP_" + spec.name, "stack": "STK_MP_" + spec.name,
-                  "objects": f"MP_{spec.name}_0"}
+    zone_names = {
+        "header": "MP_" + spec.name,
+        "ring": "RG_MP_" + spec.name,
+        "stack": "STK_MP_" + spec.name,
+        "objects": f"MP_{spec.name}_0",
+    }
     memzones = tuple(Memzone(name=zone_names[role], len=size, role=role, leaked=s.leaked) for role, size in s.zones())
     mp_flags = None
     if s.created:

@@ -53,8 +53,7 @@ def stack_memsize(count: int, lf: bool, p: Platform) -> int:
     (8320, 16320)
     """
     line = p.cache_line
-    return (STACK_STRUCT_LINES * line + ceil_a(count * (LF_ELEM_SIZE if lf else 8), line)
-            + stack_guard_lines(p) * line)
+    return STACK_STRUCT_LINES * line + ceil_a(count * (LF_ELEM_SIZE if lf else 8), line) + stack_guard_lines(p) * line
 
 
 class DriverZone(NamedTuple):
@@ -70,20 +69,42 @@ def stack_zone(name_bytes: int, count: int, lf: bool, p: Platform) -> DriverZone
     """``stack_alloc`` / ``lf_stack_alloc``: ``rte_stack_create("MP_<name>", n, socket, flags)``."""
     fn = "lf_stack_alloc" if lf else "stack_alloc"
     if name_bytes + 3 >= STACK_NAMESIZE:
-        return DriverZone(0, 0, Rejection(
-            "ENAMETOOLONG", f"the stack name MP_<name> is {name_bytes + 3} bytes; RTE_STACK_NAMESIZE allows "
-            f"{STACK_NAMESIZE - 1} (a pool name of {name_bytes} bytes is fine for the ring drivers)", fn,
-            "v22.11:drivers/mempool/stack/rte_mempool_stack.c:15-21"), ())
+        return DriverZone(
+            0,
+            0,
+            Rejection(
+                "ENAMETOOLONG",
+                f"the stack name MP_<name> is {name_bytes + 3} bytes; RTE_STACK_NAMESIZE allows "
+                f"{STACK_NAMESIZE - 1} (a pool name of {name_bytes} bytes is fine for the ring drivers)",
+                fn,
+                "v22.11:drivers/mempool/stack/rte_mempool_stack.c:15-21",
+            ),
+            (),
+        )
     if lf and p.arch not in LF_ARCHES:
-        return DriverZone(0, 0, Rejection("ENOTSUP", f"the lock-free stack exists on x86_64 and arm64 only, not "
-                                          f"{p.arch}", "rte_stack_create",
-                                          "v22.11:lib/stack/rte_stack.c:66-72, rte_stack_lf.h:8-20"), ())
+        return DriverZone(
+            0,
+            0,
+            Rejection(
+                "ENOTSUP",
+                f"the lock-free stack exists on x86_64 and arm64 only, not {p.arch}",
+                "rte_stack_create",
+                "v22.11:lib/stack/rte_stack.c:66-72, rte_stack_lf.h:8-20",
+            ),
+            (),
+        )
     size = stack_memsize(count, lf, p)
     hazards: tuple[Rejection, ...] = ()
     if size > U32_MAX:
-        hazards = (Rejection(None, f"the stack needs {size:,} bytes but rte_stack_create keeps the size in an unsigned "
-                             f"int: it reserves {size & U32_MAX:,} and the stack overruns its memzone",
-                             "rte_stack_create", "v22.11:lib/stack/rte_stack.c:55,74,92"),)
+        hazards = (
+            Rejection(
+                None,
+                f"the stack needs {size:,} bytes but rte_stack_create keeps the size in an unsigned "
+                f"int: it reserves {size & U32_MAX:,} and the stack overruns its memzone",
+                "rte_stack_create",
+                "v22.11:lib/stack/rte_stack.c:55,74,92",
+            ),
+        )
     length = eal.memzone_len(size & U32_MAX, p)
     return DriverZone(length, eal.heap_cost(length, p), None, hazards)
 
@@ -92,7 +113,9 @@ def stack_steps(mp: "Mempool", zone: "Memzone", p: Platform) -> str:
     """``--explain``'s line for a stack driver's memzone."""
     lf = mp.ops_name == "lf_stack"
     elem = f"{LF_ELEM_SIZE} B list elements" if lf else "8 B pointers"
-    return (f"{'lf_stack_alloc' if lf else 'stack_alloc'}: rte_stack_create(MP_{mp.name}, n {mp.count:,}); "
-            f"rte_stack_{'lf' if lf else 'std'}_get_memsize: struct rte_stack {STACK_STRUCT_LINES * p.cache_line} B + "
-            f"{mp.count:,} x {elem}, cache aligned, + {stack_guard_lines(p)} guard lines -> {zone.name} "
-            f"len {zone.len:,}")
+    return (
+        f"{'lf_stack_alloc' if lf else 'stack_alloc'}: rte_stack_create(MP_{mp.name}, n {mp.count:,}); "
+        f"rte_stack_{'lf' if lf else 'std'}_get_memsize: struct rte_stack {STACK_STRUCT_LINES * p.cache_line} B + "
+        f"{mp.count:,} x {elem}, cache aligned, + {stack_guard_lines(p)} guard lines -> {zone.name} "
+        f"len {zone.len:,}"
+    )

@@ -17,6 +17,7 @@ _NO_CACHE_ALIGN = int(MempoolFlag.NO_CACHE_ALIGN)
 #: pointer-based per-lcore cache slot, and the index-based proposal (the mempool index-cache RFC).
 CACHE_SLOT_BYTES = {"pointer": 8, "index": 4}
 
+
 def obj_constants(p: Platform) -> tuple[int, int, int, int]:
     """What the object layout reads of a platform: (MA, object header size, trailer size, the product
     channels x ranks objects are spread over, 0 when they are not)."""
@@ -113,7 +114,6 @@ def header_size(h: HeaderLayout, p: Platform) -> int:
     return ceil_a(h.mempool_struct + h.caches + h.private_data, p.mempool_align)
 
 
-
 def calc_mem_size(total_size: int, obj_num: int, pg_shift: int) -> int:
     """``rte_mempool_op_calc_mem_size_helper`` with chunk_reserve 0
     (v22.11:lib/mempool/rte_mempool_ops_default.c:9-66).
@@ -146,5 +146,3 @@ def ops_name(flags: int) -> str:
     sp = bool(flags & MempoolFlag.SP_PUT)
     sc = bool(flags & MempoolFlag.SC_GET)
     return f"ring_{'sp' if sp else 'mp'}_{'sc' if sc else 'mc'}"
-
-

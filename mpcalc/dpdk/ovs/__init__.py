@@ -40,8 +40,15 @@ def _own(element_bytes: int, what: str) -> Allocation:
     return Allocation("ovs_dpdk", element_bytes - _ELEM_HEADER, what)
 
 
-def size(ports: list[Port], per_port_memory: bool, pmd_cpu_mask: str | None, version: str | None, p: Platform,
-         hash_variant: str = "mhash", shared_mempool_config: str | None = None) -> Result:
+def size(
+    ports: list[Port],
+    per_port_memory: bool,
+    pmd_cpu_mask: str | None,
+    version: str | None,
+    p: Platform,
+    hash_variant: str = "mhash",
+    shared_mempool_config: str | None = None,
+) -> Result:
     """What ovs-vswitchd reserves for ``ports``: their pools, each pool's ``struct dpdk_mp``, and the
     ``rte_eth_dev_data`` memzone once a DPDK (ethdev) port exists."""
     r = ovs_release(version, p.dpdk)
@@ -54,21 +61,37 @@ def size(ports: list[Port], per_port_memory: bool, pmd_cpu_mask: str | None, ver
     parts.allocations.append(_own(OVS_ONCE, "ovs-vswitchd's own (measured)"))
     for pp in pl.ports:
         if pp.port.type == "dpdk":
-            parts.allocations.append(_own(OVS_DPDK_PORT + OVS_PER_RXQ * pp.n_rxq + OVS_PER_TXQ * pp.n_txq,
-                                          f"port {pp.port.name}: netdev_dpdk, queues, PMD data (measured, net_null)"))
+            parts.allocations.append(
+                _own(
+                    OVS_DPDK_PORT + OVS_PER_RXQ * pp.n_rxq + OVS_PER_TXQ * pp.n_txq,
+                    f"port {pp.port.name}: netdev_dpdk, queues, PMD data (measured, net_null)",
+                )
+            )
         else:
-            parts.allocations.append(_own(OVS_VHOST_PORT, f"port {pp.port.name}: netdev_dpdk, vhost queues "
-                                                          "(measured)"))
+            parts.allocations.append(_own(OVS_VHOST_PORT, f"port {pp.port.name}: netdev_dpdk, vhost queues (measured)"))
     parts.errors += pl.errors
     details: dict[str, object] = {
-        "ovs": r.version, "ovs_tag": r.tag, "ovs_dpdk": r.dpdk,
+        "ovs": r.version,
+        "ovs_tag": r.tag,
+        "ovs_dpdk": r.dpdk,
         "memory_model": "per-port" if per_port_memory else "shared",
         "pmd_threads": pmd_threads(pmd_cpu_mask),
         "dp_packet_size": dp_packet_size(r, p),
         "ports": {pp.port.name: pp.to_dict() for pp in pl.ports},
         "pools": pl.pools,
-        "source": {k: r.cite(k) for k in ("buf_size", "shared_threshold", "per_port_formula", "name_fmt",
-                                          "priv_len", "pool_create", "reuse", "wanted_txqs")},
+        "source": {
+            k: r.cite(k)
+            for k in (
+                "buf_size",
+                "shared_threshold",
+                "per_port_formula",
+                "name_fmt",
+                "priv_len",
+                "pool_create",
+                "reuse",
+                "wanted_txqs",
+            )
+        },
     }
     return finish("ovs", 0, p, parts, details)
 
@@ -80,40 +103,83 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
     ports = tuple(parse_port(t) for t in texts)
     mask = a.get("pmd_cpu_mask")
     pmd_threads(mask)  # checked here, named by its option
-    inputs = {"port": list(texts), "per_port_memory": bool(a.get("per_port_memory")), "pmd_cpu_mask": mask,
-              "ovs": a.get("ovs"), "ovs_hash": a.get("ovs_hash") or "mhash",
-              "shared_mempool_config": a.get("shared_mempool_config")}
+    inputs = {
+        "port": list(texts),
+        "per_port_memory": bool(a.get("per_port_memory")),
+        "pmd_cpu_mask": mask,
+        "ovs": a.get("ovs"),
+        "ovs_hash": a.get("ovs_hash") or "mhash",
+        "shared_mempool_config": a.get("shared_mempool_config"),
+    }
     return Resolved(inputs, {"ports": ports})
 
 
 def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
-    return size(list(extra["ports"]), a["per_port_memory"], a["pmd_cpu_mask"], a["ovs"], p, a["ovs_hash"],
-                a["shared_mempool_config"])
+    return size(
+        list(extra["ports"]),
+        a["per_port_memory"],
+        a["pmd_cpu_mask"],
+        a["ovs"],
+        p,
+        a["ovs_hash"],
+        a["shared_mempool_config"],
+    )
 
 
-PORT = Param("port", "list", "One Interface: NAME[,type=" + "|".join(TYPES) + "][,mtu_request=N][,n_rxq=N]"
-             "[,n_rxq_desc=N][,n_txq_desc=N] (OVS's keys and defaults; vhost: n_rxq = the guest's queue pairs, "
-             "guest=no before it connects). Repeat for each port, in the order OVS configures them.",
-             required=True, metavar="PORT")
+PORT = Param(
+    "port",
+    "list",
+    "One Interface: NAME[,type=" + "|".join(TYPES) + "][,mtu_request=N][,n_rxq=N]"
+    "[,n_rxq_desc=N][,n_txq_desc=N] (OVS's keys and defaults; vhost: n_rxq = the guest's queue pairs, "
+    "guest=no before it connects). Repeat for each port, in the order OVS configures them.",
+    required=True,
+    metavar="PORT",
+)
 
 OVS = ObjectDecl(
     name="ovs",
     summary="The mbuf pools Open vSwitch (ovs-vswitchd with DPDK) creates for its ports, from OVS's own "
-            "settings, by OVS's pool names.",
+    "settings, by OVS's pool names.",
     params=(
         PORT,
-        Param("per_port_memory", "bool", "other_config:per-port-memory=true: one pool per port, sized from its "
-              "queues (default: the shared memory model).", default=False),
-        Param("pmd_cpu_mask", "text", "other_config:pmd-cpu-mask (hex): its CPUs are the PMD threads; a DPDK port "
-              "has one Tx queue per PMD thread plus one [default: one PMD thread].", metavar="MASK"),
-        Param("shared_mempool_config", "text", "other_config:shared-mempool-config MTU[:NUMA],... (OVS 3.0+): a "
-              "shared pool is made for the smallest of these MTUs that holds the port's.", metavar="LIST"),
-        Param("ovs", "choice", "Open vSwitch release [default: the one built on --dpdk: 2.17 on 21.11, 3.1 "
-              "(Debian 12) on 22.11, 3.3 on 23.11, 3.5 on 24.11, 3.7 on 25.11].", choices=VERSIONS,
-              metavar="VERSION"),
-        Param("ovs_hash", "choice", "OVS's hash_string build: mhash (generic builds, Debian's), or crc32c "
-              "(-msse4.2 on x86_64, +crc on arm64): the hash in the pool names.", default="mhash", choices=HASHES,
-              show_default=True),
+        Param(
+            "per_port_memory",
+            "bool",
+            "other_config:per-port-memory=true: one pool per port, sized from its "
+            "queues (default: the shared memory model).",
+            default=False,
+        ),
+        Param(
+            "pmd_cpu_mask",
+            "text",
+            "other_config:pmd-cpu-mask (hex): its CPUs are the PMD threads; a DPDK port "
+            "has one Tx queue per PMD thread plus one [default: one PMD thread].",
+            metavar="MASK",
+        ),
+        Param(
+            "shared_mempool_config",
+            "text",
+            "other_config:shared-mempool-config MTU[:NUMA],... (OVS 3.0+): a "
+            "shared pool is made for the smallest of these MTUs that holds the port's.",
+            metavar="LIST",
+        ),
+        Param(
+            "ovs",
+            "choice",
+            "Open vSwitch release [default: the one built on --dpdk: 2.17 on 21.11, 3.1 "
+            "(Debian 12) on 22.11, 3.3 on 23.11, 3.5 on 24.11, 3.7 on 25.11].",
+            choices=VERSIONS,
+            metavar="VERSION",
+        ),
+        Param(
+            "ovs_hash",
+            "choice",
+            "OVS's hash_string build: mhash (generic builds, Debian's), or crc32c "
+            "(-msse4.2 on x86_64, +crc on arm64): the hash in the pool names.",
+            default="mhash",
+            choices=HASHES,
+            show_default=True,
+        ),
     ),
     build=_build,
     resolve=_resolve,

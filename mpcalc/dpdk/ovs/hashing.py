@@ -71,7 +71,7 @@ def hash_string(s: str, basis: int = 0, variant: str = "mhash") -> int:
     """
     raw = s.encode()
     h = basis & _M32
-    words = [int.from_bytes(raw[i:i + 4].ljust(4, b"\0"), "little") for i in range(0, len(raw), 4)]
+    words = [int.from_bytes(raw[i : i + 4].ljust(4, b"\0"), "little") for i in range(0, len(raw), 4)]
     if variant == "mhash":
         for w in words:
             h = _mhash_add(h, w)

@@ -112,8 +112,9 @@ def parse_port(text: str) -> Port:
                 raise InputError(f"{text!r}: guest is yes or no", param="--port")
             values[key] = value in ("yes", "true")
         else:
-            raise InputError(f"{text!r}: unknown key {key!r} (known: type, {', '.join(_INT_KEYS)}, guest)",
-                             param="--port")
+            raise InputError(
+                f"{text!r}: unknown key {key!r} (known: type, {', '.join(_INT_KEYS)}, guest)", param="--port"
+            )
     port = Port(name=name, **values)  # type: ignore[arg-type]
     if "guest" in values and port.type not in VHOST_TYPES:
         raise InputError(f"{text!r}: guest is for vhost ports", param="--port")
@@ -156,9 +157,19 @@ class PortPlan(NamedTuple):
     errors: tuple[Rejection, ...]
 
     def to_dict(self) -> dict[str, object]:
-        return {"name": self.port.name, "type": self.port.type, "mtu": self.mtu, "pool_mtu": self.pool_mtu,
-                "n_rxq": self.n_rxq, "n_txq": self.n_txq, "rxq_size": self.rxq_size, "txq_size": self.txq_size,
-                "n_mbufs": self.n_mbufs, "pool": self.pool, "reused": self.reused}
+        return {
+            "name": self.port.name,
+            "type": self.port.type,
+            "mtu": self.mtu,
+            "pool_mtu": self.pool_mtu,
+            "n_rxq": self.n_rxq,
+            "n_txq": self.n_txq,
+            "rxq_size": self.rxq_size,
+            "txq_size": self.txq_size,
+            "n_mbufs": self.n_mbufs,
+            "pool": self.pool,
+            "reused": self.reused,
+        }
 
 
 class Plan(NamedTuple):
@@ -191,8 +202,9 @@ def user_mempools(text: str | None, r: OvsRelease, p: Platform) -> tuple[list[tu
     if text is None:
         return [], []
     if r.version not in USER_MEMPOOLS:
-        raise InputError(f"shared-mempool-config arrived in OVS 3.0, not in {r.version}",
-                         param="--shared-mempool-config")
+        raise InputError(
+            f"shared-mempool-config arrived in OVS 3.0, not in {r.version}", param="--shared-mempool-config"
+        )
     src = f"{r.tag}:lib/netdev-dpdk.c:{USER_MEMPOOLS[r.version][1]}"
     out: list[tuple[int, int | None]] = []
     for item in text.replace(",", " ").split():
@@ -206,8 +218,14 @@ def user_mempools(text: str | None, r: OvsRelease, p: Platform) -> tuple[list[tu
         except ValueError:
             socket = ALL_NUMAS
         if mtu < 0 or (socket is not None and socket < 0):
-            return [], [Rejection(None, f"shared-mempool-config {text!r}: {item!r} is no MTU[:NUMA]: OVS ignores the "
-                                  "whole list", "parse_user_mempools_list", src)]
+            return [], [
+                Rejection(
+                    None,
+                    f"shared-mempool-config {text!r}: {item!r} is no MTU[:NUMA]: OVS ignores the whole list",
+                    "parse_user_mempools_list",
+                    src,
+                )
+            ]
         out.append((buf_size(mtu, p) - ETHER_HDR_LEN - ETHER_CRC_LEN, socket))
     return out, []
 
@@ -218,8 +236,15 @@ def user_adjusted(pool_mtu: int, socket: int, users: Sequence[tuple[int, int | N
     return min(fits) if fits else pool_mtu
 
 
-def plan(ports: Sequence[Port], per_port_memory: bool, pmd_cpu_mask: str | None, r: OvsRelease, p: Platform,
-         hash_variant: str = "mhash", shared_mempool_config: str | None = None) -> Plan:
+def plan(
+    ports: Sequence[Port],
+    per_port_memory: bool,
+    pmd_cpu_mask: str | None,
+    r: OvsRelease,
+    p: Platform,
+    hash_variant: str = "mhash",
+    shared_mempool_config: str | None = None,
+) -> Plan:
     """Every port in the order given (the order OVS configures them), with the pools OVS creates."""
     n_pmd = pmd_threads(pmd_cpu_mask)
     users, user_errors = user_mempools(shared_mempool_config, r, p)
@@ -237,10 +262,15 @@ def plan(ports: Sequence[Port], per_port_memory: bool, pmd_cpu_mask: str | None,
         mtu = RTE_ETHER_MTU
         if port.mtu_request is not None:
             if port.mtu_request + ETHER_HDR_MAX_LEN > NETDEV_DPDK_MAX_PKT_LEN or port.mtu_request < RTE_ETHER_MIN_MTU:
-                port_errors.append(Rejection(
-                    "EINVAL", f"port {port.name}: mtu_request {port.mtu_request} is outside {RTE_ETHER_MIN_MTU} .. "
-                    f"{NETDEV_DPDK_MAX_PKT_LEN - ETHER_HDR_MAX_LEN}: OVS refuses it and the port keeps MTU 1500",
-                    "netdev_dpdk_set_mtu", r.cite("set_mtu_check")))
+                port_errors.append(
+                    Rejection(
+                        "EINVAL",
+                        f"port {port.name}: mtu_request {port.mtu_request} is outside {RTE_ETHER_MIN_MTU} .. "
+                        f"{NETDEV_DPDK_MAX_PKT_LEN - ETHER_HDR_MAX_LEN}: OVS refuses it and the port keeps MTU 1500",
+                        "netdev_dpdk_set_mtu",
+                        r.cite("set_mtu_check"),
+                    )
+                )
             else:
                 mtu = port.mtu_request
         vhost = port.type in VHOST_TYPES
@@ -264,17 +294,21 @@ def plan(ports: Sequence[Port], per_port_memory: bool, pmd_cpu_mask: str | None,
             n_mbufs = int(pools[name]["n_mbufs"])  # type: ignore[call-overload]
         else:
             if per_port_memory:
-                n_mbufs = (n_rxq * rxq_size + n_txq * txq_size + min(p.max_lcore, n_rxq) * NETDEV_MAX_BURST
-                           + MIN_NB_MBUF)
+                n_mbufs = n_rxq * rxq_size + n_txq * txq_size + min(p.max_lcore, n_rxq) * NETDEV_MAX_BURST + MIN_NB_MBUF
             else:
                 n_mbufs = MAX_NB_MBUF if pool_mtu >= RTE_ETHER_MTU else MIN_NB_MBUF
             h = hash_string(port.name, 0, hash_variant)
             text = f"ovs{h:08x}{socket:02d}{pool_mtu:05d}{n_mbufs:07d}"
             if len(text) >= p.release.mempool_namesize:
-                port_errors.append(Rejection(
-                    "ENAMETOOLONG", f"port {port.name}: pool name {text!r} is {len(text)} characters; "
-                    f"RTE_MEMPOOL_NAMESIZE is {p.release.mempool_namesize}: OVS gives up on the pool",
-                    "dpdk_mp_create", r.cite("name_fmt")))
+                port_errors.append(
+                    Rejection(
+                        "ENAMETOOLONG",
+                        f"port {port.name}: pool name {text!r} is {len(text)} characters; "
+                        f"RTE_MEMPOOL_NAMESIZE is {p.release.mempool_namesize}: OVS gives up on the pool",
+                        "dpdk_mp_create",
+                        r.cite("name_fmt"),
+                    )
+                )
                 n_mbufs = None
             else:
                 name = text
@@ -282,26 +316,33 @@ def plan(ports: Sequence[Port], per_port_memory: bool, pmd_cpu_mask: str | None,
                 if mp is not None:
                     mempools.append(mp)
                     by_key[(socket, pool_mtu)] = name
-                    pools[name] = {"socket": socket, "mtu": pool_mtu, "n_mbufs": n_mbufs, "data_room": room,
-                                   "priv_size": mp.elt_size - p.release.mbuf_size - room, "ports": []}
+                    pools[name] = {
+                        "socket": socket,
+                        "mtu": pool_mtu,
+                        "n_mbufs": n_mbufs,
+                        "data_room": room,
+                        "priv_size": mp.elt_size - p.release.mbuf_size - room,
+                        "ports": [],
+                    }
                 else:
                     name = None
         if name is not None:
             pools[name]["ports"].append(port.name)  # type: ignore[attr-defined]
         errors += port_errors
-        plans.append(PortPlan(port, mtu, pool_mtu, n_rxq, n_txq, rxq_size, txq_size, n_mbufs, name, reused,
-                              tuple(port_errors)))
+        plans.append(
+            PortPlan(port, mtu, pool_mtu, n_rxq, n_txq, rxq_size, txq_size, n_mbufs, name, reused, tuple(port_errors))
+        )
     allocations = tuple(Allocation("ovs_dpdk", DPDK_MP_SIZE, "struct dpdk_mp") for _ in mempools)
     return Plan(tuple(plans), tuple(mempools), allocations, tuple(errors), pools)
 
 
-def _create(name: str, n_mbufs: int, room: int, r: OvsRelease, p: Platform,
-            errors: list[Rejection]) -> Mempool | None:
+def _create(name: str, n_mbufs: int, room: int, r: OvsRelease, p: Platform, errors: list[Rejection]) -> Mempool | None:
     """``rte_pktmbuf_pool_create`` as ``dpdk_mp_create`` calls it, through mpcalc's mbuf model."""
     packet = dp_packet_size(r, p)
     priv = packet - p.release.mbuf_size + ceil_a(packet + room, p.cache_line) - (packet + room)
-    mp, rejected, _ = mbuf_pool(MbufSpec(name=name, count=n_mbufs, cache_size=p.release.cache_max_size,
-                                         priv_size=priv, data_room=room), p)
+    mp, rejected, _ = mbuf_pool(
+        MbufSpec(name=name, count=n_mbufs, cache_size=p.release.cache_max_size, priv_size=priv, data_room=room), p
+    )
     errors += rejected
     if mp is not None and not mp.memzones:  # DPDK refused it: its errors are the port's
         errors += mp.errors

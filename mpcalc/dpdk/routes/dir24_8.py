@@ -58,17 +58,17 @@ class _Dir24_8:
             if left:
                 idx = self._ext_group(ledge, True)
                 lo = ledge & 0xFF
-                self.g.data[idx][lo:lo + left] = [ext] * left
+                self.g.data[idx][lo : lo + left] = [ext] * left
                 self._recycle(ledge, idx)
             _fill(self.tbl24, up >> 8, n24, val << 1)
             if redge & 0xFF:
                 idx = self._ext_group(redge, False)
-                self.g.data[idx][0:redge & 0xFF] = [ext] * (redge & 0xFF)
+                self.g.data[idx][0 : redge & 0xFF] = [ext] * (redge & 0xFF)
                 self._recycle(redge, idx)
         elif redge != ledge:
             idx = self._ext_group(ledge, False)
             lo = ledge & 0xFF
-            self.g.data[idx][lo:lo + redge - ledge] = [ext] * (redge - ledge)
+            self.g.data[idx][lo : lo + redge - ledge] = [ext] * (redge - ledge)
             self._recycle(ledge, idx)
 
     def _modify(self, ip: int, depth: int, val: int) -> None:  # modify_fib (dir24_8.c:361-409)

@@ -89,11 +89,11 @@ class Replay4:
             o = a & 255
             if d == 32:
                 return blk.deps[o] >= 32
-            return bool(blk.deps[o:o + (1 << (32 - d))].translate(None, LOW[d]))
+            return bool(blk.deps[o : o + (1 << (32 - d))].translate(None, LOW[d]))
         s = a >> 8
         if d == 24:
             return self.m24[s] > 24
-        return bool(self.m24[s:s + (1 << (24 - d))].translate(None, LOW[d + 1]))
+        return bool(self.m24[s : s + (1 << (24 - d))].translate(None, LOW[d + 1]))
 
     def probe(self, net: int, lo: int, hi: int) -> int:
         """The deepest route over net of a depth in [lo, hi), by exact lookups; -1 if none."""
@@ -132,7 +132,7 @@ class Replay4:
             self.deep[key] = self.deep.get(key, 0) & _M32 | bits << 32
         else:
             h = net >> (31 - d)
-            self.halves[d][h:h + 2] = _BYTE[bits & 1] + _BYTE[bits >> 1]
+            self.halves[d][h : h + 2] = _BYTE[bits & 1] + _BYTE[bits >> 1]
 
     # -- the data plane ------------------------------------------------------------------------------------
 
@@ -238,12 +238,12 @@ class Replay4:
                 pd = self.probe(net, 25, d)
                 if pd < 0:
                     pd = blk.cover - 1
-            desc = d < 32 and bool(blk.deps[o:o + size].translate(None, LOW[d + 1]))
+            desc = d < 32 and bool(blk.deps[o : o + size].translate(None, LOW[d + 1]))
             nodes = self.nodes(i, net, d, pd, desc)
         self.deep[key] = self.deep.get(key, 0) | value
         same = pd >= 0 and self.route(net & MASK[pd], pd) == value
-        old_deps = bytes(blk.deps[o:o + size])
-        blk.deps[o:o + size] = old_deps.translate(UP[d])
+        old_deps = bytes(blk.deps[o : o + size])
+        blk.deps[o : o + size] = old_deps.translate(UP[d])
         self.peak = self.in_use
         if not same:
             if self.clobbers(net, d):
@@ -273,14 +273,19 @@ class Replay4:
         blk = self.blocks[net >> 8]
         o = net & 255
         self.peak = self.in_use
-        for lo, hi in runs(bytes(blk.deps[o:o + (1 << (32 - d))]).translate(EQ[d]), o):
+        for lo, hi in runs(bytes(blk.deps[o : o + (1 << (32 - d))]).translate(EQ[d]), o):
             self.touch(blk, lo, hi, value)
         self.trace.event(i, self.peak, 0, self.in_use)
 
     # -- the replay ----------------------------------------------------------------------------------------
 
-    def run(self, nets: Sequence[int], depths: bytes | bytearray, ids: Sequence[int],
-            progress: Callable[[int], None] | None = None) -> Trace:
+    def run(
+        self,
+        nets: Sequence[int],
+        depths: bytes | bytearray,
+        ids: Sequence[int],
+        progress: Callable[[int], None] | None = None,
+    ) -> Trace:
         """Replay; ``nets`` masked to their depths, ``ids[i]`` route i's next hop id + 1 (1: the default
         next hop)."""
         n = len(depths)

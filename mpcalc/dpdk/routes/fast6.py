@@ -217,8 +217,13 @@ class Replay6:
         self.trace.event(i, dp.peak, rsvd_need, dp.in_use)
         return (SAME if same else NEW) | nodes << 2
 
-    def run(self, nets: Sequence[int], depths: bytes | bytearray, ids: Sequence[int],
-            progress: Callable[[int], None] | None = None) -> Trace:
+    def run(
+        self,
+        nets: Sequence[int],
+        depths: bytes | bytearray,
+        ids: Sequence[int],
+        progress: Callable[[int], None] | None = None,
+    ) -> Trace:
         """Replay; ``nets`` masked to their depths, ``ids[i]`` route i's next hop id + 1 (1: the default)."""
         n = len(depths)
         elem = self.sort(nets, depths)

@@ -65,4 +65,4 @@ def _tbl24() -> memoryview:
 
 def _fill(tbl: memoryview | array[int], start: int, n: int, val: int) -> None:
     if n > 0:
-        tbl[start:start + n] = array("I", [val]) * n
+        tbl[start : start + n] = array("I", [val]) * n

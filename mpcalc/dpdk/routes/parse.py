@@ -44,7 +44,6 @@ class Route:
         return f"{cls(self.network)}/{self.depth}"
 
 
-
 def _ipv4(text: str) -> int | None:
     """Dotted quad, four decimal octets without leading zeros (what
     ipaddress.IPv4Address and inet_pton accept), or None."""

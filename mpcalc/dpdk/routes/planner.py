@@ -124,22 +124,41 @@ class RoutePlan:
         if i == i_rib:
             return Failure(index=i, errno="ENOMEM", reason=f"RIB needs {self._rib[i]} nodes > {r}")
         kind = self.trace.codes[i] & 3
-        return Failure(index=i, errno="ENOSPC", silent=kind == REPLACE,
-                       reason=f"tbl8 allocation: {self._tbl8[i]} in use > {t}")
+        return Failure(
+            index=i, errno="ENOSPC", silent=kind == REPLACE, reason=f"tbl8 allocation: {self._tbl8[i]} in use > {t}"
+        )
 
     def to_dict(self) -> dict[str, object]:
-        return {k: getattr(self, k) for k in (
-            "family", "dp_type", "routes", "distinct_routes", "duplicates", "replacements", "same_as_parent",
-            "tbl8_needed", "tbl8_reserved", "tbl8_peak", "tbl8_in_use", "rib_nodes_needed", "rib_nodes",
-            "min_max_routes", "num_tbl8", "clobbers")}
+        return {
+            k: getattr(self, k)
+            for k in (
+                "family",
+                "dp_type",
+                "routes",
+                "distinct_routes",
+                "duplicates",
+                "replacements",
+                "same_as_parent",
+                "tbl8_needed",
+                "tbl8_reserved",
+                "tbl8_peak",
+                "tbl8_in_use",
+                "rib_nodes_needed",
+                "rib_nodes",
+                "min_max_routes",
+                "num_tbl8",
+                "clobbers",
+            )
+        }
 
 
 def _check(family: int, dp_type: str) -> None:
     if family not in _DP:
         raise InputError(f"address family must be 4 or 6, not {family!r}", param="family")
     if dp_type != _DP[family]:
-        raise InputError(f"data plane {dp_type!r} does not use tbl8s for IPv{family}: "
-                         f"use {_DP[family]!r}", param="type")
+        raise InputError(
+            f"data plane {dp_type!r} does not use tbl8s for IPv{family}: use {_DP[family]!r}", param="type"
+        )
 
 
 def next_hop_ids(values: Sequence[int], default: int) -> array[int]:
@@ -152,8 +171,9 @@ def next_hop_ids(values: Sequence[int], default: int) -> array[int]:
     return array("I", map(ids.__getitem__, values))
 
 
-def _columns(routes: Sequence[Route] | RouteTable, family: int, default: int
-             ) -> tuple[Sequence[int], bytes, Sequence[int]]:
+def _columns(
+    routes: Sequence[Route] | RouteTable, family: int, default: int
+) -> tuple[Sequence[int], bytes, Sequence[int]]:
     """(networks masked to their depths, depths, next-hop ids + 1) of a route list; a route without a next
     hop gets a next hop of its own, different from every other one and from the default."""
     columns = getattr(routes, "columns", None)
@@ -170,8 +190,14 @@ def _columns(routes: Sequence[Route] | RouteTable, family: int, default: int
     return nets, depths, next_hop_ids(values, default)
 
 
-def replay(routes: Sequence[Route] | RouteTable, family: int, *, default_nh: int = 0,
-           progress: Callable[[int], None] | None = None, fast: bool = True) -> Trace:
+def replay(
+    routes: Sequence[Route] | RouteTable,
+    family: int,
+    *,
+    default_nh: int = 0,
+    progress: Callable[[int], None] | None = None,
+    fast: bool = True,
+) -> Trace:
     """The trace of adding ``routes`` in order (``fast=False``: the line-by-line reference replay)."""
     nets, depths, ids = _columns(routes, family, default_nh)
     if fast:
@@ -189,8 +215,15 @@ def replay(routes: Sequence[Route] | RouteTable, family: int, *, default_nh: int
     return reference.replay(nets, depths, ids, family, 1, progress)
 
 
-def plan(routes: Sequence[Route] | RouteTable, family: int, dp_type: str | None = None, *, default_nh: int = 0,
-         progress: Callable[[int], None] | None = None, fast: bool = True) -> RoutePlan:
+def plan(
+    routes: Sequence[Route] | RouteTable,
+    family: int,
+    dp_type: str | None = None,
+    *,
+    default_nh: int = 0,
+    progress: Callable[[int], None] | None = None,
+    fast: bool = True,
+) -> RoutePlan:
     """Replay ``routes`` into DIR24_8 (IPv4) or TRIE (IPv6) and account for everything."""
     dp_type = dp_type or _DP.get(family, "")
     _check(family, dp_type)
@@ -198,16 +231,29 @@ def plan(routes: Sequence[Route] | RouteTable, family: int, dp_type: str | None 
     needed = max(trace.tbl8_peak(), trace.rsvd_peak())
     nodes_needed = trace.rib_peak()
     return RoutePlan(
-        family=family, dp_type=dp_type, routes=trace.n, distinct_routes=trace.distinct,
-        duplicates=trace.count(DUP), replacements=trace.count(REPLACE), same_as_parent=trace.count(SAME),
-        tbl8_needed=needed, tbl8_reserved=trace.rsvd, tbl8_peak=trace.tbl8_peak(), tbl8_in_use=trace.in_use,
-        rib_nodes_needed=nodes_needed, rib_nodes=trace.rib_nodes(), min_max_routes=max(1, -(-nodes_needed // 2)),
-        num_tbl8=max(1, needed), clobbers=tuple(trace.clobbers), trace=trace,
+        family=family,
+        dp_type=dp_type,
+        routes=trace.n,
+        distinct_routes=trace.distinct,
+        duplicates=trace.count(DUP),
+        replacements=trace.count(REPLACE),
+        same_as_parent=trace.count(SAME),
+        tbl8_needed=needed,
+        tbl8_reserved=trace.rsvd,
+        tbl8_peak=trace.tbl8_peak(),
+        tbl8_in_use=trace.in_use,
+        rib_nodes_needed=nodes_needed,
+        rib_nodes=trace.rib_nodes(),
+        min_max_routes=max(1, -(-nodes_needed // 2)),
+        num_tbl8=max(1, needed),
+        clobbers=tuple(trace.clobbers),
+        trace=trace,
     )
 
 
-def tbl8_needed(routes: Sequence[Route] | RouteTable, family: int, dp_type: str | None = None, *,
-                default_nh: int = 0) -> int:
+def tbl8_needed(
+    routes: Sequence[Route] | RouteTable, family: int, dp_type: str | None = None, *, default_nh: int = 0
+) -> int:
     """The fewest tbl8 groups with which every rte_fib_add / rte_fib6_add of
     ``routes`` (in order) succeeds and leaves a correct table."""
     return plan(routes, family, dp_type, default_nh=default_nh).tbl8_needed

@@ -18,8 +18,14 @@ from .trace import KIND, Trace
 from .trie import _Trie
 
 
-def replay(nets: Sequence[int], depths: bytes | bytearray, values: Sequence[int], family: int, default: int,
-           progress: Callable[[int], None] | None = None) -> Trace:
+def replay(
+    nets: Sequence[int],
+    depths: bytes | bytearray,
+    values: Sequence[int],
+    family: int,
+    default: int,
+    progress: Callable[[int], None] | None = None,
+) -> Trace:
     """Replay the adds in order; ``values`` are the next hops (only their equality matters)."""
     dp = _Dir24_8() if family == 4 else _Trie()
     ids: dict[int, int] = {default: 0}  # next hop -> small id: what the simulated tables hold

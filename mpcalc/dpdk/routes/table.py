@@ -35,9 +35,15 @@ class RouteTable(Sequence[Route]):
     """Routes as columns.  ``next_hops`` is None when no route has one; else a next hop per route, None
     where a line gives none.  ``lines`` is None when route i is on line i + 1."""
 
-    def __init__(self, family: int, nets: Sequence[int], depths: bytearray,
-                 next_hops: Sequence[int | None] | None = None, lines: Sequence[int] | None = None,
-                 source: str = "") -> None:
+    def __init__(
+        self,
+        family: int,
+        nets: Sequence[int],
+        depths: bytearray,
+        next_hops: Sequence[int | None] | None = None,
+        lines: Sequence[int] | None = None,
+        source: str = "",
+    ) -> None:
         self.family = family
         self.nets = nets
         self.depths = depths
@@ -104,8 +110,14 @@ class TableBuilder:
         self.lines: array[int] | None = None
         self.count = 0
 
-    def add(self, nets: Iterable[int], depths: bytes | bytearray, nhs: Sequence[int | None] | None,
-            lines: Sequence[int] | None, first_line: int) -> None:
+    def add(
+        self,
+        nets: Iterable[int],
+        depths: bytes | bytearray,
+        nhs: Sequence[int | None] | None,
+        lines: Sequence[int] | None,
+        first_line: int,
+    ) -> None:
         """Append routes; ``lines`` None: route k of this chunk is on line first_line + k."""
         n = len(depths)
         before = self.count
@@ -133,8 +145,13 @@ class TableBuilder:
 
     def add_routes(self, routes: Sequence[Route]) -> None:
         nhs = [r.next_hop for r in routes]
-        self.add([r.network for r in routes], bytes(r.depth for r in routes),
-                 None if all(h is None for h in nhs) else nhs, [r.line for r in routes], 0)
+        self.add(
+            [r.network for r in routes],
+            bytes(r.depth for r in routes),
+            None if all(h is None for h in nhs) else nhs,
+            [r.line for r in routes],
+            0,
+        )
 
     def table(self) -> RouteTable:
         return RouteTable(self.family, self.nets, self.depths, self.nhs, self.lines, self.source)

@@ -135,7 +135,7 @@ class Trace:
         if last_reuse < 0:
             return nodes
         delta = codes.translate(_DELTA_OF)
-        grown_after = any(delta[last_reuse + 1:])
+        grown_after = any(delta[last_reuse + 1 :])
         return nodes + (0 if grown_after else 1)
 
     def kinds(self) -> Kinds:

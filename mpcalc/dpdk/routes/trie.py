@@ -36,7 +36,7 @@ class _Trie:
             return
         if p[0]:
             off = p[1] & 0xFF
-            self.g.data[p[1] >> 8][off:off + n] = [val] * n
+            self.g.data[p[1] >> 8][off : off + n] = [val] * n
         else:
             _fill(self.tbl24, p[1], n, val)
 
@@ -78,8 +78,9 @@ class _Trie:
             cur8 = True
         return (cur8, prev_idx * 256)
 
-    def _write_edge(self, ip: list[int], pos: int, val_nh: int, ln: int, ledge: bool,
-                    ent: tuple[bool, int]) -> None:  # write_edge (trie.c:316-353)
+    def _write_edge(
+        self, ip: list[int], pos: int, val_nh: int, ln: int, ledge: bool, ent: tuple[bool, int]
+    ) -> None:  # write_edge (trie.c:316-353)
         val = val_nh << 1
         if ln != 0:
             val = self._read(ent)

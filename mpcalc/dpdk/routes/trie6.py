@@ -77,7 +77,7 @@ class TrieDP:
             if n == 1:
                 self.tbl24[e] = value ^ 1
             elif n > 0:
-                self.tbl24[e:e + n] = array("I", [value ^ 1]) * n
+                self.tbl24[e : e + n] = array("I", [value ^ 1]) * n
         else:
             gset(self.levels[level][node], e, n, value)
 
@@ -100,8 +100,9 @@ class TrieDP:
             self.in_use -= 1
         return value
 
-    def write_edge(self, ip: int, pos: int, value: int, ln: int, ledge: bool, level: int, node: int,
-                   e: int) -> None:  # write_edge (trie.c:316-353)
+    def write_edge(
+        self, ip: int, pos: int, value: int, ln: int, ledge: bool, level: int, node: int, e: int
+    ) -> None:  # write_edge (trie.c:316-353)
         val = value
         if ln:
             val = self.read(level, node, e)
@@ -119,8 +120,9 @@ class TrieDP:
                 val = uni
         self.write(level, node, e, val)
 
-    def recycle_root_path(self, ip: int, pos: int, common_tbl8: int, level: int, node: int,
-                          e: int) -> None:  # recycle_root_path (trie.c:265-282)
+    def recycle_root_path(
+        self, ip: int, pos: int, common_tbl8: int, level: int, node: int, e: int
+    ) -> None:  # recycle_root_path (trie.c:265-282)
         if self.read(level, node, e) != PTR:
             return
         sub = e if level < 0 else node << 8 | e
@@ -141,7 +143,7 @@ class TrieDP:
             if self.in_use + 1 > self.peak:
                 self.peak = self.in_use + 1
             lo, hi = net >> 104, (net + (1 << (128 - d)) - 1) >> 104
-            self.tbl24[lo:hi + 1] = array("I", [value ^ 1]) * (hi - lo + 1)
+            self.tbl24[lo : hi + 1] = array("I", [value ^ 1]) * (hi - lo + 1)
             return
         c = min(d >> 3, 15)
         levels = self.levels

@@ -125,8 +125,9 @@ def _plain(stream: IO[bytes], builder: TableBuilder, progress: Progress | None) 
         else:
             line += parse_plain(_decode(chunk, builder.source), builder.family, builder, line)
         if builder.count > MAX_ROUTES:
-            raise InputError(f"{builder.source}: more than {MAX_ROUTES:,} routes; split the table",
-                             param=builder.source)
+            raise InputError(
+                f"{builder.source}: more than {MAX_ROUTES:,} routes; split the table", param=builder.source
+            )
 
 
 def _lines(stream: IO[bytes], name: str, progress: Progress | None) -> Iterator[tuple[int, str]]:
@@ -137,8 +138,9 @@ def _lines(stream: IO[bytes], name: str, progress: Progress | None) -> Iterator[
             number += 1
 
 
-def read_table(path: str | os.PathLike[str], family: int, fmt: str = "auto",
-               progress: Progress | None = None) -> RouteTable:
+def read_table(
+    path: str | os.PathLike[str], family: int, fmt: str = "auto", progress: Progress | None = None
+) -> RouteTable:
     """Read a route table (``path`` '-': standard input) in ``fmt`` (one of :data:`FORMATS`).
     ``progress`` is called with the bytes read so far (decompressed)."""
     name = os.fspath(path)
@@ -149,7 +151,7 @@ def read_table(path: str | os.PathLike[str], family: int, fmt: str = "auto",
     try:
         if fmt == "auto":
             peek = getattr(stream, "peek", None)
-            fmt = detect(peek(1 << 16)[:1 << 16] if peek is not None else b"")
+            fmt = detect(peek(1 << 16)[: 1 << 16] if peek is not None else b"")
         builder = TableBuilder(family, shown)
         if fmt == "plain":
             _plain(stream, builder, progress)

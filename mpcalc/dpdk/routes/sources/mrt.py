@@ -51,20 +51,20 @@ def _next_hop(attrs: memoryview, family: int) -> bytes | None:
     while pos + 3 <= end:
         flags, code = attrs[pos], attrs[pos + 1]
         if flags & 0x10:
-            length = int.from_bytes(attrs[pos + 2:pos + 4], "big")
+            length = int.from_bytes(attrs[pos + 2 : pos + 4], "big")
             pos += 4
         else:
             length = attrs[pos + 2]
             pos += 3
-        value = attrs[pos:pos + length]
+        value = attrs[pos : pos + length]
         pos += length
         if code == 3 and length == 4 and found is None:
             found = bytes(value)
         elif code == 14 and length:
             if value[0] == length - 1:  # TABLE_DUMP_V2's abbreviated form: next hop length, next hop
-                hop = value[1:1 + min(value[0], 16)]
+                hop = value[1 : 1 + min(value[0], 16)]
             elif length >= 5:  # the whole attribute: AFI(2) SAFI(1) length(1) next hop ...
-                hop = value[4:4 + min(value[3], 16)]
+                hop = value[4 : 4 + min(value[3], 16)]
             else:
                 continue
             return bytes(hop)
@@ -93,7 +93,7 @@ def read(stream: IO[bytes], family: int, builder: TableBuilder, progress: Callab
         return InputError(f"{name}: MRT record {record}: {why}", param=name)
 
     while True:
-        if len(buf) - pos < 12 or len(buf) - pos < 12 + int.from_bytes(buf[pos + 8:pos + 12], "big"):
+        if len(buf) - pos < 12 or len(buf) - pos < 12 + int.from_bytes(buf[pos + 8 : pos + 12], "big"):
             block = stream.read(_READ)
             if not block:
                 if len(buf) > pos:
@@ -107,10 +107,10 @@ def read(stream: IO[bytes], family: int, builder: TableBuilder, progress: Callab
             pos = 0
             continue
         record += 1
-        kind = int.from_bytes(buf[pos + 4:pos + 6], "big")
-        sub = int.from_bytes(buf[pos + 6:pos + 8], "big")
-        length = int.from_bytes(buf[pos + 8:pos + 12], "big")
-        msg = memoryview(buf)[pos + 12:pos + 12 + length]
+        kind = int.from_bytes(buf[pos + 4 : pos + 6], "big")
+        sub = int.from_bytes(buf[pos + 6 : pos + 8], "big")
+        length = int.from_bytes(buf[pos + 8 : pos + 12], "big")
+        msg = memoryview(buf)[pos + 12 : pos + 12 + length]
         pos += 12 + length
         try:
             if kind == TABLE_DUMP_V2 and (sub in _V2 or sub in _GENERIC):
@@ -128,21 +128,21 @@ def read(stream: IO[bytes], family: int, builder: TableBuilder, progress: Callab
                 nbytes = (depth + 7) >> 3
                 if depth > width:
                     raise bad(f"prefix length {depth} above {width}")
-                net = int.from_bytes(msg[at + 1:at + 1 + nbytes], "big") << (width - 8 * nbytes)
+                net = int.from_bytes(msg[at + 1 : at + 1 + nbytes], "big") << (width - 8 * nbytes)
                 at += 1 + nbytes
-                if not int.from_bytes(msg[at:at + 2], "big"):
+                if not int.from_bytes(msg[at : at + 2], "big"):
                     continue  # no entry
                 at += 2 + 6 + (4 if addpath else 0)  # the first entry: peer index, originated[, path id]
-                alen_attrs = int.from_bytes(msg[at:at + 2], "big")
-                hop = _next_hop(msg[at + 2:at + 2 + alen_attrs], family)
+                alen_attrs = int.from_bytes(msg[at : at + 2], "big")
+                hop = _next_hop(msg[at + 2 : at + 2 + alen_attrs], family)
             elif kind == TABLE_DUMP and sub == (1 if family == 4 else 2):
-                net = int.from_bytes(msg[4:4 + alen], "big")
+                net = int.from_bytes(msg[4 : 4 + alen], "big")
                 depth = msg[4 + alen]
                 if depth > width:
                     raise bad(f"prefix length {depth} above {width}")
                 at = 4 + alen + 1 + 1 + 4 + alen + 2
-                alen_attrs = int.from_bytes(msg[at:at + 2], "big")
-                hop = _next_hop(msg[at + 2:at + 2 + alen_attrs], family)
+                alen_attrs = int.from_bytes(msg[at : at + 2], "big")
+                hop = _next_hop(msg[at + 2 : at + 2 + alen_attrs], family)
             else:
                 continue
         except IndexError:

@@ -23,12 +23,27 @@ Row = tuple[int, str, int | None, object]
 Lines = Iterable[tuple[int, str]]
 
 #: first words of ``ip route`` lines that are not an address
-IP_FIRST_WORDS = frozenset({"default", "unicast", "local", "broadcast", "multicast", "blackhole", "unreachable",
-                            "prohibit", "throw", "nat", "anycast"})
+IP_FIRST_WORDS = frozenset(
+    {
+        "default",
+        "unicast",
+        "local",
+        "broadcast",
+        "multicast",
+        "blackhole",
+        "unreachable",
+        "prohibit",
+        "throw",
+        "nat",
+        "anycast",
+    }
+)
 _IP_TYPES = IP_FIRST_WORDS - {"default"}
 #: what says a text is BIRD's
-BIRD_MARK = re.compile(r"^(BIRD \d|Table \w+:|\S+/\d+\s+(unicast|blackhole|unreachable|prohibit)\s+\[|"
-                       r"\S+/\d+\s+via \S+ on \S+ \[)")
+BIRD_MARK = re.compile(
+    r"^(BIRD \d|Table \w+:|\S+/\d+\s+(unicast|blackhole|unreachable|prohibit)\s+\[|"
+    r"\S+/\d+\s+via \S+ on \S+ \[)"
+)
 _FAMILY_SEP = {4: ".", 6: ":"}
 
 
@@ -37,6 +52,7 @@ def _family(addr: str) -> int:
 
 
 # -- ip route -----------------------------------------------------------------------------------------------
+
 
 def ip_route(lines: Lines, family: int, source: str) -> Iterator[Row]:
     """``ip [-6] route [show table ...]`` (iproute2): ``[TYPE] PREFIX|default [via ADDR] [dev NAME] ...``;
@@ -114,7 +130,7 @@ def bird(lines: Lines, family: int, source: str) -> Iterator[Row]:
             if _family(addr) != family:
                 current, best = None, False
                 continue
-            rest = line[len(head):]
+            rest = line[len(head) :]
             kind = _BIRD_KIND.match(rest)
             hops = [] if kind is None else [kind.group(1)]
             hops += _BIRD_HOP.findall(rest.split("[", 1)[0])
@@ -133,6 +149,7 @@ def bird(lines: Lines, family: int, source: str) -> Iterator[Row]:
 
 
 # -- bgpdump -m ---------------------------------------------------------------------------------------------
+
 
 def bgpdump(lines: Lines, family: int, source: str) -> Iterator[Row]:
     """``bgpdump -m``: ``TYPE|TIME|B|PEER|PEER_AS|PREFIX|AS_PATH|ORIGIN|NEXT_HOP|...``.  RIB entries (B)
@@ -161,8 +178,7 @@ def _entries(lines: Lines, source: str) -> Iterator[tuple[int, str, object]]:
     decoder = json.JSONDecoder()
 
     def bad(why: str) -> InputError:
-        return InputError(f"{source}:{1 + text.count(chr(10), 0, pos)}: {why} (FRR show ip route json)",
-                          param=source)
+        return InputError(f"{source}:{1 + text.count(chr(10), 0, pos)}: {why} (FRR show ip route json)", param=source)
 
     pos = _WS.match(text).end()  # type: ignore[union-attr]
     if not text.startswith("{", pos):
@@ -205,12 +221,19 @@ def frr_json(lines: Lines, family: int, source: str) -> Iterator[Row]:
             hops = []
             for hop in route.get("nexthops", ()) if isinstance(route, dict) else ():
                 if isinstance(hop, dict) and hop.get("active", True):
-                    hops.append(str(hop.get("ip") or hop.get("interfaceName") or hop.get("type")
-                                    or ("blackhole" if hop.get("blackhole") else "connected")))
+                    hops.append(
+                        str(
+                            hop.get("ip")
+                            or hop.get("interfaceName")
+                            or hop.get("type")
+                            or ("blackhole" if hop.get("blackhole") else "connected")
+                        )
+                    )
             yield number, addr, int(d) if d.isdigit() else -1, tuple(hops)
 
 
 # -- the columns --------------------------------------------------------------------------------------------
+
 
 def collect(rows: Iterable[Row], family: int, builder: TableBuilder, *, dedup: bool = False) -> None:
     """Append routes to ``builder``: addresses parsed (as ``.parse`` reads them), host bits masked,
@@ -234,8 +257,7 @@ def collect(rows: Iterable[Row], family: int, builder: TableBuilder, *, dedup: b
                 raise ValueError
             net = int.from_bytes(socket.inet_pton(af, addr), "big") & masks[depth]
         except (OSError, ValueError):
-            raise InputError(f"{source}:{number}: {addr}/{depth} is not an IPv{family} prefix",
-                             param=source) from None
+            raise InputError(f"{source}:{number}: {addr}/{depth} is not an IPv{family} prefix", param=source) from None
         if dedup:
             key = net << 8 | depth
             if key in seen:
