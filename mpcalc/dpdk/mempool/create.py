@@ -10,11 +10,12 @@ from typing import NamedTuple
 
 from .. import eal
 from ..errors import Rejection
-from ..flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
+from ..flags import MempoolFlag, effective_flags
 from ..intmath import U32_MAX, align32pow2, is_pow2
 from ..platform import Platform
 from ..records import Allocation, HeaderLayout, Mempool, Memzone, ObjSize
 from ..ring import RING_SZ_MASK, ring_memsize, zero_size_accepted
+from .checks import _SRC, SSIZE_MAX, _reject, create_empty_checks, size_hazards
 from .drivers import STACK_OPS, stack_zone
 from .layout import (
     NO_WRAP_BELOW,
@@ -28,7 +29,6 @@ from .layout import (
     unwrapped_obj_size,
 )
 
-SSIZE_MAX = (1 << 63) - 1
 #: the largest n a ring-backed pool takes: its ring needs rte_align32pow2(n + 1) <= RTE_RING_SZ_MASK slots
 RING_LIMIT = (1 << 30) - 1
 _NO_IOVA_CONTIG = int(MempoolFlag.NO_IOVA_CONTIG)
@@ -49,13 +49,6 @@ class PoolSpec(NamedTuple):
     #: the mempool driver set with rte_mempool_set_ops_byname (mpcalc.dpdk.mempool.drivers.OPS); "": the ring
     #: ops rte_mempool_create derives from SP_PUT/SC_GET (v22.11:lib/mempool/rte_mempool.c:966-977)
     ops: str = ""
-
-
-def _reject(errno: str | None, reason: str, function: str, source: str) -> Rejection:
-    return Rejection(errno=errno, reason=reason, function=function, source=source)
-
-
-_SRC = "v22.11:lib/mempool/rte_mempool.c"
 
 
 class PoolSizes(NamedTuple):
@@ -179,61 +172,6 @@ class PoolCalc:
             found = self._rings[slots] = (size, self.heap_cost(size))
         return found
 
-    def checks(
-        self, name: str, name_bytes: int, count: int, elt_size: int, cache_size: int, flags: int, total_size: int
-    ) -> tuple[Rejection, ...]:
-        """Every check of rte_mempool_create_empty that fails before a memzone is reserved
-        (``name_bytes``: the pool name's length in UTF-8)."""
-        r = self.release
-        fn = "rte_mempool_create_empty"
-        if count == 0:
-            return (_reject("EINVAL", "n is 0: a pool needs at least one object", fn, f"{_SRC}:832"),)
-        if cache_size > r.cache_max_size:
-            return (
-                _reject(
-                    "EINVAL",
-                    f"cache_size {cache_size} exceeds RTE_MEMPOOL_CACHE_MAX_SIZE {r.cache_max_size}",
-                    fn,
-                    f"{_SRC}:838",
-                ),
-            )
-        if r.cache_size_rule == "flushthresh":
-            thresh = cache_size * 3 // 2  # CALC_CACHE_FLUSHTHRESH: (unsigned)(c * 1.5)
-            if thresh > count:
-                return (
-                    _reject(
-                        "EINVAL",
-                        f"cache flush threshold {thresh} (1.5 x cache_size {cache_size}) exceeds n {count}",
-                        fn,
-                        f"{_SRC}:839",
-                    ),
-                )
-        elif cache_size > count:
-            return (_reject("EINVAL", f"cache_size {cache_size} exceeds n {count}", fn, f"{_SRC}:843"),)
-        if flags & ~VALID_USER_FLAGS:
-            bad = flag_names(flags & ~VALID_USER_FLAGS)
-            return (
-                _reject(
-                    "EINVAL",
-                    f"flags {', '.join(bad)} are not user flags (RTE_MEMPOOL_VALID_USER_FLAGS "
-                    f"{int(VALID_USER_FLAGS):#x})",
-                    fn,
-                    f"{_SRC}:845-848",
-                ),
-            )
-        if total_size == 0:
-            return (_reject("EINVAL", f"object size of elt_size {elt_size} wraps to 0 in uint32", fn, f"{_SRC}:861"),)
-        if name_bytes + 3 >= r.memzone_namesize:
-            return (
-                _reject(
-                    "ENAMETOOLONG",
-                    f"memzone name {'MP_' + name!r} is {name_bytes + 3} bytes; the limit is {r.memzone_namesize - 1}",
-                    fn,
-                    f"{_SRC}:887-891",
-                ),
-            )
-        return ()
-
     def sizes(
         self,
         name: str,
@@ -257,7 +195,9 @@ class PoolCalc:
             found_header if found_header is not None else self.header(cache_size, private_size, cache_layout)
         )
         name_bytes = len(name) if name.isascii() else len(name.encode())
-        errors = self.checks(name, name_bytes, count, elt_size, cache_size, flags, objsz.total_size)
+        errors = create_empty_checks(
+            self.release, name, name_bytes, count, elt_size, cache_size, flags, objsz.total_size
+        )
         if errors:
             return _new_sizes(
                 (eff, objsz, None, None, None, None, None, 0, errors, False, 0, 0, objsz.total_size or None, "ring")
@@ -311,7 +251,7 @@ class PoolCalc:
             objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
             stack_hazards = driver.hazards
             if wraps or objs_len > SSIZE_MAX:
-                stack_hazards += self._hazards(count, elt_size, objsz, 1, wraps, objs_len)
+                stack_hazards += size_hazards(count, elt_size, objsz, 1, wraps, objs_len)
             return PoolSizes(
                 eff,
                 objsz,
@@ -341,7 +281,7 @@ class PoolCalc:
         objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
         hazards: tuple[Rejection, ...] = ()
         if slots == 0 or wraps or objs_len > SSIZE_MAX:
-            hazards = self._hazards(count, elt_size, objsz, slots, wraps, objs_len)
+            hazards = size_hazards(count, elt_size, objsz, slots, wraps, objs_len)
         found_ring = self._rings.get(slots)
         ring_len, ring_heap = found_ring if found_ring is not None else self.ring(slots)
         # every memzone of zones() and the pool's rte_mallocs
@@ -363,48 +303,6 @@ class PoolCalc:
                 "ring",
             )
         )
-
-    @staticmethod
-    def _hazards(
-        count: int,
-        elt_size: int,
-        objsz: ObjSize,
-        slots: int,
-        wraps: bool,
-        objs_len: int,
-    ) -> tuple[Rejection, ...]:
-        """Inputs DPDK accepts although the pool it builds is broken."""
-        out = []
-        if slots == 0:
-            out.append(
-                _reject(
-                    None,
-                    f"rte_align32pow2(n + 1) wraps to 0 for n {count}: DPDK creates a "
-                    "ring with no slots (rte_ring_init's error is ignored)",
-                    "rte_ring_create",
-                    "v22.11:lib/ring/rte_ring.c:289-290",
-                )
-            )
-        if wraps:
-            out.append(
-                _reject(
-                    None,
-                    f"elt_size {elt_size} makes the object size wrap uint32: DPDK would lay "
-                    f"out {objsz.total_size}-byte objects",
-                    "rte_mempool_calc_obj_size",
-                    "v22.11:lib/mempool/rte_mempool.c:216-262",
-                )
-            )
-        if objs_len > SSIZE_MAX:
-            out.append(
-                _reject(
-                    None,
-                    f"the objects memzone needs {objs_len} bytes, beyond ssize_t",
-                    "rte_mempool_op_calc_mem_size_helper",
-                    "v22.11:lib/mempool/rte_mempool_ops_default.c:9-66",
-                )
-            )
-        return tuple(out)
 
 
 #: ``PoolSizes(*values)`` without the generated ``__new__``'s Python frame (sizes runs millions of times)
