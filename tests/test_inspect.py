@@ -34,21 +34,46 @@ def run(*args: str) -> tuple[int, str]:
     return rc, out.getvalue()
 
 
-def mempool_dump(name: str, release: str, *, count: int, elt: int, cache: int = 0, priv: int = 0, flags: int = 0,
-                 p=None, stats: bool = False, ops: str = "ring_mp_mc", lcores: int = 128) -> str:
+def mempool_dump(
+    name: str,
+    release: str,
+    *,
+    count: int,
+    elt: int,
+    cache: int = 0,
+    priv: int = 0,
+    flags: int = 0,
+    p=None,
+    stats: bool = False,
+    ops: str = "ring_mp_mc",
+    lcores: int = 128,
+) -> str:
     """rte_mempool_dump() text as ``release`` prints it, sizes from the engine."""
     p = p or make_platform(dpdk=release, page_size=2 << 20)
-    res = engine.pool(PoolSpec(name=name, count=count, elt_size=elt, cache_size=cache, private_size=priv,
-                               flags=flags), p)
+    res = engine.pool(
+        PoolSpec(name=name, count=count, elt_size=elt, cache_size=cache, private_size=priv, flags=flags), p
+    )
     mp = res.mempools[0]
     o = mp.objsz
     objs = {m.role: m.len for m in mp.memzones}["objects"]
     v = tuple(int(x) for x in release.split("."))
-    lines = [f"mempool <{name}>@0x17fe3b2c0", f"  flags={mp.mp_flags:x}", "  socket_id=-1", "  pool=0x17fe32a00",
-             "  iova=0x17fe3b2c0", "  nb_mem_chunks=1", f"  size={count}", f"  populated_size={count}",
-             f"  header_size={o.header_size}", f"  elt_size={o.elt_size}", f"  trailer_size={o.trailer_size}",
-             f"  total_obj_size={o.total_size}", f"  private_data_size={priv}", "  ops_index=2",
-             f"  ops_name: <{ops}>"]
+    lines = [
+        f"mempool <{name}>@0x17fe3b2c0",
+        f"  flags={mp.mp_flags:x}",
+        "  socket_id=-1",
+        "  pool=0x17fe32a00",
+        "  iova=0x17fe3b2c0",
+        "  nb_mem_chunks=1",
+        f"  size={count}",
+        f"  populated_size={count}",
+        f"  header_size={o.header_size}",
+        f"  elt_size={o.elt_size}",
+        f"  trailer_size={o.trailer_size}",
+        f"  total_obj_size={o.total_size}",
+        f"  private_data_size={priv}",
+        "  ops_index=2",
+        f"  ops_name: <{ops}>",
+    ]
     if v >= (24, 11):
         lines.append(f"  memory chunk at 0x17fe10000, addr=0x17fc00000, iova=0x17fc00000, len={objs}")
     lines.append(f"  avg bytes/object={objs / count:.6f}")
@@ -62,15 +87,28 @@ def mempool_dump(name: str, release: str, *, count: int, elt: int, cache: int = 
             lines += [f"    cache_count[{i}]=0" for i in range(lcores)] + ["    total_cache_count=0"]
     lines.append(f"  common_pool_count={count}")
     if stats:
-        lines += ["  stats:"] + [f"    {k}=0" for k in ("put_bulk", "put_objs", "put_common_pool_bulk",
-                                                         "put_common_pool_objs", "get_common_pool_bulk",
-                                                         "get_common_pool_objs", "get_success_bulk",
-                                                         "get_success_objs", "get_fail_bulk", "get_fail_objs")]
+        lines += ["  stats:"] + [
+            f"    {k}=0"
+            for k in (
+                "put_bulk",
+                "put_objs",
+                "put_common_pool_bulk",
+                "put_common_pool_objs",
+                "get_common_pool_bulk",
+                "get_common_pool_objs",
+                "get_success_bulk",
+                "get_success_objs",
+                "get_fail_bulk",
+                "get_fail_objs",
+            )
+        ]
         if v >= (26, 7):
-            lines += ["    avg objs/bulk put=0.000000, get=0.000000, get_fail=0.000000",
-                      "    avg common_pool objs/bulk put=0.000000, get=0.000000",
-                      "    avg cache miss rate put_objs=0.000000, get_objs=0.000000",
-                      "    avg cache miss rate put_bulk=0.000000, get_bulk=0.000000"]
+            lines += [
+                "    avg objs/bulk put=0.000000, get=0.000000, get_fail=0.000000",
+                "    avg common_pool objs/bulk put=0.000000, get=0.000000",
+                "    avg cache miss rate put_objs=0.000000, get_objs=0.000000",
+                "    avg cache miss rate put_bulk=0.000000, get_bulk=0.000000",
+            ]
     else:
         lines.append("  no statistics available")
     return "\n".join(lines) + "\n"
@@ -79,17 +117,24 @@ def mempool_dump(name: str, release: str, *, count: int, elt: int, cache: int = 
 def memzone_dump(res: engine.Result, release: str, page: int = 2 << 20, start: int = 0) -> str:
     lines = []
     for i, m in enumerate(res.memzones, start):
-        lines += [f"Zone {i}: name:<{m.name}>, len:0x{m.len:x}, virt:0x17fe3b2c0, socket_id:0, flags:0",
-                  "physical segments used:",
-                  f"  addr: 0x17fe00000 iova: 0x17fe00000 len: 0x{page:x} pagesz: 0x{page:x}"]
+        lines += [
+            f"Zone {i}: name:<{m.name}>, len:0x{m.len:x}, virt:0x17fe3b2c0, socket_id:0, flags:0",
+            "physical segments used:",
+            f"  addr: 0x17fe00000 iova: 0x17fe00000 len: 0x{page:x} pagesz: 0x{page:x}",
+        ]
     if tuple(int(x) for x in release.split(".")) >= (24, 11):
         lines.append(f"Total Memory Zones size = {sum(m.len for m in res.memzones) >> 20}M")
     return "\n".join(lines) + "\n"
 
 
 def model(release: str, **kw) -> engine.Result:
-    p = make_platform(dpdk=release, page_size=kw.pop("page", 2 << 20), channels=kw.pop("channels", 4),
-                      stats=kw.pop("stats", None), debug=kw.pop("debug", None))
+    p = make_platform(
+        dpdk=release,
+        page_size=kw.pop("page", 2 << 20),
+        channels=kw.pop("channels", 4),
+        stats=kw.pop("stats", None),
+        debug=kw.pop("debug", None),
+    )
     return engine.pool(PoolSpec(**kw), p)
 
 
@@ -112,9 +157,14 @@ def test_each_release_format_is_parsed_and_explained(release, cache):
     assert pool["recovered"]["count"] == 8191 and pool["recovered"]["cache_size"] == cache
 
 
-@pytest.mark.parametrize("release,allowed", [
-    ("22.11", ["21.11", "22.11", "23.11"]), ("24.11", ["24.11"]), ("25.11", ["25.11", "26.07"]),
-])
+@pytest.mark.parametrize(
+    "release,allowed",
+    [
+        ("22.11", ["21.11", "22.11", "23.11"]),
+        ("24.11", ["24.11"]),
+        ("25.11", ["25.11", "26.07"]),
+    ],
+)
 def test_format_markers_bound_the_release(release, allowed):
     rep = ins.inspect_text(mempool_dump("p", release, count=100, elt=64)).to_dict()
     assert sorted(rep["pools"][0]["recovered"]["dpdk_candidates"]) == allowed
@@ -138,11 +188,29 @@ def test_memzone_dump_alone_lists_memzones():
 
 
 def test_pretty_printed_telemetry_is_read():
-    info = {"/mempool/info": {"name": "t", "pool_id": 1, "flags": 16, "socket_id": -1, "size": 1000,
-                              "cache_size": 0, "elt_size": 104, "header_size": 64, "trailer_size": 24,
-                              "private_data_size": 0, "ops_index": 2, "populated_size": 1000, "mz_name": "MP_t",
-                              "mz_len": 192, "mz_hugepage_sz": 2097152, "mz_socket_id": 0, "mz_flags": 0,
-                              "total_cache_count": 0, "common_pool_count": 1000}}
+    info = {
+        "/mempool/info": {
+            "name": "t",
+            "pool_id": 1,
+            "flags": 16,
+            "socket_id": -1,
+            "size": 1000,
+            "cache_size": 0,
+            "elt_size": 104,
+            "header_size": 64,
+            "trailer_size": 24,
+            "private_data_size": 0,
+            "ops_index": 2,
+            "populated_size": 1000,
+            "mz_name": "MP_t",
+            "mz_len": 192,
+            "mz_hugepage_sz": 2097152,
+            "mz_socket_id": 0,
+            "mz_flags": 0,
+            "total_cache_count": 0,
+            "common_pool_count": 1000,
+        }
+    }
     text = "--> /mempool/info,t\n" + json.dumps(info, indent=2) + "\n"
     rep = ins.inspect_text(text).to_dict()
     (pool,) = rep["pools"]
@@ -161,10 +229,16 @@ def test_unknown_lines_are_skipped_and_counted():
     assert [s["line"] for s in rep["input"]["skipped"]] == [1, 2, rep["input"]["lines"]]
 
 
-@pytest.mark.parametrize("bad,line", [
-    ("  size=abc", 7), ("  flags=zz", 2), ("mempool <broken", 1), ("  avg bytes/object=1e3", 16),
-    ("    cache_count[x]=1", 18),
-])
+@pytest.mark.parametrize(
+    "bad,line",
+    [
+        ("  size=abc", 7),
+        ("  flags=zz", 2),
+        ("mempool <broken", 1),
+        ("  avg bytes/object=1e3", 16),
+        ("    cache_count[x]=1", 18),
+    ],
+)
 def test_malformed_known_lines_are_errors_with_the_line_number(bad, line):
     lines = mempool_dump("p", "22.11", count=100, elt=64).splitlines()
     lines[line - 1] = bad
@@ -176,8 +250,10 @@ def test_malformed_memzone_and_telemetry_lines():
     with pytest.raises(InputError, match="line 2:"):
         ins.parse("x\nZone 0: name:<a>, len:12\n")
     with pytest.raises(InputError, match=r"line 1:.*not an integer"):
-        ins.parse('{"/mempool/info": {"name": "a", "size": "1", "elt_size": 1, "header_size": 1, '
-                  '"trailer_size": 0, "cache_size": 0, "flags": 0, "private_data_size": 0}}\n')
+        ins.parse(
+            '{"/mempool/info": {"name": "a", "size": "1", "elt_size": 1, "header_size": 1, '
+            '"trailer_size": 0, "cache_size": 0, "flags": 0, "private_data_size": 0}}\n'
+        )
 
 
 def test_nothing_known_is_an_error():
@@ -207,19 +283,23 @@ def test_max_lcore_from_cache_count_lines_and_from_the_header_length():
     p = make_platform(max_lcore=64)
     text = mempool_dump("c", "22.11", count=1000, elt=64, cache=32, p=p, lcores=64)
     assert ins.inspect_text(text).to_dict()["pools"][0]["recovered"]["max_lcore"] == 64
-    res = engine.pool(PoolSpec(name="c", count=1000, elt_size=64, cache_size=32), make_platform(dpdk="25.11",
-                                                                                               max_lcore=256))
+    res = engine.pool(
+        PoolSpec(name="c", count=1000, elt_size=64, cache_size=32), make_platform(dpdk="25.11", max_lcore=256)
+    )
     text = mempool_dump("c", "25.11", count=1000, elt=64, cache=32) + memzone_dump(res, "25.11")
     pool = ins.inspect_text(text).to_dict()["pools"][0]
     assert pool["recovered"]["max_lcore"] == 256 and pool["unexplained_bytes"] == 0
 
 
-@pytest.mark.parametrize("pins,kind", [
-    (ins.Pins(dpdk="21.11"), "another release"),
-    (ins.Pins(max_lcore=64), "another RTE_MAX_LCORE"),
-    (ins.Pins(page_size=4096), "another page size"),
-    (ins.Pins(stats=True), "RTE_LIBRTE_MEMPOOL_STATS"),
-])
+@pytest.mark.parametrize(
+    "pins,kind",
+    [
+        (ins.Pins(dpdk="21.11"), "another release"),
+        (ins.Pins(max_lcore=64), "another RTE_MAX_LCORE"),
+        (ins.Pins(page_size=4096), "another page size"),
+        (ins.Pins(stats=True), "RTE_LIBRTE_MEMPOOL_STATS"),
+    ],
+)
 def test_a_wrong_pin_is_named_as_the_cause(pins, kind):
     res = model("22.11", name="w", count=1000, elt_size=100, cache_size=32)
     text = mempool_dump("w", "22.11", count=1000, elt=100, cache=32) + memzone_dump(res, "22.11")
@@ -265,8 +345,11 @@ def test_ring_hash_and_lpm6_memzones_are_recognised():
     from mpcalc.dpdk import lpm6, ring
 
     p = make_platform()
-    results = [ring.size("rx", 4096, 8, 0, p), dpdk_hash.size("flows", 1 << 20, 16, 0x8, p),
-               lpm6.size("v6", 1024, 256, p)]
+    results = [
+        ring.size("rx", 4096, 8, 0, p),
+        dpdk_hash.size("flows", 1 << 20, 16, 0x8, p),
+        lpm6.size("v6", 1024, 256, p),
+    ]
     text = "".join(memzone_dump(r, "22.11", start=10 * i) for i, r in enumerate(results))
     doc = ins.inspect_text(text).to_dict()
     objects = {z["name"]: z.get("object") for z in doc["other_memzones"]}
@@ -281,9 +364,22 @@ def test_ring_telemetry_is_read():
     from mpcalc.dpdk import ring
 
     r = ring.size("rx", 1000, 16, 0x7, make_platform(dpdk="24.11"))
-    info = {"name": "rx", "socket": 0, "flags": 7, "producer_type": "SP", "consumer_type": "SC", "size": 1024,
-            "mask": "0x3ff", "capacity": 1000, "used_count": 0, "mz_name": "RG_rx", "mz_len": r.memzones[0].len,
-            "mz_hugepage_sz": 2097152, "mz_socket_id": 0, "mz_flags": "0x0"}
+    info = {
+        "name": "rx",
+        "socket": 0,
+        "flags": 7,
+        "producer_type": "SP",
+        "consumer_type": "SC",
+        "size": 1024,
+        "mask": "0x3ff",
+        "capacity": 1000,
+        "used_count": 0,
+        "mz_name": "RG_rx",
+        "mz_len": r.memzones[0].len,
+        "mz_hugepage_sz": 2097152,
+        "mz_socket_id": 0,
+        "mz_flags": "0x0",
+    }
     doc = ins.inspect_text(json.dumps({"/ring/info": info}) + "\n").to_dict()
     zone = doc["other_memzones"][0]
     assert zone["object"] == "ring" and zone["explained"] and "16 B" in zone["text"]
@@ -352,6 +448,8 @@ def test_pure_module_imports_neither_click_nor_rich():
     import subprocess
     import sys
 
-    code = ("import sys, mpcalc.inspect; bad = [m for m in sys.modules if m.split('.')[0] in ('click', 'rich')]; "
-            "assert not bad, bad")
+    code = (
+        "import sys, mpcalc.inspect; bad = [m for m in sys.modules if m.split('.')[0] in ('click', 'rich')]; "
+        "assert not bad, bad"
+    )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0

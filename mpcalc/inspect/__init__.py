@@ -82,8 +82,9 @@ __all__ = [
 ]
 
 
-def inspect_text(text: str, source: str = "<input>", pins: Pins | None = None,
-                 command_line: list[str] | None = None) -> InspectReport:
+def inspect_text(
+    text: str, source: str = "<input>", pins: Pins | None = None, command_line: list[str] | None = None
+) -> InspectReport:
     """Parse ``text`` and reconcile it: the whole of ``mpcalc inspect`` but the rendering.  With the
     application's ``command_line``, the dump is also explained by ``mpcalc app`` of it (report.application)."""
     from .apps import app_model, explain
@@ -102,6 +103,14 @@ def _platform(pins: Pins) -> Platform:
     line's own EAL options, --no-huge and -n/-r, apply on top)."""
     from ..dpdk.platform import make_platform
 
-    return make_platform(dpdk=pins.dpdk, arch=pins.arch, cache_line=pins.cache_line, max_lcore=pins.max_lcore,
-                         channels=pins.channels or 4, ranks=pins.ranks or 1, page_size=pins.page_size or 2 << 20,
-                         debug=pins.debug, stats=pins.stats)
+    return make_platform(
+        dpdk=pins.dpdk,
+        arch=pins.arch,
+        cache_line=pins.cache_line,
+        max_lcore=pins.max_lcore,
+        channels=pins.channels or 4,
+        ranks=pins.ranks or 1,
+        page_size=pins.page_size or 2 << 20,
+        debug=pins.debug,
+        stats=pins.stats,
+    )

@@ -31,19 +31,20 @@ _CAVEATS = {
     "all_flags": "the three flags together (see each)",
     "cache_0": "no per-lcore cache: every get and put goes to the ring",
     "cache_half": "DPDK reserves a full RTE_MEMPOOL_CACHE_MAX_SIZE cache for each of RTE_MAX_LCORE lcores as soon "
-                  "as cache_size > 0: a smaller cache saves nothing",
+    "as cache_size > 0: a smaller cache saves nothing",
     "count": "the ring holds rte_align32pow2(n + 1) slots: this count halves it",
     "page": "needs hugepages of that size (objects cross fewer page boundaries)",
     "data_room": "the largest smaller element whose object (header + element + padding) is smaller: packets that "
-                 "need more room take chained mbufs",
+    "need more room take chained mbufs",
     "max_routes": "rte_fib_create makes max_routes x 2 RIB nodes; the node ring holds rte_align32pow2(nodes + 1) "
-                  "slots: a FIB of this many routes halves it",
+    "slots: a FIB of this many routes halves it",
     "max_nodes": "the node ring holds rte_align32pow2(max_nodes + 1) slots: this many nodes halves it",
 }
 
 
-def advise(p: PoolDump, plat: Platform, base: engine.Result, kind: Kind | None = None,
-           anonymous: bool = False) -> list[dict[str, Any]]:
+def advise(
+    p: PoolDump, plat: Platform, base: engine.Result, kind: Kind | None = None, anonymous: bool = False
+) -> list[dict[str, Any]]:
     """Every variant the engine evaluates with a lever ``kind``'s caller has, ranked by saving (bytes against the
     model of the dump).  ``anonymous``: the objects are in anonymous memory (no page-size lever)."""
     kind = kind or Kind(MEMPOOL, "")
@@ -58,9 +59,16 @@ def advise(p: PoolDump, plat: Platform, base: engine.Result, kind: Kind | None =
             return
         saves = total - res.total_bytes
         if saves > 0 or (keep_zero and saves == 0):
-            out.append({"key": key, "change": change, "saves_bytes": saves,
-                        "saves_percent": round(100 * saves / total, 1) if total else 0.0,
-                        "total_bytes_after": res.total_bytes, "note": caveat})
+            out.append(
+                {
+                    "key": key,
+                    "change": change,
+                    "saves_bytes": saves,
+                    "saves_percent": round(100 * saves / total, 1) if total else 0.0,
+                    "total_bytes_after": res.total_bytes,
+                    "note": caveat,
+                }
+            )
 
     missing = [f for f in SIZING_FLAGS if not eff & f] if kind.flags_lever else []
     for f in missing:
@@ -68,36 +76,61 @@ def advise(p: PoolDump, plat: Platform, base: engine.Result, kind: Kind | None =
         add(f"flag:{name}", f"add RTE_MEMPOOL_F_{f.name}", model(p, plat, flags=spec_flags | f), _CAVEATS[name])
     if len(missing) > 1:
         allf = spec_flags | sum(int(f) for f in SIZING_FLAGS)
-        add("flag:all", "add " + " | ".join(f"RTE_MEMPOOL_F_{f.name}" for f in missing),
-            model(p, plat, flags=allf), _CAVEATS["all_flags"])
+        add(
+            "flag:all",
+            "add " + " | ".join(f"RTE_MEMPOOL_F_{f.name}" for f in missing),
+            model(p, plat, flags=allf),
+            _CAVEATS["all_flags"],
+        )
     cache = p.get("cache_size") or 0
     if cache:
-        add("cache:half", f"cache_size {cache} -> {cache // 2}", model(p, plat, cache_size=cache // 2),
-            _CAVEATS["cache_half"], keep_zero=True)
+        add(
+            "cache:half",
+            f"cache_size {cache} -> {cache // 2}",
+            model(p, plat, cache_size=cache // 2),
+            _CAVEATS["cache_half"],
+            keep_zero=True,
+        )
         add("cache:0", f"cache_size {cache} -> 0", model(p, plat, cache_size=0), _CAVEATS["cache_0"])
     if kind.creator in (MEMPOOL, PKTMBUF):
         smaller = under_pow2(count, max_loss=16)
         if smaller is not None:
-            add("count:pow2", f"n {count} -> {smaller} ({count - smaller} fewer objects)",
-                model(p, plat, count=smaller), _CAVEATS["count"])
+            add(
+                "count:pow2",
+                f"n {count} -> {smaller} ({count - smaller} fewer objects)",
+                model(p, plat, count=smaller),
+                _CAVEATS["count"],
+            )
     elif kind.fib:  # rte_fib_create: max_nodes = max_routes * 2
         routes = count // 2
         fewer = under_pow2(count, max_loss=32)
         if fewer is not None and fewer // 2 < routes:
-            add("max_routes:pow2", f"max_routes {routes} -> {fewer // 2} (FIB {kind.owner})",
-                model(p, plat, count=fewer // 2 * 2), _CAVEATS["max_routes"])
+            add(
+                "max_routes:pow2",
+                f"max_routes {routes} -> {fewer // 2} (FIB {kind.owner})",
+                model(p, plat, count=fewer // 2 * 2),
+                _CAVEATS["max_routes"],
+            )
     else:
         smaller = under_pow2(count, max_loss=16)
         if smaller is not None:
-            add("max_nodes:pow2", f"max_nodes {count} -> {smaller} (RIB {kind.owner})",
-                model(p, plat, count=smaller), _CAVEATS["max_nodes"])
+            add(
+                "max_nodes:pow2",
+                f"max_nodes {count} -> {smaller} (RIB {kind.owner})",
+                model(p, plat, count=smaller),
+                _CAVEATS["max_nodes"],
+            )
     if kind.creator == PKTMBUF:
         _data_room(p, plat, total, add)
     if not eff & MempoolFlag.NO_IOVA_CONTIG and not anonymous:
         for pg in (4 << 10, 2 << 20, 1 << 30):
             if pg != plat.page_size:
-                add(f"page:{page_label(pg)}", f"page size {page_label(plat.page_size)} -> {page_label(pg)}",
-                    model(p, plat._replace(page_size=pg)), _CAVEATS["page"])
+                add(
+                    f"page:{page_label(pg)}",
+                    f"page size {page_label(plat.page_size)} -> {page_label(pg)}",
+                    model(p, plat._replace(page_size=pg)),
+                    _CAVEATS["page"],
+                )
     out.sort(key=lambda a: (-a["saves_bytes"], a["key"]))
     for rank, a in enumerate(out, 1):
         a["rank"] = rank
@@ -113,8 +146,13 @@ def _data_room(p: PoolDump, plat: Platform, total: int, add: Any) -> None:
         res = model(p, plat, elt_size=smaller)
         obj = res.mempools[0].objsz
         if res.ok and obj is not None and base_obj is not None and obj.total_size < base_obj.total_size:
-            add("data_room:smaller", f"data room {elt - floor} -> {smaller - floor} B (elt_size {elt} -> {smaller}; "
-                f"object {base_obj.total_size} -> {obj.total_size} B)", res, _CAVEATS["data_room"])
+            add(
+                "data_room:smaller",
+                f"data room {elt - floor} -> {smaller - floor} B (elt_size {elt} -> {smaller}; "
+                f"object {base_obj.total_size} -> {obj.total_size} B)",
+                res,
+                _CAVEATS["data_room"],
+            )
             return
 
 
@@ -124,8 +162,16 @@ def in_total(pools: list[PoolReport]) -> list[dict[str, Any]]:
     base_total = sum(p.total_bytes for p in pools)
     for p in pools:
         for a in p.advice:
-            t = totals.setdefault(a["key"], {"key": a["key"], "change": a["key"].split(":", 1)[1], "saves_bytes": 0,
-                                             "pools": [], "note": a["note"]})
+            t = totals.setdefault(
+                a["key"],
+                {
+                    "key": a["key"],
+                    "change": a["key"].split(":", 1)[1],
+                    "saves_bytes": 0,
+                    "pools": [],
+                    "note": a["note"],
+                },
+            )
             t["saves_bytes"] += a["saves_bytes"]
             t["pools"].append(p.name)
     advice = sorted(totals.values(), key=lambda a: (-a["saves_bytes"], a["key"]))

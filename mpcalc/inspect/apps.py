@@ -68,14 +68,21 @@ def pinned_rows(p: PoolDump, parsed: Parsed, plat: Platform) -> tuple[list[dict[
     size = extbuf_zone_size(plat)
     each = memzone_len(size, plat)
     measured = sum(z.len for z in zones)
-    row = {"name": names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]}", "role": "pinned data",
-           "modelled": each * len(names), "measured": measured, "delta": measured - each * len(names),
-           "how": f"{len(names)} memzones ({zones[0].where}): {len(names)} x EXTBUF_ZONE_SIZE {size:,} B"}
+    row = {
+        "name": names[0] if len(names) == 1 else f"{names[0]} .. {names[-1]}",
+        "role": "pinned data",
+        "modelled": each * len(names),
+        "measured": measured,
+        "delta": measured - each * len(names),
+        "how": f"{len(names)} memzones ({zones[0].where}): {len(names)} x EXTBUF_ZONE_SIZE {size:,} B",
+    }
     n = p.get("size") or 0
     rooms = [e for e in range(plat.cache_line, size + 1, plat.cache_line) if ceil_div(n, size // e) == len(names)]
-    why = [f"testpmd --mp-alloc=xbuf: {len(names)} pinned data memzones MP_{p.name}_xb_<i> of {each:,} B hold the "
-           f"{n:,} mbufs' data (setup_extbuf, v22.11:app/test-pmd/testpmd.c:1085-1141)"
-           + (f": a data room of {rooms[0]:,}..{rooms[-1]:,} B (rounded to a cache line)" if rooms else "")]
+    why = [
+        f"testpmd --mp-alloc=xbuf: {len(names)} pinned data memzones MP_{p.name}_xb_<i> of {each:,} B hold the "
+        f"{n:,} mbufs' data (setup_extbuf, v22.11:app/test-pmd/testpmd.c:1085-1141)"
+        + (f": a data room of {rooms[0]:,}..{rooms[-1]:,} B (rounded to a cache line)" if rooms else "")
+    ]
     return [row], why
 
 
@@ -133,8 +140,9 @@ def app_model(argv: list[str], platform: Platform) -> AppModel:
             tables[owner.split(" ", 1)[1]] = owner
     for a in result.allocations:
         model = a.role.partition(": ")[0]  # DPDK's type string may be a pointer: the model's name leads the role
-        table = next((o for name, o in tables.items() if a.name.endswith(f"_{name}") or model.endswith(f"_{name}")),
-                     None)
+        table = next(
+            (o for name, o in tables.items() if a.name.endswith(f"_{name}") or model.endswith(f"_{name}")), None
+        )
         if table is not None:  # rte_fib_create's RIB_/FIB_ structs and dir24_8/trie's DP_/TBL8_ tables, ...
             groups[table]["allocations"].append(a.to_dict())
     external = {z.name for z in result.memzones if "extmem heap" in z.role}
@@ -147,7 +155,7 @@ def _owner(zone: str, role: str) -> tuple[str, str]:
     (v22.11:lib/hash/rte_cuckoo_hash.c:231-246), rte_ring_create's ``RG_<name>``; else the model's role."""
     for prefix, kind in (("RG_HT_LRH_", "LPM6"), ("RG_HT_EXT_", "hash"), ("RG_HT_", "hash"), ("RG_", "ring")):
         if zone.startswith(prefix):
-            return f"{kind} {zone[len(prefix):]}", kind
+            return f"{kind} {zone[len(prefix) :]}", kind
     return role, role
 
 
@@ -161,37 +169,75 @@ def explain(parsed: Parsed | Mapping[str, int], app: AppModel) -> dict[str, Any]
     for name, length in dumped.items():
         got = app.zones.get(name)
         status = "extra" if got is None else "matched" if got[0] == length else "differs"
-        rows.append({"name": name, "status": status, "dumped": length, "modelled": got[0] if got else None,
-                     "owner": got[1] if got else None, "role": got[2] if got else None})
-    rows += [{"name": name, "status": "missing", "dumped": None, "modelled": ln, "owner": owner, "role": role}
-             for name, (ln, owner, role) in app.zones.items() if name not in dumped]
+        rows.append(
+            {
+                "name": name,
+                "status": status,
+                "dumped": length,
+                "modelled": got[0] if got else None,
+                "owner": got[1] if got else None,
+                "role": got[2] if got else None,
+            }
+        )
+    rows += [
+        {"name": name, "status": "missing", "dumped": None, "modelled": ln, "owner": owner, "role": role}
+        for name, (ln, owner, role) in app.zones.items()
+        if name not in dumped
+    ]
     counts = {s: sum(r["status"] == s for r in rows) for s in ("matched", "differs", "extra", "missing")}
     groups = []
     for g in app.groups.values():
         mine = [r for r in rows if r["owner"] == g["name"]]
-        groups.append({**g, "modelled_bytes": sum(r["modelled"] or 0 for r in mine),
-                       "dumped_bytes": sum(r["dumped"] or 0 for r in mine),
-                       "allocation_bytes": sum(a["size"] for a in g["allocations"]),
-                       "explained": all(r["status"] == "matched" for r in mine)})
+        groups.append(
+            {
+                **g,
+                "modelled_bytes": sum(r["modelled"] or 0 for r in mine),
+                "dumped_bytes": sum(r["dumped"] or 0 for r in mine),
+                "allocation_bytes": sum(a["size"] for a in g["allocations"]),
+                "explained": all(r["status"] == "matched" for r in mine),
+            }
+        )
     d = app.result.details
     heap: dict[str, Any] | None = None
     if isinstance(parsed, Parsed) and 0 in parsed.heaps:
         h = parsed.heaps[0]
         count = int(d["allocation_count"]) + int(d["memzone_count"]) - len(app.external)  # type: ignore[call-overload]
         model_bytes = app.result.heap_bytes
-        heap = {"alloc_size": h["Alloc_size"], "modelled_bytes": model_bytes, "alloc_count": h.get("Alloc_count"),
-                "modelled_count": count, "line": h["line"],
-                "match": h["Alloc_size"] == model_bytes and h.get("Alloc_count") in (None, count)}
+        heap = {
+            "alloc_size": h["Alloc_size"],
+            "modelled_bytes": model_bytes,
+            "alloc_count": h.get("Alloc_count"),
+            "modelled_count": count,
+            "line": h["line"],
+            "match": h["Alloc_size"] == model_bytes and h.get("Alloc_count") in (None, count),
+        }
     explained = counts["matched"] == len(rows) and (heap is None or heap["match"])
-    return {"command_line": list(app.argv), "application": d.get("application"), "rows": rows, "counts": counts,
-            "groups": groups, "heap": heap, "explained": explained,
-            "modelled_bytes": sum(ln for ln, _, _ in app.zones.values()), "dumped_bytes": sum(dumped.values()),
-            "heap_bytes": app.result.heap_bytes, "notes": list(d.get("notes") or [])}  # type: ignore[call-overload]
+    return {
+        "command_line": list(app.argv),
+        "application": d.get("application"),
+        "rows": rows,
+        "counts": counts,
+        "groups": groups,
+        "heap": heap,
+        "explained": explained,
+        "modelled_bytes": sum(ln for ln, _, _ in app.zones.values()),
+        "dumped_bytes": sum(dumped.values()),
+        "heap_bytes": app.result.heap_bytes,
+        "notes": list(d.get("notes") or []),  # type: ignore[call-overload]
+    }
 
 
 def known_kinds(app: AppModel | None) -> dict[str, Kind] | None:
     return app.kinds if app is not None else None
 
 
-__all__ = ["AppModel", "app_model", "explain", "extbuf_zone_size", "is_chunk_of", "known_kinds",
-           "pinned_rows", "pinned_zones"]
+__all__ = [
+    "AppModel",
+    "app_model",
+    "explain",
+    "extbuf_zone_size",
+    "is_chunk_of",
+    "known_kinds",
+    "pinned_rows",
+    "pinned_zones",
+]

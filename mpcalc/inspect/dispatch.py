@@ -95,5 +95,8 @@ def _check(out: Parsed, p: PoolDump) -> None:
     if "total_obj_size" in p.fields:
         total = p.fields["header_size"] + p.fields["elt_size"] + p.fields["trailer_size"]
         if total != p.fields["total_obj_size"]:
-            raise InputError(f"line {p.line}: pool {p.name!r}: total_obj_size {p.fields['total_obj_size']} is not "
-                             f"header_size + elt_size + trailer_size ({total})", param=out.source)
+            raise InputError(
+                f"line {p.line}: pool {p.name!r}: total_obj_size {p.fields['total_obj_size']} is not "
+                f"header_size + elt_size + trailer_size ({total})",
+                param=out.source,
+            )

@@ -90,7 +90,8 @@ class Parsed:
         if self.memzone_dump:
             return True
         return self.zone_ids is not None and sum(z.source == "telemetry" for z in self.zones.values()) >= len(
-            self.zone_ids)
+            self.zone_ids
+        )
 
     def pool(self, name: str, line: int, source: str) -> PoolDump:
         p = self.pools.get(name)

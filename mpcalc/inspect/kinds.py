@@ -52,8 +52,13 @@ class Kind(NamedTuple):
         return self.creator == MEMPOOL
 
     def to_dict(self) -> dict[str, object]:
-        return {"creator": self.creator, "why": self.why, "owner": self.owner, "fib": self.fib,
-                "levers": list(levers(self))}
+        return {
+            "creator": self.creator,
+            "why": self.why,
+            "owner": self.owner,
+            "fib": self.fib,
+            "levers": list(levers(self)),
+        }
 
 
 def levers(k: Kind) -> tuple[str, ...]:
@@ -74,16 +79,21 @@ def kind_of(p: PoolDump, plat: Platform, known: Mapping[str, Kind] | None = None
     r = plat.release
     flags = (p.get("flags") or 0) & VALID_USER_FLAGS
     cache, priv, elt = p.get("cache_size") or 0, p.get("private_data_size") or 0, p.get("elt_size")
-    if p.name.startswith("MP_") and not flags and not cache and not priv and elt in (r.rib_node_size,
-                                                                                      r.rib6_node_size):
+    if p.name.startswith("MP_") and not flags and not cache and not priv and elt in (r.rib_node_size, r.rib6_node_size):
         fam = RIB if elt == r.rib_node_size else RIB6
-        return Kind(fam, f"named MP_<rib>, elements of sizeof(struct rte_rib{'' if fam == RIB else '6'}_node) "
-                         f"({elt} B), no cache, no private data, no flags: what {fam} creates", p.name[3:])
-    if (not flags and priv == ceil_a(r.pktmbuf_pool_private_size, plat.cache_line)
-            and elt >= r.mbuf_size):
-        return Kind(PKTMBUF, f"private data of sizeof(struct rte_pktmbuf_pool_private) rounded to a cache line "
-                             f"({priv} B), elements of at least sizeof(struct rte_mbuf) ({r.mbuf_size} B), no "
-                             f"flags: what {PKTMBUF} creates")
+        return Kind(
+            fam,
+            f"named MP_<rib>, elements of sizeof(struct rte_rib{'' if fam == RIB else '6'}_node) "
+            f"({elt} B), no cache, no private data, no flags: what {fam} creates",
+            p.name[3:],
+        )
+    if not flags and priv == ceil_a(r.pktmbuf_pool_private_size, plat.cache_line) and elt >= r.mbuf_size:
+        return Kind(
+            PKTMBUF,
+            f"private data of sizeof(struct rte_pktmbuf_pool_private) rounded to a cache line "
+            f"({priv} B), elements of at least sizeof(struct rte_mbuf) ({r.mbuf_size} B), no "
+            f"flags: what {PKTMBUF} creates",
+        )
     return Kind(MEMPOOL, "no sign of rte_pktmbuf_pool_create or rte_rib_create in its layout")
 
 
@@ -109,8 +119,9 @@ def app_kinds(result_pools: list[tuple[str, int, int]], allocations: list[str], 
             six = f"RIB6_{rib}" in names
             fib = f"FIB6_{rib}" in names if six else f"FIB_{rib}" in names
             via = f" (through rte_fib{'6' if six else ''}_create {rib!r})" if fib else ""
-            out[name] = Kind(RIB6 if six else RIB, f"the application model: the node pool of RIB {rib!r}{via}", rib,
-                             fib)
+            out[name] = Kind(
+                RIB6 if six else RIB, f"the application model: the node pool of RIB {rib!r}{via}", rib, fib
+            )
         elif priv == r.pktmbuf_pool_private_size and elt >= r.mbuf_size:
             out[name] = Kind(PKTMBUF, "the application model: an mbuf pool")
         else:

@@ -22,9 +22,15 @@ from .dumps import Parsed, PoolDump
 
 def model(p: PoolDump, plat: Platform, **changes: Any) -> engine.Result:
     """The dumped pool (``changes`` replaced in its spec) on ``plat``."""
-    spec = PoolSpec(name=p.name, count=p.get("size"), elt_size=p.get("elt_size"),
-                    cache_size=p.get("cache_size") or 0, private_size=p.get("private_data_size") or 0,
-                    flags=(p.get("flags") or 0) & VALID_USER_FLAGS, ops=driver_of(p) or "")
+    spec = PoolSpec(
+        name=p.name,
+        count=p.get("size"),
+        elt_size=p.get("elt_size"),
+        cache_size=p.get("cache_size") or 0,
+        private_size=p.get("private_data_size") or 0,
+        flags=(p.get("flags") or 0) & VALID_USER_FLAGS,
+        ops=driver_of(p) or "",
+    )
     return engine.pool(spec._replace(**changes), plat)
 
 
@@ -97,8 +103,12 @@ def outside_memzones(p: PoolDump, parsed: Parsed) -> bool:
     there, its objects memzone is not, and the pool is populated.  That is ``rte_mempool_populate_anon`` (testpmd
     ``--mp-alloc=anon``, v22.11:app/test-pmd/testpmd.c:1183-1200) or memory the application gave
     ``rte_mempool_populate_virt``/``_iova`` itself."""
-    return (parsed.zones_complete and f"MP_{p.name}" in parsed.zones and not object_zones(parsed, p.name)
-            and bool(p.get("populated_size") or p.get("nb_mem_chunks") or p.chunks))
+    return (
+        parsed.zones_complete
+        and f"MP_{p.name}" in parsed.zones
+        and not object_zones(parsed, p.name)
+        and bool(p.get("populated_size") or p.get("nb_mem_chunks") or p.chunks)
+    )
 
 
 def object_role(p: PoolDump, parsed: Parsed) -> str:
@@ -125,8 +135,7 @@ def measurements(p: PoolDump, parsed: Parsed) -> dict[str, Measured]:
         objs = [parsed.zones[n] for n in object_zones(parsed, p.name)]
         if objs:
             total = sum(z.len for z in objs)
-            how = (objs[0].where if len(objs) == 1 else
-                   f"{len(objs)} memzones {', '.join(z.name for z in objs)}")
+            how = objs[0].where if len(objs) == 1 else f"{len(objs)} memzones {', '.join(z.name for z in objs)}"
             out["objects"] = Measured(total, total, how)
     if objects not in out and p.chunks:
         total = sum(p.chunks)
@@ -135,6 +144,7 @@ def measurements(p: PoolDump, parsed: Parsed) -> dict[str, Measured]:
         avg, size = Fraction(p.avg_bytes), p.get("size")
         half = Fraction(1, 2 * 10 ** len(p.avg_bytes.split(".")[1]))
         lo, hi = (avg - half) * size, (avg + half) * size
-        out[objects] = Measured(math.ceil(lo), math.floor(hi),
-                                f"mempool dump: avg bytes/object {p.avg_bytes} x size {size}")
+        out[objects] = Measured(
+            math.ceil(lo), math.floor(hi), f"mempool dump: avg bytes/object {p.avg_bytes} x size {size}"
+        )
     return out

@@ -14,19 +14,25 @@ import re
 from .dumps import Parsed, PoolDump, integer, malformed
 
 _MP_START = re.compile(r"^mempool <(?P<name>[^>]*)>@(?P<addr>\S+)$")
-_MP_KV = re.compile(r"^  (?P<key>flags|socket_id|pool|iova|nb_mem_chunks|size|populated_size|header_size|elt_size|"
-                    r"trailer_size|total_obj_size|private_data_size|ops_index|common_pool_count)=(?P<val>.*)$")
+_MP_KV = re.compile(
+    r"^  (?P<key>flags|socket_id|pool|iova|nb_mem_chunks|size|populated_size|header_size|elt_size|"
+    r"trailer_size|total_obj_size|private_data_size|ops_index|common_pool_count)=(?P<val>.*)$"
+)
 _MP_OPS = re.compile(r"^  ops_name: <(?P<val>[^>]*)>$")
-_MP_CHUNK = re.compile(r"^  memory chunk at (?P<hdr>\S+), addr=(?P<addr>\S+), iova=(?P<iova>0x[0-9a-fA-F]+), "
-                       r"len=(?P<len>\d+)$")
+_MP_CHUNK = re.compile(
+    r"^  memory chunk at (?P<hdr>\S+), addr=(?P<addr>\S+), iova=(?P<iova>0x[0-9a-fA-F]+), "
+    r"len=(?P<len>\d+)$"
+)
 _MP_AVG = re.compile(r"^  avg bytes/object=(?P<val>\d+\.\d+)$")
 _MP_CACHE_HEAD = re.compile(r"^  internal cache infos( \(hide zero value items\))?:$")
 _MP_CACHE_SIZE = re.compile(r"^    cache_size=(?P<val>\d+)$")
 _MP_CACHE_COUNT = re.compile(r"^    cache_count\[(?P<lcore>\d+)\]=(?P<val>\d+)$")
 _MP_CACHE_TOTAL = re.compile(r"^    total_cache_count=(?P<val>\d+)$")
-_MP_STAT = re.compile(r"^    (?P<key>put_bulk|put_objs|put_common_pool_bulk|put_common_pool_objs|get_common_pool_bulk|"
-                      r"get_common_pool_objs|get_success_bulk|get_success_objs|get_fail_bulk|get_fail_objs|"
-                      r"get_success_blks|get_fail_blks)=(?P<val>\d+)$")
+_MP_STAT = re.compile(
+    r"^    (?P<key>put_bulk|put_objs|put_common_pool_bulk|put_common_pool_objs|get_common_pool_bulk|"
+    r"get_common_pool_objs|get_success_bulk|get_success_objs|get_fail_bulk|get_fail_objs|"
+    r"get_success_blks|get_fail_blks)=(?P<val>\d+)$"
+)
 _MP_STAT_AVG = re.compile(r"^    avg (objs/bulk|common_pool objs/bulk|cache miss rate) .*$")
 
 
@@ -86,7 +92,8 @@ def line(out: Parsed, p: PoolDump, raw: str, no: int) -> bool:
             raise malformed(src, no, raw, "unknown cache header")
         p.cache_hide_zero = bool(m.group(1))
         p.markers["cache_hide_zero" if p.cache_hide_zero else "cache_all_counts"] = (
-            ("25.11", None) if p.cache_hide_zero else (None, "24.11"))
+            ("25.11", None) if p.cache_hide_zero else (None, "24.11")
+        )
         return True
     for rx, key in ((_MP_CACHE_SIZE, "cache_size"), (_MP_CACHE_TOTAL, "total_cache_count")):
         if raw.startswith(f"    {key}="):

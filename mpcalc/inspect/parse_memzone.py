@@ -11,10 +11,14 @@ import re
 
 from .dumps import Parsed, ZoneDump, malformed
 
-_MZ_ZONE = re.compile(r"^Zone (?P<idx>\d+): name:<(?P<name>[^>]*)>, len:0x(?P<len>[0-9a-fA-F]+), virt:(?P<virt>\S+), "
-                      r"socket_id:(?P<socket>-?\d+), flags:(?P<flags>[0-9a-fA-F]+)$")
-_MZ_SEG = re.compile(r"^  addr: (?P<addr>\S+) iova: (?P<iova>0x[0-9a-fA-F]+) len: 0x(?P<len>[0-9a-fA-F]+) "
-                     r"pagesz: 0x(?P<pagesz>[0-9a-fA-F]+)$")
+_MZ_ZONE = re.compile(
+    r"^Zone (?P<idx>\d+): name:<(?P<name>[^>]*)>, len:0x(?P<len>[0-9a-fA-F]+), virt:(?P<virt>\S+), "
+    r"socket_id:(?P<socket>-?\d+), flags:(?P<flags>[0-9a-fA-F]+)$"
+)
+_MZ_SEG = re.compile(
+    r"^  addr: (?P<addr>\S+) iova: (?P<iova>0x[0-9a-fA-F]+) len: 0x(?P<len>[0-9a-fA-F]+) "
+    r"pagesz: 0x(?P<pagesz>[0-9a-fA-F]+)$"
+)
 _MZ_TOTAL = re.compile(r"^Total Memory Zones size = (?P<val>\d+)M$")
 
 #: the line that opens a zone's segment list
@@ -29,10 +33,13 @@ def zone(out: Parsed, raw: str, no: int) -> ZoneDump:
     """``Zone N: name:<NAME>, len:0xLEN, virt:ADDR, socket_id:N, flags:HEX``."""
     m = _MZ_ZONE.match(raw)
     if not m:
-        raise malformed(out.source, no, raw, "a memzone line that is not "
-                        "'Zone N: name:<NAME>, len:0xLEN, virt:ADDR, socket_id:N, flags:HEX'")
-    z = ZoneDump(name=m["name"], len=int(m["len"], 16), line=no, socket_id=int(m["socket"]),
-                 flags=int(m["flags"], 16))
+        raise malformed(
+            out.source,
+            no,
+            raw,
+            "a memzone line that is not 'Zone N: name:<NAME>, len:0xLEN, virt:ADDR, socket_id:N, flags:HEX'",
+        )
+    z = ZoneDump(name=m["name"], len=int(m["len"], 16), line=no, socket_id=int(m["socket"]), flags=int(m["flags"], 16))
     out.zones[z.name] = z
     out.memzone_dump = True
     out.saw("memzone_dump")
@@ -47,8 +54,12 @@ def segment(out: Parsed, z: ZoneDump, raw: str, no: int) -> None:
     """``  addr: ADDR iova: 0xIOVA len: 0xLEN pagesz: 0xPAGESZ``: the first gives the zone's page size."""
     m = _MZ_SEG.match(raw)
     if not m:
-        raise malformed(out.source, no, raw, "a memzone segment line that is not "
-                        "'  addr: ADDR iova: 0xIOVA len: 0xLEN pagesz: 0xPAGESZ'")
+        raise malformed(
+            out.source,
+            no,
+            raw,
+            "a memzone segment line that is not '  addr: ADDR iova: 0xIOVA len: 0xLEN pagesz: 0xPAGESZ'",
+        )
     if z.pagesz is None:
         z.pagesz = int(m["pagesz"], 16)
 

@@ -11,16 +11,23 @@ from ..dpdk.flags import MempoolFlag
 from .dumps import Parsed, PoolDump, malformed
 
 _PI_NAME = re.compile(r"^  - Name: (?P<name>.*) on socket (?P<socket>-?\d+)$")
-_PI_FLAG = re.compile(r"^\t  -- (?P<what>No spread|No cache align|SP put|Pool created|No IOVA config|Not used for IO) "
-                      r"\((?P<v>[yn])\)(, SC get \((?P<v2>[yn])\))?$")
+_PI_FLAG = re.compile(
+    r"^\t  -- (?P<what>No spread|No cache align|SP put|Pool created|No IOVA config|Not used for IO) "
+    r"\((?P<v>[yn])\)(, SC get \((?P<v2>[yn])\))?$"
+)
 _PI_SIZE = re.compile(r"^  - Size (?P<size>\d+) Cache (?P<cache>\d+) element (?P<elt>\d+)$")
 _PI_HDR = re.compile(r"^  - header (?P<hdr>\d+) trailer (?P<tlr>\d+)$")
 _PI_PRIV = re.compile(r"^  - private data size (?P<priv>\d+)$")
 _PI_INFO = re.compile(r"^  - (memezone - socket -?\d+|Count: avail \((?P<avail>\d+)\), in use \((?P<in_use>\d+)\))$")
 _PI_OPS = re.compile(r"^  - ops_index (?P<idx>-?\d+) ops_name (?P<ops>.*)$")
-_PI_FLAG_BITS = {"No spread": MempoolFlag.NO_SPREAD, "No cache align": MempoolFlag.NO_CACHE_ALIGN,
-                 "SP put": MempoolFlag.SP_PUT, "Pool created": MempoolFlag.POOL_CREATED,
-                 "No IOVA config": MempoolFlag.NO_IOVA_CONTIG, "Not used for IO": MempoolFlag.NON_IO}
+_PI_FLAG_BITS = {
+    "No spread": MempoolFlag.NO_SPREAD,
+    "No cache align": MempoolFlag.NO_CACHE_ALIGN,
+    "SP put": MempoolFlag.SP_PUT,
+    "Pool created": MempoolFlag.POOL_CREATED,
+    "No IOVA config": MempoolFlag.NO_IOVA_CONTIG,
+    "Not used for IO": MempoolFlag.NON_IO,
+}
 
 #: lines of a summary being read start with one of these
 BODY = ("  - ", "\t  -- ")
@@ -49,9 +56,11 @@ def line(out: Parsed, p: PoolDump, raw: str, no: int) -> bool:
         if m["v2"] == "y":
             p.fields["_pi_flags"] |= int(MempoolFlag.SC_GET)
         return True
-    for rx, keys in ((_PI_SIZE, (("size", "size"), ("cache", "cache_size"), ("elt", "elt_size"))),
-                     (_PI_HDR, (("hdr", "header_size"), ("tlr", "trailer_size"))),
-                     (_PI_PRIV, (("priv", "private_data_size"),))):
+    for rx, keys in (
+        (_PI_SIZE, (("size", "size"), ("cache", "cache_size"), ("elt", "elt_size"))),
+        (_PI_HDR, (("hdr", "header_size"), ("tlr", "trailer_size"))),
+        (_PI_PRIV, (("priv", "private_data_size"),)),
+    ):
         m = rx.match(raw)
         if m:
             for group, key in keys:

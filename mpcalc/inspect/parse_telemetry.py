@@ -16,9 +16,23 @@ from typing import Any
 
 from .dumps import Parsed, malformed
 
-_TEL_INFO_INT = ("pool_id", "flags", "socket_id", "size", "cache_size", "elt_size", "header_size", "trailer_size",
-                 "private_data_size", "ops_index", "populated_size", "mz_len", "mz_hugepage_sz", "mz_socket_id",
-                 "mz_flags")
+_TEL_INFO_INT = (
+    "pool_id",
+    "flags",
+    "socket_id",
+    "size",
+    "cache_size",
+    "elt_size",
+    "header_size",
+    "trailer_size",
+    "private_data_size",
+    "ops_index",
+    "populated_size",
+    "mz_len",
+    "mz_hugepage_sz",
+    "mz_socket_id",
+    "mz_flags",
+)
 _TEL_INFO_23 = ("total_cache_count", "common_pool_count")
 
 
@@ -79,7 +93,8 @@ def reply(out: Parsed, doc: Any, no: int, raw: str) -> bool:
         hid = heap.get("Heap_id", heap.get("Head_id"))
         hid = hid if isinstance(hid, int) else 0
         out.markers["telemetry_heap_id" if "Heap_id" in heap else "telemetry_head_id"] = (
-            ("23.11", None) if "Heap_id" in heap else (None, "22.11"))
+            ("23.11", None) if "Heap_id" in heap else (None, "22.11")
+        )
         out.heaps[int(hid)] = {**heap, "line": no}
         out.saw("telemetry")
         return True
@@ -98,8 +113,11 @@ def reply(out: Parsed, doc: Any, no: int, raw: str) -> bool:
         for key in _TEL_INFO_INT:
             if key in info and (not isinstance(info[key], int) or isinstance(info[key], bool)):
                 raise malformed(out.source, no, raw, f"/mempool/info {key} is not an integer")
-        missing = [k for k in ("size", "elt_size", "header_size", "trailer_size", "cache_size", "flags",
-                               "private_data_size") if k not in info]
+        missing = [
+            k
+            for k in ("size", "elt_size", "header_size", "trailer_size", "cache_size", "flags", "private_data_size")
+            if k not in info
+        ]
         if missing:
             raise malformed(out.source, no, raw, f"/mempool/info lacks {', '.join(missing)}")
         p = out.pool(name, no, "telemetry")
@@ -127,22 +145,40 @@ def _table_reply(out: Parsed, doc: dict[str, Any], no: int, raw: str) -> bool:
             raise malformed(out.source, no, raw, "/eal/memzone_info has no string Name and integer Length")
         length, page = mz["Length"], mz.get("Hugepage_size")
         if length < 0:  # 22.11's int: 2 GiB and more wrap
-            out.notes.append(f"line {no}: memzone {mz['Name']}: Length {length} is the C int of a memzone of 2 GiB "
-                             f"or more (22.11 telemetry): read as {length % (1 << 32):,} B (modulo 2^32)")
+            out.notes.append(
+                f"line {no}: memzone {mz['Name']}: Length {length} is the C int of a memzone of 2 GiB "
+                f"or more (22.11 telemetry): read as {length % (1 << 32):,} B (modulo 2^32)"
+            )
             length %= 1 << 32
             out.markers["telemetry_int_length"] = (None, "22.11")
-        out.zones.setdefault(mz["Name"], ZoneDump(name=mz["Name"], len=length, line=no,
-                                                  socket_id=int(mz.get("Socket", -1)), flags=int(mz.get("Flags", 0)),
-                                                  pagesz=page if isinstance(page, int) and page > 0 else None,
-                                                  source="telemetry"))
+        out.zones.setdefault(
+            mz["Name"],
+            ZoneDump(
+                name=mz["Name"],
+                len=length,
+                line=no,
+                socket_id=int(mz.get("Socket", -1)),
+                flags=int(mz.get("Flags", 0)),
+                pagesz=page if isinstance(page, int) and page > 0 else None,
+                source="telemetry",
+            ),
+        )
     ring = doc.get("/ring/info")
     if ring is not None:
         if not isinstance(ring, dict) or not isinstance(ring.get("name"), str):
             raise malformed(out.source, no, raw, "/ring/info has no string name")
         out.rings[ring["name"]] = ring
         if isinstance(ring.get("mz_name"), str) and isinstance(ring.get("mz_len"), int):
-            out.zones.setdefault(ring["mz_name"], ZoneDump(name=ring["mz_name"], len=ring["mz_len"], line=no,
-                                                           socket_id=int(ring.get("mz_socket_id", -1)), flags=0,
-                                                           source="telemetry"))
+            out.zones.setdefault(
+                ring["mz_name"],
+                ZoneDump(
+                    name=ring["mz_name"],
+                    len=ring["mz_len"],
+                    line=no,
+                    socket_id=int(ring.get("mz_socket_id", -1)),
+                    flags=0,
+                    source="telemetry",
+                ),
+            )
         out.markers["telemetry_ring_info"] = ("24.11", None)
     return True

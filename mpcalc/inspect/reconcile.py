@@ -18,13 +18,12 @@ from ..dpdk.errors import InputError
 from ..dpdk.facts import ARCHES, DEFAULT_RELEASE, version_key
 from ..dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
 from ..dpdk.platform import Platform, describe
-from ..dpdk.units import page_label
 from .advice import advise, in_total
 from .apps import is_chunk_of, pinned_rows, pinned_zones
 from .dumps import Parsed, PoolDump
+from .explanations import explanations
 from .kinds import Kind, extbuf, kind_of
 from .model import (
-    Measured,
     anon_len,
     driver_of,
     driver_role,
@@ -47,97 +46,15 @@ from .search import (
 )
 from .tables import annotate
 
-_DIM_NAMES = {"dpdk": "release", "arch": "architecture", "cache_line": "cache line", "spread": "channels x ranks",
-              "debug": "debug build", "stats": "statistics build", "page_size": "page size",
-              "max_lcore": "RTE_MAX_LCORE"}
 
-
-def _describe_change(base: Choice, other: Choice, base_p: Platform, other_p: Platform) -> list[dict[str, Any]]:
-    out = []
-    for f, label in _DIM_NAMES.items():
-        a, b = getattr(base, f), getattr(other, f)
-        if f == "max_lcore":
-            a, b = base_p.max_lcore, other_p.max_lcore
-        if f == "cache_line":
-            a, b = base_p.cache_line, other_p.cache_line
-        if a == b:
-            continue
-        if f == "dpdk":
-            text = f"another release: DPDK {b} (the model used {a})"
-        elif f == "spread":
-            text = (f"another channel count: channels x ranks = {b} (EAL -n/-r; the model used {a})"
-                    if other_p.spreads else f"channels x ranks = {b}")
-        elif f == "debug":
-            text = ("a debug build (RTE_LIBRTE_MEMPOOL_DEBUG: object cookies)" if b else
-                    "a build without RTE_LIBRTE_MEMPOOL_DEBUG")
-        elif f == "stats":
-            text = ("a statistics build (RTE_LIBRTE_MEMPOOL_STATS: per-lcore stats in the header)" if b else
-                    "a build without RTE_LIBRTE_MEMPOOL_STATS")
-        elif f == "page_size":
-            text = f"another page size: {_show(label, b)} (the model used {_show(label, a)})"
-        elif f == "arch":
-            text = f"another architecture: {b} (the model used {a})"
-        elif f == "cache_line":
-            text = f"another cache line: {b} B (the model used {a} B)"
-        else:
-            text = f"another RTE_MAX_LCORE: {b} (the model used {a})"
-        out.append({"kind": label, "value": b, "text": text})
-    return out
-
-
-def _explanations(p: PoolDump, ev: Evidence, pins: Pins, base: Choice, plat: Platform,
-                  meas: dict[str, Measured]) -> list[dict[str, Any]]:
-    """The smallest changes of the platform (ignoring the pins) that make the model match the dump."""
-    found: list[list[dict[str, Any]]] = []
-    best: int | None = None
-    evaluated = 0
-    for dev, c in candidates(pins, replace(ev, releases=list(RELEASE_PREFERENCE)), free=True):
-        if dev == 0:
-            continue
-        if best is not None and dev > best:
-            break
-        evaluated += 1
-        if evaluated > 1500:
-            break
-        try:
-            cp = c.platform(Pins())
-            if not ev.layout_ok(cp) or (meas and not matches(meas, model(p, cp))):
-                continue
-        except InputError:
-            continue
-        changes = _describe_change(base, c, plat, cp)
-        if changes and changes not in found:
-            found.append(changes)
-            best = dev
-    out: list[dict[str, Any]] = []
-    singles: dict[str, dict[str, Any]] = {}
-    for changes in found:
-        if len(changes) == 1:
-            ch = changes[0]
-            g = singles.get(ch["kind"])
-            if g is None:
-                g = singles[ch["kind"]] = {"kind": ch["kind"], "values": [], "changes": [ch], "text": ""}
-                out.append(g)
-            g["values"].append(ch["value"])
-        else:
-            out.append({"kind": " and ".join(ch["kind"] for ch in changes), "values": [ch["value"] for ch in changes],
-                        "changes": changes, "text": " and ".join(ch["text"] for ch in changes)})
-    for g in singles.values():
-        ch = g["changes"][0]
-        g["text"] = ch["text"] if len(g["values"]) == 1 else ch["text"].replace(
-            _show(ch["kind"], ch["value"]), " or ".join(_show(ch["kind"], v) for v in g["values"]), 1)
-        g["changes"] = []
-    return out[:6]
-
-
-def _show(kind: str, value: Any) -> str:
-    if kind == "page size":
-        return page_label(value)
-    return str(value)
-
-
-def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, Any] | None = None,
-                   own: Choice | None = None, known: dict[str, Kind] | None = None) -> PoolReport:
+def reconcile_pool(
+    p: PoolDump,
+    parsed: Parsed,
+    pins: Pins,
+    prefer: dict[str, Any] | None = None,
+    own: Choice | None = None,
+    known: dict[str, Kind] | None = None,
+) -> PoolReport:
     notes: list[str] = []
     ev = evidence(p, parsed)
     meas = measurements(p, parsed)
@@ -199,17 +116,28 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
         if measured is not None:
             measured_total += measured
             unexplained += measured - modelled
-        rows.append({"name": name, "role": role, "modelled": modelled,
-                     "measured": measured, "delta": None if measured is None else measured - modelled,
-                     "how": m.how if m else "not in the input"})
+        rows.append(
+            {
+                "name": name,
+                "role": role,
+                "modelled": modelled,
+                "measured": measured,
+                "delta": None if measured is None else measured - modelled,
+                "how": m.how if m else "not in the input",
+            }
+        )
     if objects == "anonymous":
-        notes.append(f"no objects memzone MP_{p.name}_0: the objects are in memory outside the memzones, "
-                     "rte_mempool_populate_anon's anonymous mmap of 4 KiB pages (testpmd --mp-alloc=anon; "
-                     "v22.11:lib/mempool/rte_mempool.c:663-715): not hugepage memory")
+        notes.append(
+            f"no objects memzone MP_{p.name}_0: the objects are in memory outside the memzones, "
+            "rte_mempool_populate_anon's anonymous mmap of 4 KiB pages (testpmd --mp-alloc=anon; "
+            "v22.11:lib/mempool/rte_mempool.c:663-715): not hugepage memory"
+        )
     hdr_zone = parsed.zones.get(f"MP_{p.name}")
     if hdr_zone is not None and hdr_zone.external:
-        notes.append(f"its memzones are on socket {hdr_zone.socket_id}, an external heap (rte_malloc_heap_create; "
-                     "testpmd --mp-alloc=xmem|xmemhuge): memory the application mapped, not the EAL's hugepages")
+        notes.append(
+            f"its memzones are on socket {hdr_zone.socket_id}, an external heap (rte_malloc_heap_create; "
+            "testpmd --mp-alloc=xmem|xmemhuge): memory the application mapped, not the EAL's hugepages"
+        )
     more, why = pinned_rows(p, parsed, plat)
     for r in more:
         measured_total += r["measured"]
@@ -220,16 +148,17 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
     obj = mp.objsz
     dumped = {k: p.get(k) for k in ("header_size", "elt_size", "trailer_size")}
     dumped["total_size"] = sum(dumped.values())
-    object_rows = [{"name": k, "modelled": getattr(obj, k) if obj else None, "measured": v}
-                   for k, v in dumped.items()]
+    object_rows = [{"name": k, "modelled": getattr(obj, k) if obj else None, "measured": v} for k, v in dumped.items()]
     for r in object_rows:
         r["delta"] = None if r["measured"] is None or r["modelled"] is None else r["measured"] - r["modelled"]
 
     causes: list[dict[str, Any]] = []
     mismatch = any(r["delta"] for r in rows) or any(r["delta"] for r in object_rows)
     if not ring_driver:
-        text = (f"a driver mpcalc does not model: ops {ops!r} (it models ring_*, stack and lf_stack: the RG_MP_ or "
-                f"STK_MP_{p.name} memzone and the default populate)")
+        text = (
+            f"a driver mpcalc does not model: ops {ops!r} (it models ring_*, stack and lf_stack: the RG_MP_ or "
+            f"STK_MP_{p.name} memzone and the default populate)"
+        )
         if mismatch:
             causes.append({"kind": "driver", "values": [ops], "changes": [], "text": text})
         else:
@@ -238,47 +167,83 @@ def reconcile_pool(p: PoolDump, parsed: Parsed, pins: Pins, prefer: dict[str, An
     if chunks and chunks > 1:
         zones = object_zones(parsed, p.name)
         if len(zones) > 1:
-            causes.append({"kind": "chunks", "values": [len(zones)], "changes": [],
-                           "text": f"populated from {len(zones)} memzones (no contiguous block was free): the model "
-                                   "reserves one"})
+            causes.append(
+                {
+                    "kind": "chunks",
+                    "values": [len(zones)],
+                    "changes": [],
+                    "text": f"populated from {len(zones)} memzones (no contiguous block was free): the model "
+                    "reserves one",
+                }
+            )
         else:
-            notes.append(f"nb_mem_chunks={chunks}: the objects memzone was split where its IOVA is not contiguous "
-                         "(IOVA as PA); the memzone itself is what the model sizes")
+            notes.append(
+                f"nb_mem_chunks={chunks}: the objects memzone was split where its IOVA is not contiguous "
+                "(IOVA as PA); the memzone itself is what the model sizes"
+            )
     if mismatch:
-        causes += _explanations(p, ev, pins, base, plat, meas)
+        causes += explanations(p, ev, pins, base, plat, meas)
         if not causes:
-            causes.append({"kind": "unknown", "values": [], "changes": [],
-                           "text": "no change of at most two of release, channels x ranks, debug or statistics "
-                                   "build, architecture/cache line, RTE_MAX_LCORE or page size explains it (another "
-                                   "build option, or memory the application added with rte_mempool_populate_*)"})
+            causes.append(
+                {
+                    "kind": "unknown",
+                    "values": [],
+                    "changes": [],
+                    "text": "no change of at most two of release, channels x ranks, debug or statistics "
+                    "build, architecture/cache line, RTE_MAX_LCORE or page size explains it (another "
+                    "build option, or memory the application added with rte_mempool_populate_*)",
+                }
+            )
 
     recovered = _recovered(p, ev, base, plat, pins, prefer or {}, own)
     if p.get("elt_size") % 8 == 0:
-        notes.append(f"elt_size {p.get('elt_size')} is the requested element size rounded up to 8: the pool was "
-                     f"created with {max(1, p.get('elt_size') - 7)}..{p.get('elt_size')} bytes (same footprint)")
+        notes.append(
+            f"elt_size {p.get('elt_size')} is the requested element size rounded up to 8: the pool was "
+            f"created with {max(1, p.get('elt_size') - 7)}..{p.get('elt_size')} bytes (same footprint)"
+        )
     if not meas:
-        notes.append("no memzone length in the input (add rte_memzone_dump or telemetry /mempool/info): "
-                     "only the object layout is checked")
+        notes.append(
+            "no memzone length in the input (add rte_memzone_dump or telemetry /mempool/info): "
+            "only the object layout is checked"
+        )
     kind = kind_of(p, plat, known)
     if more:
         kind = extbuf(kind)
     adv = advise(p, plat, res, kind, anonymous=objects == "anonymous") if res.ok else []
-    return PoolReport(kind=kind.to_dict(), name=p.name, sources=p.sources, recovered=recovered, platform=describe(plat),
-                      object_rows=object_rows, memzones=rows, modelled_bytes=sum(r["modelled"] for r in rows),
-                      measured_bytes=measured_total if meas else None, unexplained_bytes=unexplained,
-                      explained=explained and not mismatch, causes=causes, advice=adv, notes=notes,
-                      total_bytes=res.total_bytes, choice=base if chosen is not None else None)
+    return PoolReport(
+        kind=kind.to_dict(),
+        name=p.name,
+        sources=p.sources,
+        recovered=recovered,
+        platform=describe(plat),
+        object_rows=object_rows,
+        memzones=rows,
+        modelled_bytes=sum(r["modelled"] for r in rows),
+        measured_bytes=measured_total if meas else None,
+        unexplained_bytes=unexplained,
+        explained=explained and not mismatch,
+        causes=causes,
+        advice=adv,
+        notes=notes,
+        total_bytes=res.total_bytes,
+        choice=base if chosen is not None else None,
+    )
 
 
-def _recovered(p: PoolDump, ev: Evidence, c: Choice, plat: Platform, pins: Pins,
-               prefer: dict[str, Any], own: Choice | None) -> dict[str, Any]:
+def _recovered(
+    p: PoolDump, ev: Evidence, c: Choice, plat: Platform, pins: Pins, prefer: dict[str, Any], own: Choice | None
+) -> dict[str, Any]:
     def src(pinned: Any, evidence: str | None, default_value: Any, value: Any, key: str = "") -> str:
         if pinned is not None:
             return "option"
         if evidence:
             return evidence
-        if key and value != default_value and prefer.get(key) == getattr(c, key) and not (
-                own is not None and getattr(own, key) == getattr(c, key)):
+        if (
+            key
+            and value != default_value
+            and prefer.get(key) == getattr(c, key)
+            and not (own is not None and getattr(own, key) == getattr(c, key))
+        ):
             return "the other pools of this input (one process, one platform)"
         if value == default_value:
             return "default (the dump does not tell)"
@@ -287,10 +252,11 @@ def _recovered(p: PoolDump, ev: Evidence, c: Choice, plat: Platform, pins: Pins,
     flags = p.get("flags") or 0
     spread_why = None
     if plat.spreads and not effective_flags(flags & VALID_USER_FLAGS) & MempoolFlag.NO_SPREAD:
-        ok = [n for n in range(1, 17)
-              if ev.layout_ok(plat._replace(channels=n, ranks=1))]
-        spread_why = (f"object layout (header_size {ev.header_size}, trailer_size {ev.trailer_size}) allows "
-                      f"channels x ranks in {ok}")
+        ok = [n for n in range(1, 17) if ev.layout_ok(plat._replace(channels=n, ranks=1))]
+        spread_why = (
+            f"object layout (header_size {ev.header_size}, trailer_size {ev.trailer_size}) allows "
+            f"channels x ranks in {ok}"
+        )
     elif plat.spreads:
         spread_why = None
     layout_cl = f"header_size {ev.header_size}" if ev.header_size in (64, 128) else None
@@ -316,17 +282,31 @@ def _recovered(p: PoolDump, ev: Evidence, c: Choice, plat: Platform, pins: Pins,
         "debug": plat.debug,
         "stats": plat.stats,
         "sources": {
-            "dpdk": src(pins.dpdk, "; ".join(ev.release_why) if len(ev.releases) == 1 else None, DEFAULT_RELEASE,
-                        plat.dpdk, "dpdk") + (f" (format allows {', '.join(sorted(ev.releases, key=version_key))})"
-                                      if pins.dpdk is None and len(ev.releases) > 1 else ""),
+            "dpdk": src(
+                pins.dpdk,
+                "; ".join(ev.release_why) if len(ev.releases) == 1 else None,
+                DEFAULT_RELEASE,
+                plat.dpdk,
+                "dpdk",
+            )
+            + (
+                f" (format allows {', '.join(sorted(ev.releases, key=version_key))})"
+                if pins.dpdk is None and len(ev.releases) > 1
+                else ""
+            ),
             "cache_line": src(pins.cache_line or pins.arch, layout_cl, 64, plat.cache_line),
             "channels": src(pins.channels or pins.ranks, spread_why, 4, plat.channels, "spread"),
             "max_lcore": src(pins.max_lcore, ev.max_lcore_why, ARCHES[plat.arch].max_lcore, plat.max_lcore),
             "page_size": src(pins.page_size, ev.page_why, 2 << 20, plat.page_size, "page_size"),
-            "debug": src(pins.debug, f"object layout (trailer_size {ev.trailer_size})" if plat.debug else None,
-                         False, plat.debug),
-            "stats": src(pins.stats, None if p.stats is None else
-                         ("'stats:' block" if p.stats else "'no statistics available'"), False, plat.stats),
+            "debug": src(
+                pins.debug, f"object layout (trailer_size {ev.trailer_size})" if plat.debug else None, False, plat.debug
+            ),
+            "stats": src(
+                pins.stats,
+                None if p.stats is None else ("'stats:' block" if p.stats else "'no statistics available'"),
+                False,
+                plat.stats,
+            ),
         },
     }
 
@@ -336,35 +316,44 @@ def reconcile(parsed: Parsed, pins: Pins | None = None, known: dict[str, Kind] |
     creators of the pools an application model has (``mpcalc inspect DUMP -- COMMAND LINE``)."""
     pins = pins or Pins()
     if not parsed.pools and not parsed.zones and not parsed.listed:
-        raise InputError("no mempool dump, memzone dump or telemetry reply in the input "
-                         f"({len(parsed.skipped)} unknown lines skipped)", param=parsed.source)
+        raise InputError(
+            "no mempool dump, memzone dump or telemetry reply in the input "
+            f"({len(parsed.skipped)} unknown lines skipped)",
+            param=parsed.source,
+        )
     pools = [reconcile_pool(p, parsed, pins, known=known) for p in parsed.pools.values()]
     prefer = _file_preference(pools)
     spread = file_spread(parsed, pins)
     if spread is not None:
         prefer["spread"] = spread
     if prefer:
-        pools = [reconcile_pool(p, parsed, pins, prefer, first.choice if first.measured_bytes is not None else None,
-                                known) for p, first in zip(parsed.pools.values(), pools, strict=True)]
+        pools = [
+            reconcile_pool(p, parsed, pins, prefer, first.choice if first.measured_bytes is not None else None, known)
+            for p, first in zip(parsed.pools.values(), pools, strict=True)
+        ]
     owned = set()
     for p in parsed.pools.values():
-        owned |= {n for n in parsed.zones if n in (f"MP_{p.name}", f"RG_MP_{p.name}", f"STK_MP_{p.name}")
-                  or is_chunk_of(n, p.name, parsed.zones)} | set(pinned_zones(p.name, parsed.zones))
-    others: list[dict[str, Any]] = [{"name": z.name, "len": z.len, "line": z.line} for z in parsed.zones.values()
-                                    if z.name not in owned]
+        owned |= {
+            n
+            for n in parsed.zones
+            if n in (f"MP_{p.name}", f"RG_MP_{p.name}", f"STK_MP_{p.name}") or is_chunk_of(n, p.name, parsed.zones)
+        } | set(pinned_zones(p.name, parsed.zones))
+    others: list[dict[str, Any]] = [
+        {"name": z.name, "len": z.len, "line": z.line} for z in parsed.zones.values() if z.name not in owned
+    ]
     notes = list(parsed.notes)
     settled = next((p.choice.platform(pins) for p in pools if p.choice is not None), None) or _platform_of(pins)
     notes += annotate(others, settled, parsed)
     undumped = [n for n in parsed.listed if n not in parsed.pools]
     if undumped:
         notes.append(f"listed by /mempool/list without /mempool/info or a dump: {', '.join(undumped)}")
-    orphan = sorted({m.group(1) for n in (z["name"] for z in others)
-                     if (m := re.fullmatch(r"RG_MP_(.+)", n))})
+    orphan = sorted({m.group(1) for n in (z["name"] for z in others) if (m := re.fullmatch(r"RG_MP_(.+)", n))})
     if orphan:
         notes.append(f"memzones of pools without a dump (no configuration to recover): {', '.join(orphan)}")
     advice = in_total(pools)
-    return InspectReport(source=parsed.source, parsed=parsed, pools=pools, other_memzones=others, advice=advice,
-                         notes=notes)
+    return InspectReport(
+        source=parsed.source, parsed=parsed, pools=pools, other_memzones=others, advice=advice, notes=notes
+    )
 
 
 def _platform_of(pins: Pins) -> Platform:
@@ -381,8 +370,14 @@ def _file_preference(pools: list[PoolReport]) -> dict[str, Any]:
         if p.choice is None or not p.explained or p.measured_bytes is None:
             continue
         c = p.choice
-        for key, value in (("dpdk", c.dpdk), ("build", (c.arch, c.cache_line)), ("spread", c.spread),
-                           ("debug", c.debug), ("stats", c.stats), ("page_size", c.page_size),
-                           ("max_lcore", c.max_lcore)):
+        for key, value in (
+            ("dpdk", c.dpdk),
+            ("build", (c.arch, c.cache_line)),
+            ("spread", c.spread),
+            ("debug", c.debug),
+            ("stats", c.stats),
+            ("page_size", c.page_size),
+            ("max_lcore", c.max_lcore),
+        ):
             votes.setdefault(key, []).append(value)
     return {k: max(set(v), key=lambda x: (v.count(x), -v.index(x))) for k, v in votes.items() if v}

@@ -39,13 +39,22 @@ class PoolReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "name": self.name, "sources": self.sources, "recovered": self.recovered, "platform": self.platform,
-            "object": self.object_rows, "memzones": self.memzones, "modelled_bytes": self.modelled_bytes,
+            "name": self.name,
+            "sources": self.sources,
+            "recovered": self.recovered,
+            "platform": self.platform,
+            "object": self.object_rows,
+            "memzones": self.memzones,
+            "modelled_bytes": self.modelled_bytes,
             "measured_bytes": self.measured_bytes,
             "modelled_bytes_of_measured": sum(r["modelled"] for r in self.memzones if r["measured"] is not None),
             "unexplained_bytes": self.unexplained_bytes,
-            "explained": self.explained, "total_bytes": self.total_bytes, "causes": self.causes,
-            "advice": self.advice, "notes": self.notes, "kind": self.kind,
+            "explained": self.explained,
+            "total_bytes": self.total_bytes,
+            "causes": self.causes,
+            "advice": self.advice,
+            "notes": self.notes,
+            "kind": self.kind,
         }
 
 
@@ -87,8 +96,9 @@ class InspectReport:
                 "pools": len(self.pools),
                 "modelled_bytes": modelled,
                 "measured_bytes": sum(measured) if measured else None,
-                "modelled_bytes_of_measured": sum(r["modelled"] for p in self.pools for r in p.memzones
-                                                  if r["measured"] is not None),
+                "modelled_bytes_of_measured": sum(
+                    r["modelled"] for p in self.pools for r in p.memzones if r["measured"] is not None
+                ),
                 "unexplained_bytes": self.unexplained_bytes,
                 "explained_pools": sum(1 for p in self.pools if p.explained),
                 "other_memzone_bytes": sum(z["len"] for z in self.other_memzones),
@@ -117,16 +127,26 @@ def csv_rows(doc: dict[str, Any]) -> list[tuple[Any, ...]]:
         for c in p["causes"]:
             rows.append((p["name"], "cause", c["kind"], "", "", "", c["text"]))
         for a in p["advice"]:
-            rows.append((p["name"], "advice", a["change"], a["total_bytes_after"], "", -a["saves_bytes"],
-                         f"{a['saves_percent']}%: {a['note']}"))
+            rows.append(
+                (
+                    p["name"],
+                    "advice",
+                    a["change"],
+                    a["total_bytes_after"],
+                    "",
+                    -a["saves_bytes"],
+                    f"{a['saves_percent']}%: {a['note']}",
+                )
+            )
     for z in doc["other_memzones"]:
         rows.append(("", "memzone", z["name"], "", z["len"], "", "not a modelled pool"))
     for a in doc["advice"]:
         rows.append(("", "advice", a["change"], "", "", -a["saves_bytes"], f"{a['saves_percent']}%"))
     rows += app_rows(doc.get("application"))
     t = doc["totals"]
-    rows.append(("", "total", "unexplained_bytes", t["modelled_bytes"], t["measured_bytes"], t["unexplained_bytes"],
-                 ""))
+    rows.append(
+        ("", "total", "unexplained_bytes", t["modelled_bytes"], t["measured_bytes"], t["unexplained_bytes"], "")
+    )
     return [tuple("" if v is None else v for v in r) for r in rows]
 
 
@@ -138,19 +158,53 @@ def app_rows(app: dict[str, Any] | None) -> list[tuple[Any, ...]]:
     rows: list[tuple[Any, ...]] = []
     for r in app["rows"]:
         delta = None if r["dumped"] is None or r["modelled"] is None else r["dumped"] - r["modelled"]
-        rows.append(("", "app memzone", r["name"], r["modelled"], r["dumped"], delta,
-                     f"{r['status']}: {r['owner'] or 'no object of the model'}"))
+        rows.append(
+            (
+                "",
+                "app memzone",
+                r["name"],
+                r["modelled"],
+                r["dumped"],
+                delta,
+                f"{r['status']}: {r['owner'] or 'no object of the model'}",
+            )
+        )
     for g in app["groups"]:
-        rows.append(("", "app group", g["name"], g["modelled_bytes"], g["dumped_bytes"],
-                     g["dumped_bytes"] - g["modelled_bytes"],
-                     f"{g['kind']}; {len(g['memzones'])} memzones; heap allocations {g['allocation_bytes']} B"))
+        rows.append(
+            (
+                "",
+                "app group",
+                g["name"],
+                g["modelled_bytes"],
+                g["dumped_bytes"],
+                g["dumped_bytes"] - g["modelled_bytes"],
+                f"{g['kind']}; {len(g['memzones'])} memzones; heap allocations {g['allocation_bytes']} B",
+            )
+        )
     h = app.get("heap")
     if h:
-        rows.append(("", "app heap", "Alloc_size", h["modelled_bytes"], h["alloc_size"],
-                     h["alloc_size"] - h["modelled_bytes"], f"Alloc_count {h['alloc_count']} (model "
-                     f"{h['modelled_count']}); {'matched' if h['match'] else 'differs'}"))
+        rows.append(
+            (
+                "",
+                "app heap",
+                "Alloc_size",
+                h["modelled_bytes"],
+                h["alloc_size"],
+                h["alloc_size"] - h["modelled_bytes"],
+                f"Alloc_count {h['alloc_count']} (model "
+                f"{h['modelled_count']}); {'matched' if h['match'] else 'differs'}",
+            )
+        )
     c = app["counts"]
-    rows.append(("", "app total", "memzones", app["modelled_bytes"], app["dumped_bytes"],
-                 app["dumped_bytes"] - app["modelled_bytes"],
-                 f"{c['matched']} matched, {c['differs']} differ, {c['extra']} extra, {c['missing']} missing"))
+    rows.append(
+        (
+            "",
+            "app total",
+            "memzones",
+            app["modelled_bytes"],
+            app["dumped_bytes"],
+            app["dumped_bytes"] - app["modelled_bytes"],
+            f"{c['matched']} matched, {c['differs']} differ, {c['extra']} extra, {c['missing']} missing",
+        )
+    )
     return rows

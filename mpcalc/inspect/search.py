@@ -64,9 +64,17 @@ class Choice:
         channels, ranks = (pins.channels or self.spread, pins.ranks or 1)
         if channels * ranks != self.spread:
             channels, ranks = self.spread, 1
-        return make_platform(dpdk=self.dpdk, arch=self.arch, cache_line=self.cache_line, max_lcore=self.max_lcore,
-                             channels=channels, ranks=ranks, page_size=self.page_size, debug=self.debug,
-                             stats=self.stats)
+        return make_platform(
+            dpdk=self.dpdk,
+            arch=self.arch,
+            cache_line=self.cache_line,
+            max_lcore=self.max_lcore,
+            channels=channels,
+            ranks=ranks,
+            page_size=self.page_size,
+            debug=self.debug,
+            stats=self.stats,
+        )
 
 
 def release_window(markers: dict[str, tuple[str | None, str | None]]) -> tuple[list[str], list[str]]:
@@ -147,14 +155,24 @@ def evidence(p: PoolDump, parsed: Parsed) -> Evidence:
         page, why_p = zone.pagesz, f"memzone dump: {zone.name} pagesz 0x{zone.pagesz:x}"
     elif p.get("tel_hugepage_sz"):
         page, why_p = p.get("tel_hugepage_sz"), f"telemetry: mz_hugepage_sz {p.get('tel_hugepage_sz')}"
-    return Evidence(releases=releases, release_why=why, header_size=p.get("header_size"),
-                    trailer_size=p.get("trailer_size"), elt_size=p.get("elt_size"),
-                    flags=(p.get("flags") or 0) & VALID_USER_FLAGS, stats=p.stats, max_lcore=max_lcore,
-                    max_lcore_why=why_l, page_size=page, page_why=why_p)
+    return Evidence(
+        releases=releases,
+        release_why=why,
+        header_size=p.get("header_size"),
+        trailer_size=p.get("trailer_size"),
+        elt_size=p.get("elt_size"),
+        flags=(p.get("flags") or 0) & VALID_USER_FLAGS,
+        stats=p.stats,
+        max_lcore=max_lcore,
+        max_lcore_why=why_l,
+        page_size=page,
+        page_why=why_p,
+    )
 
 
-def candidates(pins: Pins, ev: Evidence, free: bool,
-               prefer: dict[str, Any] | None = None) -> Iterable[tuple[int, Choice]]:
+def candidates(
+    pins: Pins, ev: Evidence, free: bool, prefer: dict[str, Any] | None = None
+) -> Iterable[tuple[int, Choice]]:
     """Choices ordered by how many dimensions leave the default (and the per-dimension preference).
 
     ``free`` ignores the pins (to name the causes of a mismatch); ``prefer`` puts the values the
@@ -170,9 +188,12 @@ def candidates(pins: Pins, ev: Evidence, free: bool,
             first = [prefer[key]]
         return first + [o for o in options if o not in first]
 
-    releases = dim(pins.dpdk, None if len(ev.releases) != 1 else ev.releases[0],
-                   list(dict.fromkeys([r for r in RELEASE_PREFERENCE if r in ev.releases] + list(RELEASE_PREFERENCE))),
-                   "dpdk")
+    releases = dim(
+        pins.dpdk,
+        None if len(ev.releases) != 1 else ev.releases[0],
+        list(dict.fromkeys([r for r in RELEASE_PREFERENCE if r in ev.releases] + list(RELEASE_PREFERENCE))),
+        "dpdk",
+    )
     builds: tuple[tuple[str, int | None], ...] = BUILDS
     if pins.arch is not None or pins.cache_line is not None:
         default_cl = ARCHES[pins.arch].cache_line if pins.arch else None
@@ -180,8 +201,12 @@ def candidates(pins: Pins, ev: Evidence, free: bool,
         builds = (pinned,) if not free else (pinned, *(b for b in BUILDS if b != pinned))
     elif "build" in prefer:
         builds = (prefer["build"], *(b for b in BUILDS if b != prefer["build"]))
-    spreads = dim(pins.channels * (pins.ranks or 1) if pins.channels else (4 * pins.ranks if pins.ranks else None),
-                  None, SPREADS, "spread")
+    spreads = dim(
+        pins.channels * (pins.ranks or 1) if pins.channels else (4 * pins.ranks if pins.ranks else None),
+        None,
+        SPREADS,
+        "spread",
+    )
     debugs = dim(pins.debug, None, [False, True], "debug")
     stats = dim(pins.stats, ev.stats if ev.stats is not None else None, [False, True], "stats")
     pages = dim(pins.page_size, ev.page_size, PAGE_SIZES, "page_size")
