@@ -123,7 +123,53 @@ def probe(port: Port, p: Platform, first: bool) -> Parts:
             # (v24.11.6:drivers/net/tap/rte_eth_tap.c:1928), not on the heap
             out.allocations.append(Allocation(iface, s["tap_process_private"], "process_private"))
         out.allocations += intr_instance(p)
+        if since(p, TAP_QUEUES_ALLOCATED_SINCE):
+            # data->mac_addrs = rte_calloc_socket(vdev name, TAP_MAX_MAC_ADDRS, sizeof(struct rte_ether_addr))
+            # (v26.07:drivers/net/tap/rte_eth_tap.c:61, 2177-2180); up to 25.11 they were in the internals
+            out.allocations.append(Allocation(port.name, TAP_MAX_MAC_ADDRS * 6, "mac_addrs"))
     return out
+
+
+#: the first release whose net_tap allocates each queue's structure (23e2387b49 "net/tap: allocate queue
+#: structures dynamically"): until 25.11 the queues were arrays in struct pmd_internals and rx queues had an
+#: iovec array of min(nb_desc, IOV_MAX - 1) + 1
+TAP_QUEUES_ALLOCATED_SINCE = "26.07"
+TAP_MAX_MAC_ADDRS = 16  # v26.07:drivers/net/tap/rte_eth_tap.c:61
+TAP_MAX_RX_SEGS = 128  # v26.07:drivers/net/tap/rte_eth_tap.c:81
+RTE_ETHER_HDR_LEN = 14  # v26.07:lib/net/rte_ether.h
+RTE_ETHER_CRC_LEN = 4
+RTE_ETHER_MTU = 1500  # what rte_eth_dev_configure sets when the application gives no MTU
+
+
+def mtu_of(max_pkt_len: int) -> int:
+    """The MTU an application's --max-pkt-len gives a port whose driver sets no max_mtu (net_tap, net_null,
+    net_ring: dev_info.max_mtu stays UINT16_MAX): max_pkt_len - (RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN)
+    (testpmd's get_eth_overhead, v26.07:app/test-pmd/testpmd.c:1660-1671, 1703-1705; l3fwd's
+    eth_dev_get_overhead_len, v26.07:examples/l3fwd/main.c:1297-1323); without it RTE_ETHER_MTU.
+
+    >>> mtu_of(0), mtu_of(9000)
+    (1500, 8982)
+    """
+    return max_pkt_len - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN if max_pkt_len else RTE_ETHER_MTU
+
+
+def tap_rx_segs(mtu: int, data_room: int, headroom: int) -> int:
+    """max_rx_segs of tap_rx_queue_setup (v26.07:drivers/net/tap/rte_eth_tap.c:1561-1592): the scatter
+    segments a packet of MTU + Ethernet header + CRC needs, the first mbuf's headroom reserved.
+
+    >>> tap_rx_segs(1500, 2176, 128), tap_rx_segs(1500, 1024, 128)
+    (1, 2)
+    """
+    if data_room <= headroom:
+        raise InputError(f"net_tap: an mbuf data room of {data_room} B leaves no room after the headroom "
+                         "(tap_rx_queue_setup fails: 'mbuf pool has no usable data room')", param="command")
+    max_rx_pktlen = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN
+    first = data_room - headroom
+    segs = 1 + (max_rx_pktlen - first + data_room - 1) // data_room if max_rx_pktlen > first else 1
+    if segs > TAP_MAX_RX_SEGS:
+        raise InputError(f"net_tap: MTU {mtu} needs {segs} scatter segments of {data_room} B, at most "
+                         f"{TAP_MAX_RX_SEGS} (tap_rx_queue_setup fails)", param="command")
+    return segs
 
 
 def _tap_index(port: Port) -> int:
@@ -140,6 +186,9 @@ class QueueConf:
     nb_rxd: int  # 0: the driver's default
     nb_txd: int
     lsc_interrupt: bool
+    #: the data room of the rx queues' mbuf pool, and the port's MTU (net_tap's rx queue at 26.07)
+    rx_data_room: int = 2176
+    mtu: int = RTE_ETHER_MTU
 
 
 def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempool]]:
@@ -164,9 +213,20 @@ def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempoo
     elif port.driver == "net_tap":
         # tap_rx_queue_setup: iovecs of min(nb_desc, IOV_MAX - 1) + 1, IOV_MAX 1024 on Linux
         # (v22.11:drivers/net/tap/rte_eth_tap.c:1619-1628, 1646)
-        rxd = min(q.nb_rxd or FALLBACK_RING_SIZE, IOV_MAX - 1)
-        out.allocations += [Allocation(port.name, (rxd + 1) * s["iovec"], f"port {port.port_id} rx iovecs")
-                            for _ in range(q.nb_rxq)]
+        if since(p, TAP_QUEUES_ALLOCATED_SINCE):
+            # from 26.07 each rx queue is one rte_zmalloc_socket(device name, sizeof(struct rx_queue) + (max_rx_segs
+            # + 1) iovecs), nb_desc ignored, and each tx queue one of struct tx_queue
+            # (v26.07:drivers/net/tap/rte_eth_tap.c:1602-1604, 1681-1682)
+            segs = tap_rx_segs(q.mtu, q.rx_data_room, p.release.pktmbuf_headroom)
+            out.allocations += [Allocation(port.name, s["tap_rx_queue"] + (segs + 1) * s["iovec"],
+                                           f"port {port.port_id} rx queue ({segs} segment iovecs + tun_pi)")
+                                for _ in range(q.nb_rxq)]
+            out.allocations += [Allocation(port.name, s["tap_tx_queue"], f"port {port.port_id} tx queue")
+                                for _ in range(q.nb_txq)]
+        else:
+            rxd = min(q.nb_rxd or FALLBACK_RING_SIZE, IOV_MAX - 1)
+            out.allocations += [Allocation(port.name, (rxd + 1) * s["iovec"], f"port {port.port_id} rx iovecs")
+                                for _ in range(q.nb_rxq)]
         # tap_setup_queue -> tap_gso_ctx_setup: once per port, the pool mp_<device> of TAP_GSO_MBUFS_NUM 512,
         # cache 4, data room RTE_PKTMBUF_HEADROOM + 128 (v22.11:drivers/net/tap/rte_eth_tap.c:64-68, 1495-1527)
         mp, errs, _ = mbuf_pool(MbufSpec(name=f"mp_{port.name}", count=512, cache_size=4,

@@ -80,6 +80,7 @@ class L3fwdArgs:
     relax_rx_offload: bool = False
     parse_ptype: bool = False
     mbcache: int | None = None  # --mbcache (24.11+); None: MEMPOOL_CACHE_SIZE
+    max_pkt_len: int = 0  # 0: the port's default MTU
     given: set[str] = field(default_factory=set)
 
     def to_dict(self) -> dict[str, object]:
@@ -166,6 +167,13 @@ def parse(argv: list[str]) -> L3fwdArgs:
             if value == "acl":
                 raise InputError("l3fwd --lookup=acl: the ACL contexts are not modelled", param="command")
             out.lookup = value
+        elif name == "max-pkt-len":
+            # parse_max_pkt_len, then config_port_max_pkt_len refuses what is not RTE_ETHER_MIN_LEN..
+            # MAX_JUMBO_PKT_LEN 9600 and l3fwd exits (v26.07:examples/l3fwd/main.c:471-485, 750, 1310-1319)
+            n = int(value) if value.isdigit() else 0
+            if not 64 <= n <= 9600:
+                raise InputError(f"l3fwd --max-pkt-len {value}: l3fwd takes 64..9600 (it exits)", param="command")
+            out.max_pkt_len = n
         elif name == "rx-queue-size":
             out.nb_rxd = _num(value, "--rx-queue-size", 10)
         elif name == "tx-queue-size":
@@ -262,7 +270,9 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         if port.driver == "net_tap" and nb_rxq != n_tx_queue:
             raise InputError(f"{port.name}: net_tap needs as many rx queues ({nb_rxq}) as tx queues ({n_tx_queue}, "
                              "one per lcore): tap_dev_configure refuses it", param="command")
-        q = ethdev.QueueConf(nb_rxq, n_tx_queue, t.nb_rxd, t.nb_txd, lsc_interrupt=False)
+        q = ethdev.QueueConf(nb_rxq, n_tx_queue, t.nb_rxd, t.nb_txd, lsc_interrupt=False,
+                             rx_data_room=p.release.mbuf_default_dataroom + p.release.pktmbuf_headroom,
+                             mtu=ethdev.mtu_of(t.max_pkt_len))
         conf, driver_pools = ethdev.configure(port, q, p)
         # init_mem: one pool per socket (per port with --per-port-pool), lookups once per socket (main.c:969-1013)
         if t.per_port_pool or not pools:

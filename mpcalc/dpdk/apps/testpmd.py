@@ -97,6 +97,7 @@ class TestpmdArgs:
     no_iova_contig: bool = False
     numa: bool = True
     socket_num: int | None = None
+    max_pkt_len: int = 0  # 0: the port's default MTU
     given: dict[str, str | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -179,6 +180,8 @@ def _apply(out: TestpmdArgs, name: str, value: str) -> None:
         out.numa = False
     elif name == "numa":
         out.numa = True
+    elif name == "max-pkt-len":
+        out.max_pkt_len = _num(name, value, 64)  # >= RTE_ETHER_MIN_LEN, else testpmd exits (parameters.c)
     elif name == "socket-num":
         out.socket_num = _num(name, value, 0, 0)  # one socket here
 
@@ -340,7 +343,8 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
                               Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_item"], "gro"),
                               Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_flow"], "gro")]
     if t.device_start:  # start_port(RTE_PORT_ALL) (testpmd.c:2690-2990)
-        q = ethdev.QueueConf(t.nb_rxq, t.nb_txq, t.nb_rxd, t.nb_txd, t.lsc_interrupt)
+        q = ethdev.QueueConf(t.nb_rxq, t.nb_txq, t.nb_rxd, t.nb_txd, t.lsc_interrupt,
+                             rx_data_room=t.mbuf_sizes[0], mtu=ethdev.mtu_of(t.max_pkt_len))
         for port in ports:
             more, driver_pools = ethdev.configure(port, q, p)
             parts.extend(more)
