@@ -27,7 +27,7 @@ from .releases import since, sizes
 
 RTE_MAX_ETHPORTS = 32  # v22.11:config/rte_config.h:77
 RTE_MAX_QUEUES_PER_PORT = 1024  # v22.11:config/rte_config.h:78
-RTE_ETH_EVENT_MAX = 15  # v22.11:lib/ethdev/rte_ethdev.h:3878-3957 (enum rte_eth_event_type)
+RTE_ETH_EVENT_MAX = 15  # v22.11:lib/ethdev/rte_ethdev.h:3878-3957 (enum rte_eth_event_type); per release: releases.py
 RTE_MAX_RXTX_INTR_VEC_ID = 512  # v22.11:lib/eal/include/rte_eal_interrupts.h:23 (RTE_MAX_RXTX_INTR_VEC_ID)
 #: the descriptors ethdev uses when asked for 0 and the driver has no preference
 #: (RTE_ETH_DEV_FALLBACK_RX_RINGSIZE / _TX_, v22.11:lib/ethdev/rte_ethdev.h:1788-1791)
@@ -244,5 +244,7 @@ def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempoo
 def callbacks(p: Platform) -> list[Allocation]:
     """``rte_eth_dev_callback_register(RTE_ETH_ALL, event, ...)`` for every event: one callback per port id
     up to RTE_MAX_ETHPORTS and event (v22.11:lib/ethdev/rte_ethdev.c:4784-4822)."""
+    from .releases import eth_event_max
+
     size = sizes(p)["eth_dev_callback"]
-    return [Allocation("INTR_USER_CALLBACK", size, "ethdev event callback")] * (RTE_MAX_ETHPORTS * RTE_ETH_EVENT_MAX)
+    return [Allocation("INTR_USER_CALLBACK", size, "ethdev event callback")] * (RTE_MAX_ETHPORTS * eth_event_max(p))

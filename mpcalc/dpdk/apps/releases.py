@@ -19,6 +19,34 @@ from ..platform import Platform
 
 #: release -> name -> (sizeof on x86_64, where it is defined at the release's stable tag)
 MEASURED: dict[str, dict[str, tuple[int, str]]] = {
+    "21.11": {
+        # the anonymous struct behind eth_dev_shared_data: next_owner_id, ownership lock and RTE_MAX_ETHPORTS
+        # struct rte_eth_dev_data of 6,976 B (v21.11.9:lib/ethdev/rte_ethdev.c:69-73, 403-420)
+        "eth_dev_data_shared": (223_296, "v21.11.9:lib/ethdev/rte_ethdev.c:69-73"),
+        "eth_dev_callback": (48, "v21.11.9:lib/ethdev/rte_ethdev.c:184"),
+        "intr_handle": (64, "v21.11.9:lib/eal/common/eal_interrupts.h:8"),
+        "epoll_event": (48, "v21.11.9:lib/eal/include/rte_epoll.h:41"),
+        "null_internals": (82_272, "v21.11.9:drivers/net/null/rte_eth_null.c:48"),
+        "ring_internals": (792, "v21.11.9:drivers/net/ring/rte_eth_ring.c:47"),
+        "tap_internals": (4_056, "v21.11.9:drivers/net/tap/rte_eth_tap.h:68"),
+        "tap_process_private": (128, "v21.11.9:drivers/net/tap/rte_eth_tap.h:97"),
+        "iovec": (16, "struct iovec, <sys/uio.h>"),
+        "rte_port": (180_568, "v21.11.9:app/test-pmd/testpmd.h:241"),
+        "fwd_lcore": (64, "v21.11.9:app/test-pmd/testpmd.h:289"),
+        "fwd_stream": (4_208, "v21.11.9:app/test-pmd/testpmd.h:135"),
+        "pdump_stats": (4_194_312, "v21.11.9:lib/pdump/rte_pdump.c:74-78"),
+        "metrics": (86_032, "v21.11.9:lib/metrics/rte_metrics.c:46"),
+        "gro_ctx": (520, "v21.11.9:lib/gro/rte_gro.c:76"),
+        "gro_tcp4_tbl": (32, "v21.11.9:lib/gro/gro_tcp4.h:80"),
+        "gro_tcp4_item": (40, "v21.11.9:lib/gro/gro_tcp4.h:47"),
+        "gro_tcp4_flow": (32, "v21.11.9:lib/gro/gro_tcp4.h:38"),
+        "rte_mbuf_ext_shared_info": (24, "v21.11.9:lib/mbuf/rte_mbuf_core.h:772"),
+        "service_spec_impl": (128, "v21.11.9:lib/eal/common/rte_service.c:38"),
+        # not cache-aligned yet: 640 B a lcore (v21.11.9:lib/eal/common/rte_service.c:64-72)
+        "core_state": (640, "v21.11.9:lib/eal/common/rte_service.c:64"),
+        "l3fwd_event_resources": (184, "v21.11.9:examples/l3fwd/l3fwd_event.h:61"),
+        "eth_rxtx_callback": (24, "v21.11.9:lib/ethdev/ethdev_driver.h:29"),
+    },
     "22.11": {
         # struct rte_eth_dev_data_shared: RTE_MAX_ETHPORTS struct rte_eth_dev_data + lock/next_owner_id, the
         # rte_eth_dev_data memzone (eth_dev_shared_data_prepare, v22.11:lib/ethdev/ethdev_private.c:323-336)
@@ -177,6 +205,18 @@ def sizes(p: Platform) -> dict[str, int]:
         raise InputError(f"application sizing knows the struct sizes measured on real runs: DPDK {known} on "
                          f"{', '.join(ARCHES)} (asked: {rel} on {p.arch}: {why})", param="--dpdk")
     return {k: v for k, (v, _) in MEASURED[rel].items()}
+
+
+#: RTE_ETH_EVENT_MAX at the release (enum rte_eth_event_type): the callbacks an application registers for
+#: every event; 11 at 21.11 (v21.11.9:lib/ethdev/rte_ethdev.h:3793-3807), 15 from 22.11 (ERR_RECOVERING,
+#: RECOVERY_SUCCESS, RECOVERY_FAILED and RX_AVAIL_THRESH added; v22.11.11:lib/ethdev/rte_ethdev.h:3956); read
+#: from each build's DWARF (gdb ``print (int)RTE_ETH_EVENT_MAX``)
+ETH_EVENT_MAX = {"21.11": 11}
+
+
+def eth_event_max(p: Platform) -> int:
+    """RTE_ETH_EVENT_MAX at ``p``'s release."""
+    return ETH_EVENT_MAX.get(p.release.version, 15)
 
 
 def citation(p: Platform, name: str) -> str:
