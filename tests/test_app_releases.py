@@ -73,3 +73,67 @@ def test_release_facts_of_eal_ethdev_and_testpmd():
         heap("22.11", "--disable-flow-flush")
     with pytest.raises(InputError, match="hairpin"):
         heap("24.11", "--hairpin-map=0:0:1:0:1")
+
+
+def test_release_facts_of_21_11_25_11_and_26_07():
+    tap = ["dpdk-testpmd", "-l", "0-1", "--no-huge", "--vdev", "net_tap0,iface=x", "--", "-i", "--rxq=2", "--txq=2"]
+
+    def tap_allocs(rel: str, *more: str):
+        return [a for a in _size([*tap, *more], rel).allocations if a.name == "net_tap0"]
+
+    # 21.11: 11 ethdev events, so 32 x 11 callbacks; 22.11 and later 15
+    for rel, events in (("21.11", 11), ("22.11", 15), ("26.07", 15)):
+        res = _size(["dpdk-testpmd", *NULL, "--", "-i"], rel)
+        assert sum(a.name == "INTR_USER_CALLBACK" for a in res.allocations) == 32 * events, rel
+    # net_tap up to 25.11: the queues inside the internals, an iovec array per rx queue
+    old = tap_allocs("25.11")
+    assert [a.role for a in old].count("port 0 rx iovecs") == 2 and not any("tx queue" in a.role for a in old)
+    # 26.07: struct rx_queue + (segments + 1) iovecs per rx queue, struct tx_queue per tx queue, mac_addrs
+    new = tap_allocs("26.07")
+    rxq = [a for a in new if "rx queue" in a.role]
+    assert [a.size for a in rxq] == [80 + 2 * 16] * 2
+    assert [a.size for a in new if "tx queue" in a.role] == [88, 88]
+    assert [a.size for a in new if a.role == "mac_addrs"] == [16 * 6]
+    assert [a.size for a in new if a.role == "dev_private"] == [144]
+    # the MTU and the pool's data room give the segments: 9000 B over 2,048 + 2,176 + ... B is 5
+    assert {a.size for a in tap_allocs("26.07", "--max-pkt-len=9000") if "rx queue" in a.role} == {80 + 6 * 16}
+    assert {a.size for a in tap_allocs("26.07", "--mbuf-size=1024") if "rx queue" in a.role} == {80 + 3 * 16}
+    with pytest.raises(InputError, match="no room after the headroom"):
+        tap_allocs("26.07", "--mbuf-size=128")
+    # null's queues count bytes from 25.11: 32 KiB more internals
+    def null_private(rel: str) -> int:
+        (a,) = [a for a in _size(["dpdk-testpmd", *NULL, "--", "-i"], rel).allocations if a.role == "dev_private"]
+        return a.size
+
+    assert null_private("25.11") - null_private("24.11") == 2 * 1024 * 16
+
+
+def test_options_per_release():
+    null = ["dpdk-testpmd", *NULL, "--", "-i"]
+    assert _size([*null, "--enable-rss"], "25.11").ok
+    with pytest.raises(InputError, match=r"from DPDK 25\.11"):
+        _size([*null, "--enable-rss"], "24.11")
+    with pytest.raises(InputError, match="Invalid option combination"):
+        _size([*null, "--enable-rss", "--disable-rss"], "25.11")
+    assert _size([*null, "--txonly-flows=8"], "26.07").ok
+    with pytest.raises(InputError, match=r"from DPDK 26\.07"):
+        _size([*null, "--txonly-flows=8"], "25.11")
+    with pytest.raises(InputError, match=r"1\.\.64"):
+        _size([*null, "--txonly-flows=65"], "26.07")
+    assert _size([*null, "--pkt-filter-mode=perfect"], "21.11").ok
+    with pytest.raises(InputError, match=r"up to DPDK 21\.11"):
+        _size([*null, "--pkt-filter-mode=perfect"], "22.11")
+    with pytest.raises(InputError, match=r"from DPDK 22\.11"):  # the release first, then what is not modelled
+        _size([*null, "--multi-rx-mempool"], "21.11")
+    with pytest.raises(InputError, match="command file"):
+        _size([*null, "--cmdline-file-noecho", "x"], "25.11")
+    l3 = ["dpdk-l3fwd", *TAPS, "--", *L3]
+    assert _size([*l3, "--eth-link-speed", "10000"], "25.11").ok
+    with pytest.raises(InputError, match=r"from DPDK 25\.11"):
+        _size([*l3, "--eth-link-speed", "10000"], "24.11")
+    with pytest.raises(InputError, match=r"from DPDK 22\.11"):
+        _size([*l3, "--rule_ipv4", "r.txt"], "21.11")
+    with pytest.raises(InputError, match="Accepted options: em, lpm, fib"):
+        _size([*l3, "--lookup=acl"], "21.11")
+    with pytest.raises(InputError, match=r"64\.\.9600"):
+        _size([*l3, "--max-pkt-len", "10000"], "26.07")

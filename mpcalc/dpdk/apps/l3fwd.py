@@ -38,7 +38,7 @@ from ..records import Allocation, Mempool
 from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
-from .releases import since, sizes
+from .releases import check_option, since, sizes
 
 # l3fwd.h at the release (v22.11:examples/l3fwd/l3fwd.h:23-56)
 RX_DESC_DEFAULT = 1024
@@ -51,14 +51,18 @@ LOOKUPS = ("lpm", "fib", "em")
 
 _WITH_VALUE = frozenset({"config", "rx-queue-size", "tx-queue-size", "eth-dest", "max-pkt-len", "lookup",
                          "rule_ipv4", "rule_ipv6", "mode", "eventq-sched", "event-eth-rxqs", "event-vector-size",
-                         "event-vector-tmo", "alg", "hash-entry-num", "rx-burst", "tx-burst", "mbcache"})
+                         "event-vector-tmo", "alg", "hash-entry-num", "rx-burst", "tx-burst", "mbcache",
+                         "eth-link-speed"})
 _FLAGS = frozenset({"no-numa", "ipv6", "parse-ptype", "per-port-pool", "event-vector", "disable-rss",
                     "relax-rx-offload"})
-#: options l3fwd gained after 22.11, and the release that has them: --disable-rss and --relax-rx-offload
+#: options l3fwd gained after 21.11, and the release that has them: --rule_ipv4, --rule_ipv6 and --alg
+#: (v22.11.11:examples/l3fwd/main.c:685-687); --disable-rss and --relax-rx-offload
 #: (v23.11.7:examples/l3fwd/main.c:76-77, 866-877); --rx-burst, --tx-burst and --mbcache
-#: (v24.11.6:examples/l3fwd/main.c:782-784, 935-943)
-_SINCE = {"disable-rss": "23.11", "relax-rx-offload": "23.11", "rx-burst": "24.11", "tx-burst": "24.11",
-          "mbcache": "24.11"}
+#: (v24.11.6:examples/l3fwd/main.c:782-784, 935-943); --eth-link-speed, a fixed link speed
+#: (v25.11.2:examples/l3fwd/main.c:762, 824, 930-940)
+_SINCE = {"rule_ipv4": "22.11", "rule_ipv6": "22.11", "alg": "22.11", "disable-rss": "23.11",
+          "relax-rx-offload": "23.11", "rx-burst": "24.11", "tx-burst": "24.11", "mbcache": "24.11",
+          "eth-link-speed": "25.11"}
 _NOT_MODELLED = {
     "mode": "the eventdev mode (its event device and vector pools)",
     "eventq-sched": "the eventdev mode", "event-eth-rxqs": "the eventdev mode",
@@ -114,8 +118,9 @@ def parse_config(text: str) -> list[tuple[int, int, int]]:
     return out
 
 
-def parse(argv: list[str]) -> L3fwdArgs:
-    """parse_args (v22.11:examples/l3fwd/main.c:760-960), for what changes memory."""
+def parse(argv: list[str], p: Platform | None = None) -> L3fwdArgs:
+    """parse_args (v22.11:examples/l3fwd/main.c:760-960), for what changes memory; with ``p``, the options of
+    ``p``'s release only."""
     out = L3fwdArgs()
     i = 0
     while i < len(argv):
@@ -145,6 +150,7 @@ def parse(argv: list[str]) -> L3fwdArgs:
         elif name not in _WITH_VALUE | _FLAGS:
             raise InputError(f"l3fwd does not know the option --{name} (it exits: 'Invalid L3FWD parameters')",
                              param="command")
+        check_option("l3fwd", name, p, _SINCE, {}, "Invalid L3FWD parameters")
         if name in _NOT_MODELLED:
             raise InputError(f"l3fwd --{name}: {_NOT_MODELLED[name]} is not modelled", param="command")
         out.given.add(name)
@@ -164,6 +170,10 @@ def parse(argv: list[str]) -> L3fwdArgs:
         elif name == "lookup":
             if value not in (*LOOKUPS, "acl"):
                 raise InputError(f"l3fwd --lookup={value!r}: one of lpm, fib, em, acl", param="command")
+            if value == "acl" and p is not None and not since(p, "22.11"):
+                # parse_lookup knows em, lpm and fib at 21.11 (v21.11.9:examples/l3fwd/main.c:597-607)
+                raise InputError("l3fwd --lookup=acl: l3fwd has it from DPDK 22.11 (it exits: 'Invalid lookup "
+                                 "option! Accepted options: em, lpm, fib')", param="command")
             if value == "acl":
                 raise InputError("l3fwd --lookup=acl: the ACL contexts are not modelled", param="command")
             out.lookup = value
@@ -235,12 +245,8 @@ def lookup_parts(mode: str, socket: int, p: Platform) -> tuple[Parts, list[Mempo
 
 def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool], dict[str, object], list[str]]:
     """Everything l3fwd reserves up to its main loop, in its order."""
-    t = parse(argv)
+    t = parse(argv, p)
     s = sizes(p)  # the struct sizes measured at the release (refuses the others)
-    for name in sorted(t.given):
-        if name in _SINCE and not since(p, _SINCE[name]):
-            raise InputError(f"l3fwd --{name}: l3fwd has it from DPDK {_SINCE[name]} (asked: {p.release.version}; "
-                             "it exits: 'Invalid L3FWD parameters')", param="command")
     ports = ethdev.vdev_ports(e.vdevs)
     notes: list[str] = []
     nb_lcores = len(e.lcores)  # rte_lcore_count(): the main lcore forwards too

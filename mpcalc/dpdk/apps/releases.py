@@ -224,6 +224,29 @@ def citation(p: Platform, name: str) -> str:
     return MEASURED[p.release.version][name][1]
 
 
+def check_option(program: str, name: str, p: Platform | None, added: dict[str, str], removed: dict[str, str],
+                 exits: str) -> None:
+    """Refuse ``--name`` at a release whose ``program`` does not have it: ``added`` maps an option to the first
+    release with it, ``removed`` to the last; ``exits`` is what the program says.  Without a platform, none."""
+    if p is None:
+        return
+    rel = p.release.version
+    if name in added and not since(p, added[name]):
+        raise InputError(f"{program} --{name}: {program} has it from DPDK {added[name]} (asked: {rel}; it exits: "
+                         f"{exits!r})", param="command")
+    if name in removed and since(p, _next(removed[name])):
+        raise InputError(f"{program} --{name}: {program} had it up to DPDK {removed[name]} (asked: {rel}; it exits: "
+                         f"{exits!r})", param="command")
+
+
+def _next(version: str) -> str:
+    """The release after ``version`` among the modelled ones."""
+    from ..facts import RELEASES, version_key
+
+    later = sorted((v for v in RELEASES if version_key(v) > version_key(version)), key=version_key)
+    return later[0] if later else "99.99"
+
+
 def since(p: Platform, version: str) -> bool:
     """Whether ``p``'s release is ``version`` or later (a behaviour that changed at that release)."""
     from ..facts import version_key

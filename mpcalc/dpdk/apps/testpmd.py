@@ -22,7 +22,7 @@ from ..records import Allocation, Mempool, Memzone
 from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
-from .releases import since, sizes
+from .releases import check_option, sizes
 
 _SRC = "v22.11:app/test-pmd"
 # testpmd.h at the release (v22.11:app/test-pmd/testpmd.h:49-85, 658)
@@ -49,17 +49,23 @@ max-lro-pkt-size latencystats bitrate-stats port-topology forward-mode rxq txq r
 flowgen-clones flowgen-flows mbcache txpt txht txwt txfreet txrst rxpt rxht rxwt rxfreet rxoffs rxpkts rxhdrs
 txpkts eth-link-speed print-event mask-event tx-offloads rx-offloads vxlan-gpe-port geneve-parsed-port mp-alloc
 tx-ip tx-udp noisy-tx-sw-buffer-size noisy-tx-sw-buffer-flushtime noisy-lkup-memory noisy-lkup-num-writes
-noisy-lkup-num-reads noisy-lkup-num-reads-writes rx-mq-mode noisy-forward-mode hairpin-map num-procs proc-id""")
+noisy-lkup-num-reads noisy-lkup-num-reads-writes rx-mq-mode noisy-forward-mode hairpin-map num-procs proc-id
+pkt-filter-mode pkt-filter-report-hash pkt-filter-size pkt-filter-drop-queue cmdline-file-noecho txonly-flows""")
 _FLAGS = _words("""help interactive auto-start tx-first numa no-numa mp-anon disable-crc-strip enable-lro
 enable-rx-cksum enable-rx-timestamp enable-scatter enable-hw-vlan enable-hw-vlan-filter enable-hw-vlan-strip
 enable-hw-vlan-extend enable-hw-qinq-strip enable-drop-en disable-rss rss-ip rss-udp rss-level-outer
 rss-level-inner no-flush-rx flow-isolate-all multi-rx-mempool txonly-multi-flow disable-link-check
 disable-device-start no-lsc-interrupt no-rmv-interrupt hot-plug mlockall no-mlockall no-iova-contig
-record-core-cycles record-burst-stats disable-flow-flush""")
-#: options testpmd gained after 22.11 and the release that has them (diff of the lgopts of
-#: app/test-pmd/parameters.c at v22.11.11, v23.11.7 and v24.11.6)
-_SINCE = {"disable-flow-flush": "23.11", "noisy-forward-mode": "23.11", "hairpin-map": "24.11", "num-procs": "24.11",
-          "proc-id": "24.11"}
+record-core-cycles record-burst-stats disable-flow-flush enable-rss""")
+#: options testpmd gained after 21.11 and the release that has them (diff of the lgopts of
+#: app/test-pmd/parameters.c at each stable tag): rxhdrs, multi-rx-mempool (v22.11.11:...:674-676);
+#: enable-rss, cmdline-file-noecho (v25.11.2:...:54, 124, 276, 315); txonly-flows (v26.07:...:196, 353)
+_SINCE = {"multi-rx-mempool": "22.11", "rxhdrs": "22.11", "disable-flow-flush": "23.11", "noisy-forward-mode": "23.11",
+          "hairpin-map": "24.11", "num-procs": "24.11", "proc-id": "24.11", "enable-rss": "25.11",
+          "cmdline-file-noecho": "25.11", "txonly-flows": "26.07"}
+#: the Flow Director options, up to 21.11 (v21.11.9:app/test-pmd/parameters.c:630-633, 968-1030; removed with
+#: the deprecated fdir_conf by 5007ac1318): a NIC's configuration, no memory on the vdev ports
+_UNTIL = {f"pkt-filter-{k}": "21.11" for k in ("mode", "report-hash", "size", "drop-queue")}
 _OPTIONAL = frozenset({"rxq-share"})
 #: options that change memory in ways the model does not count: refused by name
 _NOT_MODELLED = {
@@ -75,6 +81,7 @@ _NOT_MODELLED = {
     "noisy-lkup-memory": "the noisy forwarding engine's memory",
     "hot-plug": "hot-plug monitoring",
     "cmdline-file": "a command file (its commands may create anything)",
+    "cmdline-file-noecho": "a command file (its commands may create anything)",
     "noisy-forward-mode": "the noisy forwarding engine's memory",
     "hairpin-map": "hairpin queues",
     "num-procs": "multi-process queue sharing",
@@ -117,8 +124,9 @@ def _num(name: str, value: str | None, lo: int = 0, hi: int = 1 << 32) -> int:
     return n
 
 
-def parse(argv: list[str]) -> TestpmdArgs:
-    """launch_args_parse (v22.11:app/test-pmd/parameters.c:709-1470), for the options that change memory."""
+def parse(argv: list[str], p: Platform | None = None) -> TestpmdArgs:
+    """launch_args_parse (v22.11:app/test-pmd/parameters.c:709-1470), for the options that change memory; with
+    ``p``, the options of ``p``'s release only."""
     out = TestpmdArgs()
     i = 0
     while i < len(argv):
@@ -137,6 +145,7 @@ def parse(argv: list[str]) -> TestpmdArgs:
         elif name not in _WITH_VALUE | _FLAGS | _OPTIONAL:
             raise InputError(f"testpmd does not know the option --{name} (it exits: 'Invalid option')",
                              param="command")
+        check_option("testpmd", name, p, _SINCE, _UNTIL, "Invalid option")
         out.given[name] = value if eq else None
         if name in _NOT_MODELLED:
             raise InputError(f"testpmd --{name}: {_NOT_MODELLED[name]} are not modelled", param="command")
@@ -182,6 +191,8 @@ def _apply(out: TestpmdArgs, name: str, value: str) -> None:
         out.numa = True
     elif name == "max-pkt-len":
         out.max_pkt_len = _num(name, value, 64)  # >= RTE_ETHER_MIN_LEN, else testpmd exits (parameters.c)
+    elif name == "txonly-flows":
+        _num(name, value, 1, 64)  # txonly's flow count, 1..64 else testpmd exits (v26.07:...parameters.c:1573-1578)
     elif name == "socket-num":
         out.socket_num = _num(name, value, 0, 0)  # one socket here
 
@@ -301,12 +312,11 @@ def rx_metadata_negotiate(p: Platform, s: dict[str, int]) -> Parts:
 
 def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool], dict[str, object], list[str]]:
     """Everything testpmd reserves up to its prompt (or its forwarding), in its order."""
-    t = parse(argv)
+    t = parse(argv, p)
     s = sizes(p)  # the struct sizes measured at the release (refuses the others)
-    for name in sorted(t.given):
-        if name in _SINCE and not since(p, _SINCE[name]):
-            raise InputError(f"testpmd --{name}: testpmd has it from DPDK {_SINCE[name]} (asked: "
-                             f"{p.release.version}; it exits: 'Invalid option')", param="command")
+    if "enable-rss" in t.given and "disable-rss" in t.given:  # v25.11.2:app/test-pmd/parameters.c:1255-1267
+        raise InputError("testpmd --enable-rss with --disable-rss: it exits ('Invalid option combination')",
+                         param="command")
     notes: list[str] = []
     nb_lcores = len(e.workers)
     if nb_lcores == 0:
