@@ -374,7 +374,7 @@ def test_route_plan_progress_stdin_and_bound(tmp_path, monkeypatch, run_json):
     import sys
 
     import mpcalc.stream
-    from mpcalc.dpdk import fib
+    from mpcalc.dpdk import fib, fib_routes
 
     shown: list[tuple[str, int | None, list[int]]] = []
 
@@ -396,7 +396,7 @@ def test_route_plan_progress_stdin_and_bound(tmp_path, monkeypatch, run_json):
     assert [(w, t) for w, t, _ in shown] == [("reading routes (bytes)", None), ("replaying rte_fib_add", 70000)]
     assert shown[0][2][-1] == path.stat().st_size and shown[1][2][0] == 0
     assert len(table) == 70000 and pl.distinct_routes == 70000
-    monkeypatch.setattr(fib, "MAX_PLANNED_ROUTES", 69999)
+    monkeypatch.setattr(fib_routes, "MAX_PLANNED_ROUTES", 69999)  # the bound fib declares, as route_plan reads it
     with pytest.raises(InputError, match="70,000 routes; the tbl8 planner takes at most 69,999"):
         fib.route_plan(str(path), 4, "dir24_8")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"10.0.0.0/8 1\n10.0.0.0/25 2\n")))
