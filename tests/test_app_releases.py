@@ -137,3 +137,33 @@ def test_options_per_release():
         _size([*l3, "--lookup=acl"], "21.11")
     with pytest.raises(InputError, match=r"64\.\.9600"):
         _size([*l3, "--max-pkt-len", "10000"], "26.07")
+
+
+def test_eal_options_per_release():
+    def eal(rel: str, *opts: str):
+        return _size(["dpdk-testpmd", *opts, "--no-huge", "--no-pci", "--vdev", "net_null0", "--", "-i"], rel)
+
+    # 25.11's long names of the short options mean the same
+    short = eal("25.11", "-l", "0-1", "-m", "1024", "-n", "4")
+    long = eal("25.11", "--lcores", "0-1", "--memory-size", "1024", "--memory-channels", "4")
+    assert short.heap_bytes == long.heap_bytes and long.details["eal"]["memory_mb"] == 1024
+    assert long.details["eal"]["channels"] == 4
+    with pytest.raises(InputError, match=r"in DPDK 25\.11 and later"):
+        eal("24.11", "-l", "0-1", "--memory-size", "1024")
+    # from 25.11 -l is --lcores: mappings and -R renumbering
+    assert eal("25.11", "-l", "(0-2)@0").details["eal"]["lcores"] == [0, 1, 2]
+    with pytest.raises(InputError, match="core list"):
+        eal("24.11", "-l", "(0-2)@0")
+    assert eal("25.11", "-l", "4-5", "-R").details["eal"]["lcores"] == [0, 1]
+    assert eal("26.07", "-l", "4-5", "--remap-lcore-ids=8").details["eal"]["lcores"] == [8, 9]
+    # 26.07's options; --log-color from 24.11; service cores are refused by name at every release
+    assert eal("26.07", "-l", "0-1", "--pagesz-mem", "2M:1G").ok
+    with pytest.raises(InputError, match=r"in DPDK 26\.07 and later"):
+        eal("25.11", "-l", "0-1", "-A")
+    with pytest.raises(InputError, match="which devices are probed"):
+        eal("26.07", "-l", "0-1", "--no-auto-probing")
+    with pytest.raises(InputError, match=r"in DPDK 24\.11 and later"):
+        eal("23.11", "-l", "0-1", "--log-color")
+    for rel in ("21.11", "26.07"):
+        with pytest.raises(InputError, match="service cores"):
+            eal(rel, "-l", "0-1", "-S", "2")

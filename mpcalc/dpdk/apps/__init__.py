@@ -56,7 +56,7 @@ def program_of(argv: list[str]) -> str:
 def size(argv: list[str], p: Platform) -> Result:
     """Every memzone and allocation of the application's start-up, and their totals."""
     module = importlib.import_module(f"{__package__}.{program_of(argv)}")
-    e, app_argv = parse_eal(argv)
+    e, app_argv = parse_eal(argv, p.release.version)
     notes = check_eal(e)
     where = platform_for(e, p)
     sizes(where)  # the struct sizes are known for the releases and architectures measured: refuse the others

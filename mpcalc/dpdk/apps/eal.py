@@ -22,17 +22,35 @@ from ..platform import Platform
 from ..records import Allocation
 
 #: EAL options that take a value (short and long), v22.11:lib/eal/common/eal_common_options.c:53-108
-_SHORT_WITH_VALUE = frozenset("abcsdlmnr")
-_SHORT_FLAGS = frozenset("vh")
+_SHORT_WITH_VALUE = frozenset("abcsSdlmnr")
+_SHORT_FLAGS = frozenset("vhA")
+_SHORT_OPTIONAL = frozenset("R")  # -R[base] from 25.11
 _LONG_WITH_VALUE = frozenset({
     "allow", "block", "base-virtaddr", "file-prefix", "huge-dir", "iova-mode", "lcores", "log-level", "trace",
     "trace-dir", "trace-bufsz", "trace-mode", "main-lcore", "mbuf-pool-ops-name", "proc-type", "socket-mem",
-    "socket-limit", "syslog", "vdev", "vfio-intr", "vfio-vf-token", "force-max-simd-bitwidth"})
+    "socket-limit", "syslog", "vdev", "vfio-intr", "vfio-vf-token", "force-max-simd-bitwidth", "coremask",
+    "driver-path", "memory-channels", "memory-ranks", "memory-size", "numa-mem", "numa-limit", "service-corelist",
+    "service-coremask", "pagesz-mem"})
 #: optional value (``has_arg`` 2): --huge-unlink[=existing|always|never], --huge-worker-stack[=size]
-_LONG_OPTIONAL = frozenset({"huge-unlink", "huge-worker-stack"})
+_LONG_OPTIONAL = frozenset({"huge-unlink", "huge-worker-stack", "log-color", "log-timestamp", "remap-lcore-ids"})
 _LONG_FLAGS = frozenset({
     "create-uio-dev", "help", "no-hpet", "no-huge", "no-pci", "no-shconf", "in-memory", "vmware-tsc-map",
-    "legacy-mem", "single-file-segments", "match-allocations", "telemetry", "no-telemetry"})
+    "legacy-mem", "single-file-segments", "match-allocations", "telemetry", "no-telemetry", "version", "auto-probing",
+    "no-auto-probing"})
+#: option names EAL gained after 21.11 and the release that has them: --huge-worker-stack
+#: (v22.11.11:lib/eal/common/eal_options.h), --log-color and --log-timestamp (v24.11.6:lib/eal/common/
+#: eal_options.h:36-41); 25.11's argparse option list adds long names for the short options and -R
+#: (v25.11.2:lib/eal/common/eal_option_list.h); 26.07 adds --auto-probing, -A and --pagesz-mem
+#: (v26.07:lib/eal/common/eal_option_list.h)
+_SINCE = {"huge-worker-stack": "22.11", "log-color": "24.11", "log-timestamp": "24.11",
+          **dict.fromkeys(("coremask", "driver-path", "memory-channels", "memory-ranks", "memory-size", "numa-mem",
+                           "numa-limit", "remap-lcore-ids", "R", "service-corelist", "service-coremask", "version"),
+                          "25.11"),
+          **dict.fromkeys(("auto-probing", "no-auto-probing", "A", "pagesz-mem"), "26.07")}
+#: 25.11's long names of the older options (v25.11.2:lib/eal/common/eal_option_list.h: STR_ARG and STR_ALIAS)
+_ALIASES = {"coremask": "c", "driver-path": "d", "memory-channels": "n", "memory-ranks": "r", "memory-size": "m",
+            "numa-mem": "socket-mem", "numa-limit": "socket-limit", "service-corelist": "S",
+            "service-coremask": "s"}
 #: options whose memory effect the model does not know: refused by name rather than ignored
 _NOT_MODELLED = {
     "legacy-mem": "--legacy-mem maps all memory at start-up in one go (the heap layout differs)",
@@ -41,6 +59,9 @@ _NOT_MODELLED = {
     "mbuf-pool-ops-name": "--mbuf-pool-ops-name changes every mbuf pool's mempool driver",
     "proc-type": "a secondary process reserves nothing of its own (size the primary)",
     "s": "-s makes service cores, whose service memory the model does not count",
+    "S": "-S makes service cores, whose service memory the model does not count",
+    "no-auto-probing": "--no-auto-probing changes which devices are probed",
+    "A": "-A (--no-auto-probing) changes which devices are probed",
 }
 
 
@@ -63,6 +84,7 @@ class EalArgs:
     iova_mode: str | None = None
     in_memory: bool = False
     telemetry: bool = True
+    remap_base: int | None = None  # -R (25.11+): lcore ids renumbered from this base
     #: the EAL options as given, for the report
     given: list[str] = field(default_factory=list)
 
@@ -159,8 +181,10 @@ def split_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return args, []
 
 
-def parse_eal(argv: Sequence[str]) -> tuple[EalArgs, list[str]]:
-    """EAL's options of a full command line, and the application's arguments."""
+def parse_eal(argv: Sequence[str], release: str | None = None) -> tuple[EalArgs, list[str]]:
+    """EAL's options of a full command line, and the application's arguments; with ``release``, the options
+    EAL has at that release only (:data:`_SINCE`; without it, every release's)."""
+    from ..facts import version_key
     if not argv:
         raise InputError("the command line is empty: give the program and its arguments after --", param="command")
     eal_argv, app_argv = split_command(argv)
@@ -173,7 +197,10 @@ def parse_eal(argv: Sequence[str]) -> tuple[EalArgs, list[str]]:
             raise InputError(f"EAL takes no positional argument {tok!r} (the application's options go after --)",
                              param="command")
         takes = (name in _SHORT_WITH_VALUE) if len(name) == 1 else (name in _LONG_WITH_VALUE)
-        flag = (name in _SHORT_FLAGS) if len(name) == 1 else (name in _LONG_FLAGS or name in _LONG_OPTIONAL)
+        flag = (name in _SHORT_FLAGS | _SHORT_OPTIONAL) if len(name) == 1 else (name in _LONG_FLAGS | _LONG_OPTIONAL)
+        if release is not None and name in _SINCE and version_key(release) < version_key(_SINCE[name]):
+            raise InputError(f"EAL option {tok!r} is in DPDK {_SINCE[name]} and later (asked: {release}; "
+                             "rte_eal_init refuses it)", param="command")
         if not takes and not flag:
             raise InputError(f"EAL does not know the option {tok!r} (rte_eal_init refuses it: 'Invalid command line "
                              "arguments'); the application's options go after --", param="command")
@@ -182,9 +209,24 @@ def parse_eal(argv: Sequence[str]) -> tuple[EalArgs, list[str]]:
             if nxt is None:
                 raise InputError(f"EAL option {tok!r} needs a value", param="command")
             value = eal_argv[nxt]
+        name = _ALIASES.get(name, name)
         if name in _NOT_MODELLED:
             raise InputError(f"{tok}: {_NOT_MODELLED[name]}; the model does not cover it", param="command")
+        if name == "l" and value and ("@" in value or "(" in value):
+            # from 25.11 -l is --lcores and takes its mappings (v25.11.2:lib/eal/common/eal_common_options.c:
+            # 1947-1960); before, eal_parse_corelist refuses them
+            if release is not None and version_key(release) < version_key("25.11"):
+                raise InputError(f"-l {value}: EAL takes a core list here, mappings are --lcores' (eal_parse_corelist)",
+                                 param="command")
+            name = "lcores"
         _apply(out, name, value)
+    if out.remap_base is not None:
+        # -R: the lcores renumbered from the base, in CPU order (update_lcore_config,
+        # v25.11.2:lib/eal/common/eal_common_options.c:1935-1995)
+        if out.main_lcore is not None:
+            raise InputError("-R with --main-lcore: the model does not know which renumbered lcore is meant",
+                             param="command")
+        out.lcores = tuple(range(out.remap_base, out.remap_base + len(out.lcores)))
     return out, app_argv
 
 
@@ -235,6 +277,8 @@ def _apply(out: EalArgs, name: str, value: str | None) -> None:
         out.telemetry = False
     elif name == "telemetry":
         out.telemetry = True
+    elif name in ("R", "remap-lcore-ids"):
+        out.remap_base = _int(v, "-R base", 0) if v else 0
 
 
 def check_eal(e: EalArgs) -> list[str]:
