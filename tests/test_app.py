@@ -37,15 +37,33 @@ def test_eal_lcore_spellings():
 
 def test_testpmd_null_matches_the_real_run():
     r = size("dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_null0", "--", "-i", "--total-num-mbufs=8192")
-    assert zones(r) == {"rte_eth_dev_data": 0x30040, "rte_pdump_stats": 0x400040, "MP_mb_pool_0": 0x102100,
-                        "RG_MP_mb_pool_0": 0x20180, "MP_mb_pool_0_0": 0x2000280, "RTE_METRICS": 0x15040}
+    assert zones(r) == {
+        "rte_eth_dev_data": 0x30040,
+        "rte_pdump_stats": 0x400040,
+        "MP_mb_pool_0": 0x102100,
+        "RG_MP_mb_pool_0": 0x20180,
+        "MP_mb_pool_0_0": 0x2000280,
+        "RTE_METRICS": 0x15040,
+    }
     # dump_socket_mem: alloc 43.871277 MB in 505 elements
     assert r.heap_bytes == 46_002_368 and r.details["allocation_count"] + r.details["memzone_count"] == 505
 
 
 def test_testpmd_default_mbuf_count_and_ring_ports():
-    r = size("dpdk-testpmd", "--lcores", "(0-2)@0", *NOHUGE, "--vdev", "net_ring0", "--vdev", "net_ring1", "--",
-             "-i", "--rxq=2", "--txq=2")
+    r = size(
+        "dpdk-testpmd",
+        "--lcores",
+        "(0-2)@0",
+        *NOHUGE,
+        "--vdev",
+        "net_ring0",
+        "--vdev",
+        "net_ring1",
+        "--",
+        "-i",
+        "--rxq=2",
+        "--txq=2",
+    )
     # (RX_DESC_MAX + 2 lcores x 250 + TX_DESC_MAX + MAX_PKT_BURST) x RTE_MAX_ETHPORTS
     assert r.details["mbufs_per_pool"] == (2048 + 2 * 250 + 2048 + 512) * 32 == 163_456
     z = zones(r)
@@ -55,8 +73,18 @@ def test_testpmd_default_mbuf_count_and_ring_ports():
 
 @pytest.mark.parametrize("mode,heap_mb", [("anon", 11.808044), ("xmem", 10.736877)])
 def test_testpmd_mp_alloc_modes(mode, heap_mb):
-    r = size("dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_null0", "--", "-i", "--total-num-mbufs=5000",
-             f"--mp-alloc={mode}")
+    r = size(
+        "dpdk-testpmd",
+        "-l",
+        "0-1",
+        *NOHUGE,
+        "--vdev",
+        "net_null0",
+        "--",
+        "-i",
+        "--total-num-mbufs=5000",
+        f"--mp-alloc={mode}",
+    )
     z = {m.name: m for m in r.memzones}
     assert ("MP_mb_pool_0_0" in z) == (mode == "xmem")  # anon: objects in anonymous memory, no memzone
     if mode == "xmem":
@@ -65,43 +93,72 @@ def test_testpmd_mp_alloc_modes(mode, heap_mb):
 
 
 def test_testpmd_xbuf_pinned_zones_and_second_pool_name():
-    r = size("dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_null0", "--", "-i", "--total-num-mbufs=5000",
-             "--mp-alloc=xbuf", "--mbuf-size=2048,1024")
+    r = size(
+        "dpdk-testpmd",
+        "-l",
+        "0-1",
+        *NOHUGE,
+        "--vdev",
+        "net_null0",
+        "--",
+        "-i",
+        "--total-num-mbufs=5000",
+        "--mp-alloc=xbuf",
+        "--mbuf-size=2048,1024",
+    )
     z = zones(r)
-    assert [n for n in z if "_xb_" in n] == [*(f"MP_mb_pool_0_xb_{i}" for i in range(5)),
-                                             *(f"MP_mb_pool_0_1_xb_{i}" for i in range(3))]
-    assert z["MP_mb_pool_0_1"] == 0x102100 and z["MP_mb_pool_0_1_0"] == 0x1a0b40
+    assert [n for n in z if "_xb_" in n] == [
+        *(f"MP_mb_pool_0_xb_{i}" for i in range(5)),
+        *(f"MP_mb_pool_0_1_xb_{i}" for i in range(3)),
+    ]
+    assert z["MP_mb_pool_0_1"] == 0x102100 and z["MP_mb_pool_0_1_0"] == 0x1A0B40
     assert testpmd.pool_name(0, 0) == "mb_pool_0" and testpmd.pool_name(1, 3) == "mb_pool_1_3"
 
 
 def test_tap_gso_pools_and_lsc_interrupt():
     argv = ["dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_tap0,iface=x", "--", "-i", "--total-num-mbufs=4096"]
     r = size(*argv)
-    assert zones(r)["MP_mp_net_tap0_0"] == 0x38fc0 and round(r.heap_bytes / 2**20, 6) == 29.033447
+    assert zones(r)["MP_mp_net_tap0_0"] == 0x38FC0 and round(r.heap_bytes / 2**20, 6) == 29.033447
     quiet = size(*argv, "--no-lsc-interrupt")
     assert r.heap_bytes - quiet.heap_bytes == sum(128 + (s + 63) // 64 * 64 for s in (64, 2048, 24576))
 
 
 @pytest.mark.parametrize("lookup,heap", [("fib", 293_572_800), ("lpm", 240_541_824)])
 def test_l3fwd_lookups_on_tap(lookup, heap):
-    r = size("dpdk-l3fwd", "-l", "0", *NOHUGE, "--vdev", "net_tap0,iface=a", "--vdev", "net_tap1,iface=b", "--",
-             "-p", "0x3", "--config=(0,0,0),(1,0,0)", f"--lookup={lookup}")
+    r = size(
+        "dpdk-l3fwd",
+        "-l",
+        "0",
+        *NOHUGE,
+        "--vdev",
+        "net_tap0,iface=a",
+        "--vdev",
+        "net_tap1,iface=b",
+        "--",
+        "-p",
+        "0x3",
+        "--config=(0,0,0),(1,0,0)",
+        f"--lookup={lookup}",
+    )
     assert r.heap_bytes == heap  # telemetry /eal/heap_info of the real run
     assert r.details["mbuf_pools"] == {"mbuf_pool_0:0": 8192}  # NB_MBUF's floor
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["dpdk-testpmd", "-l", "0", "--vdev", "net_null0", "--", "-i"], "forwarding lcore"),
-    (["dpdk-testpmd", "--vdev", "net_null0", "--", "-i"], "give the lcores"),
-    (["dpdk-testpmd", "-l", "0-1", "-a", "0000:01:00.0", "--", "-i"], "PCI NIC"),
-    (["dpdk-testpmd", "-l", "0-1", "--bogus", "--", "-i"], "EAL does not know"),
-    (["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "--latencystats=1"], "not modelled"),
-    (["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "--total-num-mbufs=1000"], "> 1024"),
-    (["dpdk-testpmd", "-l", "0-1", "--vdev", "net_af_packet0", "--", "-i"], "not modelled"),
-    (["dpdk-l3fwd", "-l", "0", "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"], "checksum"),
-    (["dpdk-l3fwd", "-l", "0", "--vdev", "net_tap0", "--", "-p", "0x1"], "--config"),
-    (["dpdk-pktgen", "-l", "0"], "not an application"),
-])
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["dpdk-testpmd", "-l", "0", "--vdev", "net_null0", "--", "-i"], "forwarding lcore"),
+        (["dpdk-testpmd", "--vdev", "net_null0", "--", "-i"], "give the lcores"),
+        (["dpdk-testpmd", "-l", "0-1", "-a", "0000:01:00.0", "--", "-i"], "PCI NIC"),
+        (["dpdk-testpmd", "-l", "0-1", "--bogus", "--", "-i"], "EAL does not know"),
+        (["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "--latencystats=1"], "not modelled"),
+        (["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "--total-num-mbufs=1000"], "> 1024"),
+        (["dpdk-testpmd", "-l", "0-1", "--vdev", "net_af_packet0", "--", "-i"], "not modelled"),
+        (["dpdk-l3fwd", "-l", "0", "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"], "checksum"),
+        (["dpdk-l3fwd", "-l", "0", "--vdev", "net_tap0", "--", "-p", "0x1"], "--config"),
+        (["dpdk-pktgen", "-l", "0"], "not an application"),
+    ],
+)
 def test_what_the_model_does_not_cover_is_named(argv, message):
     with pytest.raises(InputError, match=message):
         apps.size(argv, Platform())
@@ -109,13 +166,26 @@ def test_what_the_model_does_not_cover_is_named(argv, message):
 
 def test_other_releases_are_refused_by_name():
     with pytest.raises(InputError, match=r"measured on real runs.*no arm64 build"):
-        apps.size(["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "-i"],
-                  Platform(dpdk="24.11", arch="arm64"))
+        apps.size(
+            ["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "-i"], Platform(dpdk="24.11", arch="arm64")
+        )
 
 
 def test_the_command_takes_the_command_line_after_dashes(run):
-    rc, out, _ = run("app", "--json", "--", "dpdk-testpmd", "-l", "0-1", "--no-pci", "--vdev", "net_null0", "--",
-                     "-i", "--total-num-mbufs=8192")
+    rc, out, _ = run(
+        "app",
+        "--json",
+        "--",
+        "dpdk-testpmd",
+        "-l",
+        "0-1",
+        "--no-pci",
+        "--vdev",
+        "net_null0",
+        "--",
+        "-i",
+        "--total-num-mbufs=8192",
+    )
     assert rc == 0
     res = json.loads(out)["results"][0]
     advice = res["details"]["advice"]
@@ -126,8 +196,10 @@ def test_the_command_takes_the_command_line_after_dashes(run):
 
 def test_a_plan_item_is_the_same_application(tmp_path, run):
     plan = tmp_path / "app.toml"
-    plan.write_text('[[app]]\nname = "fib"\ncommand_line = ["dpdk-l3fwd", "-l", "0", "--no-pci", "--vdev", "net_tap0", '
-                    '"--vdev", "net_tap1", "--", "-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib"]\n')
+    plan.write_text(
+        '[[app]]\nname = "fib"\ncommand_line = ["dpdk-l3fwd", "-l", "0", "--no-pci", "--vdev", "net_tap0", '
+        '"--vdev", "net_tap1", "--", "-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib"]\n'
+    )
     rc, out, _ = run("plan", str(plan), "--json")
     assert rc == 0
     doc = json.loads(out)

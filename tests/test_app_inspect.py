@@ -31,15 +31,62 @@ COMMANDS = {
     "testpmd-anon": ["dpdk-testpmd", *TWO, "--", "-i", "--total-num-mbufs=5000", "--mp-alloc=anon"],
     "testpmd-xmem": ["dpdk-testpmd", *TWO, "--", "-i", "--total-num-mbufs=5000", "--mp-alloc=xmem"],
     "testpmd-native-two": ["dpdk-testpmd", *TWO, "--", "-i", "--total-num-mbufs=5000", "--mbuf-size=2048,1024"],
-    "testpmd-xbuf": ["dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_null0,size=128", "--", "-i",
-                     "--total-num-mbufs=5000", "--mp-alloc=xbuf", "--mbuf-size=2048,1024", "--mbcache=64"],
-    "l3fwd-fib-tap": ["dpdk-l3fwd", "-l", "0", *NOHUGE, *TAPS, "--", "-p", "0x3", "--config=(0,0,0),(1,0,0)",
-                      "--lookup=fib"],
-    "l3fwd-lpm-tap": ["dpdk-l3fwd", "-l", "0", *NOHUGE, *TAPS, "--", "-p", "0x3", "--config=(0,0,0),(1,0,0)",
-                      "--lookup=lpm", "-P"],
+    "testpmd-xbuf": [
+        "dpdk-testpmd",
+        "-l",
+        "0-1",
+        *NOHUGE,
+        "--vdev",
+        "net_null0,size=128",
+        "--",
+        "-i",
+        "--total-num-mbufs=5000",
+        "--mp-alloc=xbuf",
+        "--mbuf-size=2048,1024",
+        "--mbcache=64",
+    ],
+    "l3fwd-fib-tap": [
+        "dpdk-l3fwd",
+        "-l",
+        "0",
+        *NOHUGE,
+        *TAPS,
+        "--",
+        "-p",
+        "0x3",
+        "--config=(0,0,0),(1,0,0)",
+        "--lookup=fib",
+    ],
+    "l3fwd-lpm-tap": [
+        "dpdk-l3fwd",
+        "-l",
+        "0",
+        *NOHUGE,
+        *TAPS,
+        "--",
+        "-p",
+        "0x3",
+        "--config=(0,0,0),(1,0,0)",
+        "--lookup=lpm",
+        "-P",
+    ],
 }
-OLD_COMMAND = ["dpdk-testpmd", "-l", "0-1", "--no-huge", "-m", "1024", "--no-pci", "--vdev", "net_null0", "--", "-i",
-               "--total-num-mbufs=5000", "--mp-alloc=xbuf", "--mbuf-size=2048,1024"]
+OLD_COMMAND = [
+    "dpdk-testpmd",
+    "-l",
+    "0-1",
+    "--no-huge",
+    "-m",
+    "1024",
+    "--no-pci",
+    "--vdev",
+    "net_null0",
+    "--",
+    "-i",
+    "--total-num-mbufs=5000",
+    "--mp-alloc=xbuf",
+    "--mbuf-size=2048,1024",
+]
 
 
 def text(name: str) -> str:
@@ -55,7 +102,10 @@ def test_a_pool_whose_name_extends_another_is_not_its_chunk():
     assert pinned_zones("mb_pool_0", parsed.zones) == [f"MP_mb_pool_0_xb_{i}" for i in range(5)]
     for pool in ins.inspect_text(text("testpmd-native-two")).to_dict()["pools"]:
         assert pool["explained"] and [m["name"] for m in pool["memzones"]] == [
-            f"MP_{pool['name']}", f"RG_MP_{pool['name']}", f"MP_{pool['name']}_0"]
+            f"MP_{pool['name']}",
+            f"RG_MP_{pool['name']}",
+            f"MP_{pool['name']}_0",
+        ]
 
 
 def test_xbuf_data_zones_belong_to_their_pool():
@@ -66,7 +116,8 @@ def test_xbuf_data_zones_belong_to_their_pool():
     # 5 and 3 memzones of EXTBUF_ZONE_SIZE = 2 MiB - 4 cache lines, each a 2,096,896-byte memzone
     assert {n: (r["role"], r["measured"], r["modelled"]) for n, r in pinned.items()} == {
         "mb_pool_0": ("pinned data", 5 * 2_096_896, 5 * 2_096_896),
-        "mb_pool_0_1": ("pinned data", 3 * 2_096_896, 3 * 2_096_896)}
+        "mb_pool_0_1": ("pinned data", 3 * 2_096_896, 3 * 2_096_896),
+    }
     doc = report.to_dict()
     # the data room the zones' count allows: 1,023 x 2,048 B per zone for 5,000 mbufs in 5 zones
     assert any("data room of 1,728..2,048 B" in n for n in doc["pools"][0]["notes"]), doc["pools"][0]["notes"]
@@ -105,8 +156,16 @@ def test_telemetry_memzone_info_and_heap_info_are_used():
 
 
 def test_a_22_11_telemetry_length_of_2_gib_or_more_wraps_and_is_read_back():
-    reply = {"/eal/memzone_info": {"Zone": 0, "Name": "big", "Length": (3 << 30) - (1 << 32), "Socket": 0,
-                                   "Flags": 0, "Hugepage_size": 1 << 30}}
+    reply = {
+        "/eal/memzone_info": {
+            "Zone": 0,
+            "Name": "big",
+            "Length": (3 << 30) - (1 << 32),
+            "Socket": 0,
+            "Flags": 0,
+            "Hugepage_size": 1 << 30,
+        }
+    }
     parsed = ins.parse(json.dumps(reply) + "\n")
     assert parsed.zones["big"].len == 3 << 30 and "modulo 2^32" in parsed.notes[0]
 
@@ -134,8 +193,9 @@ def test_advice_names_only_the_levers_of_each_creator():
     for p in pools.values():
         assert not any(a["key"].startswith("flag:") for a in p["advice"]), p["name"]
     rib = pools["MP_IPV4_L3FWD_FIB_0"]
-    assert rib["kind"]["creator"] == "rte_rib_create" and "elements of sizeof(struct rte_rib_node)" in \
-        rib["kind"]["why"]
+    assert (
+        rib["kind"]["creator"] == "rte_rib_create" and "elements of sizeof(struct rte_rib_node)" in rib["kind"]["why"]
+    )
     # from the dump alone a RIB (no FIB has a memzone of its own): its lever is max_nodes
     [nodes] = [a for a in rib["advice"] if a["key"] == "max_nodes:pow2"]
     assert nodes["change"].startswith("max_nodes 131072 -> 131071")
@@ -149,8 +209,10 @@ def test_advice_names_only_the_levers_of_each_creator():
     assert {a["key"] for a in pools["mbuf_pool_0:0"]["advice"]} >= {"cache:0", "count:pow2", "data_room:smaller"}
     assert pools["mbuf_pool_0:0"]["kind"]["levers"] == ["n", "cache_size", "data_room_size"]
     # a plain rte_mempool_create pool is advised flags
-    plain = ins.inspect_text((Path(__file__).parent.parent / "examples" / "inspect" / "mempool-dump.txt").read_text()
-                             + (Path(__file__).parent.parent / "examples" / "inspect" / "memzone-dump.txt").read_text())
+    plain = ins.inspect_text(
+        (Path(__file__).parent.parent / "examples" / "inspect" / "mempool-dump.txt").read_text()
+        + (Path(__file__).parent.parent / "examples" / "inspect" / "memzone-dump.txt").read_text()
+    )
     flows = next(p for p in plain.to_dict()["pools"] if p["name"] == "flows")
     assert flows["kind"]["creator"] == "rte_mempool_create"
     assert any(a["key"] == "flag:no_cache_align" for a in flows["advice"])
@@ -172,8 +234,11 @@ def test_a_wrong_command_line_is_not_explained():
     app = doc["application"]
     assert not app["explained"]
     assert {r["name"]: r["status"] for r in app["rows"] if r["status"] != "matched"} == {
-        "MP_mb_pool_0_0": "extra", "MP_mb_pool_0_1": "extra", "RG_MP_mb_pool_0_1": "extra",
-        "MP_mb_pool_0_1_0": "extra"}
+        "MP_mb_pool_0_0": "extra",
+        "MP_mb_pool_0_1": "extra",
+        "RG_MP_mb_pool_0_1": "extra",
+        "MP_mb_pool_0_1_0": "extra",
+    }
     assert not app["heap"]["match"]
 
 
@@ -189,8 +254,12 @@ def test_the_cli_takes_the_command_line_after_the_dump(fmt):
     res = CliRunner().invoke(cli, ["inspect", "--format", fmt, path, "--", *COMMANDS["l3fwd-fib-tap"]])
     assert res.exit_code == 0, res.output
     if fmt == "json":
-        assert json.loads(res.output)["application"]["counts"] == {"matched": 16, "differs": 0, "extra": 0,
-                                                                   "missing": 0}
+        assert json.loads(res.output)["application"]["counts"] == {
+            "matched": 16,
+            "differs": 0,
+            "extra": 0,
+            "missing": 0,
+        }
     elif fmt == "csv":
         assert ",app heap,Alloc_size,293572800,293572800,0," in res.output
         assert ",app memzone,RG_MP_MP_IPV4_L3FWD_FIB_0,2097536,2097536,0,matched: FIB IPV4_L3FWD_FIB_0" in res.output

@@ -49,10 +49,23 @@ def test_l3fwd_cache_and_burst_per_release():
     with pytest.raises(InputError, match=r"from DPDK 24\.11"):
         _size(["dpdk-l3fwd", *TAPS, "--", *L3, "--mbcache", "64"], "23.11")
     with pytest.raises(InputError, match="RX checksum offload"):
-        _size(["dpdk-l3fwd", "-l", "0", "--no-huge", "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"],
-              "23.11")
-    relax = ["dpdk-l3fwd", "-l", "0", "--no-huge", "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)",
-             "--relax-rx-offload"]
+        _size(
+            ["dpdk-l3fwd", "-l", "0", "--no-huge", "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"],
+            "23.11",
+        )
+    relax = [
+        "dpdk-l3fwd",
+        "-l",
+        "0",
+        "--no-huge",
+        "--vdev",
+        "net_null0",
+        "--",
+        "-p",
+        "0x1",
+        "--config=(0,0,0)",
+        "--relax-rx-offload",
+    ]
     with pytest.raises(InputError, match="cannot parse packet type"):
         _size(relax, "23.11")
     assert _size([*relax, "--parse-ptype"], "23.11").ok
@@ -100,6 +113,7 @@ def test_release_facts_of_21_11_25_11_and_26_07():
     assert {a.size for a in tap_allocs("26.07", "--mbuf-size=1024") if "rx queue" in a.role} == {80 + 3 * 16}
     with pytest.raises(InputError, match="no room after the headroom"):
         tap_allocs("26.07", "--mbuf-size=128")
+
     # null's queues count bytes from 25.11: 32 KiB more internals
     def null_private(rel: str) -> int:
         (a,) = [a for a in _size(["dpdk-testpmd", *NULL, "--", "-i"], rel).allocations if a.role == "dev_private"]

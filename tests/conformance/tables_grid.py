@@ -59,8 +59,11 @@ def common_mismatches(result: Result, reply: dict) -> list[str]:
         check("errno", errnos[0], reply["errno"])
     check("memzones", [(m.name, m.len) for m in result.memzones], [(m["name"], m["len"]) for m in reply["memzones"]])
     check("heap_bytes", result.heap_bytes, reply["heap_delta"])
-    check("allocations + memzones", len(result.allocations) + len(result.memzones)
-          + sum(len(mp.allocations) for mp in result.mempools), reply["alloc_count_delta"])
+    check(
+        "allocations + memzones",
+        len(result.allocations) + len(result.memzones) + sum(len(mp.allocations) for mp in result.mempools),
+        reply["alloc_count_delta"],
+    )
     check("leaked", [m.name for m in result.memzones if m.leaked], reply.get("leaked", []))
     return diffs
 
@@ -117,8 +120,11 @@ def ring_cases(n: int, seed: int = SEED) -> list[RingCase]:
     for i in range(n):
         flags = _ring_flags(rng)
         roll = rng.random()
-        esize = (rng.choice((0, 4, 8, 8, 8, 12, 16, 20, 64, 128, 1024)) if roll < 0.8
-                 else rng.choice((1, 2, 3, 5, 6, 7, 9, 10, 4 * rng.randint(1, 4096), rng.randint(1, 5000))))
+        esize = (
+            rng.choice((0, 4, 8, 8, 8, 12, 16, 20, 64, 128, 1024))
+            if roll < 0.8
+            else rng.choice((1, 2, 3, 5, 6, 7, 9, 10, 4 * rng.randint(1, 4096), rng.randint(1, 5000)))
+        )
         roll = rng.random()
         if roll < 0.04:
             count = 0
@@ -164,25 +170,47 @@ class OpsPoolCase:
 
     def command(self) -> str:
         if self.kind == "pool":
-            return (f"poolops {self.name} {self.count} {self.elt_size} {self.cache_size} {self.private_size} "
-                    f"{self.flags:#x} {self.ops}")
+            return (
+                f"poolops {self.name} {self.count} {self.elt_size} {self.cache_size} {self.private_size} "
+                f"{self.flags:#x} {self.ops}"
+            )
         return f"mbufops {self.name} {self.count} {self.cache_size} {self.private_size} {self.elt_size} {self.ops}"
 
     def compute(self, p: Platform) -> Result:
         if self.kind == "pool":
-            return pool_size(PoolSpec(name=self.name, count=self.count, elt_size=self.elt_size,
-                                      cache_size=self.cache_size, private_size=self.private_size, flags=self.flags,
-                                      ops=self.ops), p)
-        return mbuf_size(MbufSpec(name=self.name, count=self.count, cache_size=self.cache_size,
-                                  priv_size=self.private_size, data_room=self.elt_size, ops=self.ops), p)
+            return pool_size(
+                PoolSpec(
+                    name=self.name,
+                    count=self.count,
+                    elt_size=self.elt_size,
+                    cache_size=self.cache_size,
+                    private_size=self.private_size,
+                    flags=self.flags,
+                    ops=self.ops,
+                ),
+                p,
+            )
+        return mbuf_size(
+            MbufSpec(
+                name=self.name,
+                count=self.count,
+                cache_size=self.cache_size,
+                priv_size=self.private_size,
+                data_room=self.elt_size,
+                ops=self.ops,
+            ),
+            p,
+        )
 
     def mismatches(self, result: Result, reply: dict) -> list[str]:
         diffs = common_mismatches(result, reply)
         if reply["ok"] and result.mempools:
             mp = result.mempools[0]
-            for what, mine, real in (("ops_name", mp.ops_name, reply["ops_name"]), ("mp->flags", mp.mp_flags,
-                                     reply["flags"]), ("objsz", mp.objsz.to_dict() if mp.objsz else None,
-                                     reply["objsz"])):
+            for what, mine, real in (
+                ("ops_name", mp.ops_name, reply["ops_name"]),
+                ("mp->flags", mp.mp_flags, reply["flags"]),
+                ("objsz", mp.objsz.to_dict() if mp.objsz else None, reply["objsz"]),
+            ):
                 if mine != real:
                     diffs.append(f"{what}: mpcalc {mine!r} != DPDK {real!r}")
         return diffs
@@ -204,8 +232,11 @@ def ops_cases(n: int, seed: int = SEED + 2) -> list[OpsPoolCase]:
             room = rng.choice((2176, 128, 0, rng.randint(0, 9216)))
             count = min(_log_uniform(rng, 1, 100_000), MAX_BYTES // (room + 384))
             cache = 0 if rng.random() < 0.6 else rng.randint(0, min(512, count))
-            out.append(OpsPoolCase("mbuf", _name(rng, "om", i, (23, 27), 0.15), count, room, cache,
-                                   rng.choice((0, 8, 64)), 0, ops))
+            out.append(
+                OpsPoolCase(
+                    "mbuf", _name(rng, "om", i, (23, 27), 0.15), count, room, cache, rng.choice((0, 8, 64)), 0, ops
+                )
+            )
     return out
 
 
@@ -253,8 +284,12 @@ class TableCase:
             return [] if ok else [f"expected a NULL without errno, got {reply}"]
         diffs = common_mismatches(result, reply)
         # rte_hash_max_key_id: entries, plus the other lcores' cache slots with multi_writer_add
-        if (self.kind == "hash" and reply["ok"] and result.ok
-                and reply["max_key_id"] != result.details["num_key_slots"] - 1):
+        if (
+            self.kind == "hash"
+            and reply["ok"]
+            and result.ok
+            and reply["max_key_id"] != result.details["num_key_slots"] - 1
+        ):
             diffs.append(f"max_key_id {reply['max_key_id']} != num_key_slots - 1 {result.details}")
         return diffs
 
@@ -266,12 +301,27 @@ def lpm_cases(n: int, seed: int = SEED + 3) -> list[TableCase]:
     out = []
     for i in range(n):
         roll = rng.random()
-        rules = (0 if roll < 0.05 else rng.choice((2**29, 2**30, 2**31, 3 * 2**29)) + rng.randint(0, 5000)
-                 if roll < 0.15 else _near_pow2(rng, 0, 21) if roll < 0.5 else _log_uniform(rng, 1, 2_000_000))
+        rules = (
+            0
+            if roll < 0.05
+            else rng.choice((2**29, 2**30, 2**31, 3 * 2**29)) + rng.randint(0, 5000)
+            if roll < 0.15
+            else _near_pow2(rng, 0, 21)
+            if roll < 0.5
+            else _log_uniform(rng, 1, 2_000_000)
+        )
         roll = rng.random()
-        tbl8 = (0 if roll < 0.05 else rng.choice((2**22, 2**23, 3 * 2**22)) + rng.randint(0, 4000) if roll < 0.15
-                else rng.choice((2**24, 2**24 + 1, 2**24 - 1, 2**32 - 1)) if roll < 0.2
-                else _near_pow2(rng, 0, 14) if roll < 0.6 else _log_uniform(rng, 1, 30_000))
+        tbl8 = (
+            0
+            if roll < 0.05
+            else rng.choice((2**22, 2**23, 3 * 2**22)) + rng.randint(0, 4000)
+            if roll < 0.15
+            else rng.choice((2**24, 2**24 + 1, 2**24 - 1, 2**32 - 1))
+            if roll < 0.2
+            else _near_pow2(rng, 0, 14)
+            if roll < 0.6
+            else _log_uniform(rng, 1, 30_000)
+        )
         if 2**24 - 1 <= tbl8 <= 2**24:  # 16 GiB of tbl8: keep the wrap tests allocatable
             tbl8 = 2**24
         out.append(TableCase("lpm", _name(rng, "lp", i, (28, 40), 0.1), rules, tbl8))
@@ -284,12 +334,25 @@ def lpm6_cases(n: int, seed: int = SEED + 4) -> list[TableCase]:
     for i in range(n):
         roll = rng.random()
         # x 1.2 + 64 just past 2^32 (wraps to a few entries on x86-64, saturates on arm64), or near 2^30 entries
-        rules = (0 if roll < 0.04 else rng.choice((3579139370, 3579139361, 3579139500, 894784800, 894784820))
-                 if roll < 0.12
-                 else _near_pow2(rng, 0, 17) if roll < 0.5 else _log_uniform(rng, 1, 400_000))
+        rules = (
+            0
+            if roll < 0.04
+            else rng.choice((3579139370, 3579139361, 3579139500, 894784800, 894784820))
+            if roll < 0.12
+            else _near_pow2(rng, 0, 17)
+            if roll < 0.5
+            else _log_uniform(rng, 1, 400_000)
+        )
         roll = rng.random()
-        tbl8 = (0 if roll < 0.05 else rng.choice((2**21, 2**21 + 1, 2**32 - 1)) if roll < 0.1
-                else _near_pow2(rng, 0, 13) if roll < 0.6 else _log_uniform(rng, 1, 20_000))
+        tbl8 = (
+            0
+            if roll < 0.05
+            else rng.choice((2**21, 2**21 + 1, 2**32 - 1))
+            if roll < 0.1
+            else _near_pow2(rng, 0, 13)
+            if roll < 0.6
+            else _log_uniform(rng, 1, 20_000)
+        )
         if tbl8 == 2**21:
             tbl8 = 2**21 + 1  # 2 GiB of tbl8 groups would not fit the probe's heap: the refusal just above
         out.append(TableCase("lpm6", _name(rng, "l6", i, (20, 40), 0.1), rules, tbl8))
@@ -305,12 +368,25 @@ def hash_cases(n: int, seed: int = SEED + 5) -> list[TableCase]:
         if rng.random() < 0.04:
             flags |= rng.choice((0x40, 0x80))
         roll = rng.random()
-        entries = (rng.choice((0, 1, 7, 8, 9)) if roll < 0.08 else rng.choice((2**30, 2**30 + 1, 2**32 - 1))
-                   if roll < 0.14 else _near_pow2(rng, 3, 20) if roll < 0.6 else _log_uniform(rng, 8, 1_000_000))
+        entries = (
+            rng.choice((0, 1, 7, 8, 9))
+            if roll < 0.08
+            else rng.choice((2**30, 2**30 + 1, 2**32 - 1))
+            if roll < 0.14
+            else _near_pow2(rng, 3, 20)
+            if roll < 0.6
+            else _log_uniform(rng, 8, 1_000_000)
+        )
         roll = rng.random()
-        key_len = (0 if roll < 0.04 else rng.choice((2**32 - 23, 2**32 - 22, 2**32 - 20, 2**32 - 8, 2**32 - 7,
-                                                     2**32 - 1)) if roll < 0.1
-                   else rng.choice((4, 8, 13, 16, 20, 32, 40, 48, 64)) if roll < 0.7 else rng.randint(1, 300))
+        key_len = (
+            0
+            if roll < 0.04
+            else rng.choice((2**32 - 23, 2**32 - 22, 2**32 - 20, 2**32 - 8, 2**32 - 7, 2**32 - 1))
+            if roll < 0.1
+            else rng.choice((4, 8, 13, 16, 20, 32, 40, 48, 64))
+            if roll < 0.7
+            else rng.randint(1, 300)
+        )
         # keep what is created allocatable: key store and buckets under MAX_BYTES
         kes = (8 + key_len + 15) // 16 * 16 % 2**32
         if entries < 2**30 and max(kes, 64) * entries > MAX_BYTES:
@@ -331,11 +407,10 @@ def route_sets(n: int, family: int, seed: int = SEED + 6) -> list[list[tuple[str
         routes = []
         for _ in range(rng.randint(5, 300)):
             base = rng.choice(bases)
-            depth = rng.choice((0, 8, 16, 24, 25, 28, 32) if family == 4 else (0, 16, 24, 32, 40, 48, 56, 64, 100,
-                                                                              128))
+            depth = rng.choice((0, 8, 16, 24, 25, 28, 32) if family == 4 else (0, 16, 24, 32, 40, 48, 56, 64, 100, 128))
             if rng.random() < 0.02:
                 depth = 0
-            noise = rng.getrandbits(width) & ((1 << (width - min(depth, 24) )) - 1) if rng.random() < 0.4 else 0
+            noise = rng.getrandbits(width) & ((1 << (width - min(depth, 24))) - 1) if rng.random() < 0.4 else 0
             addr = (base ^ noise) & ((1 << width) - 1)
             text = str(ipaddress.IPv4Address(addr) if family == 4 else ipaddress.IPv6Address(addr))
             nh = rng.randint(0, 2**24 - 1 if family == 4 else 2**21 - 1)

@@ -36,8 +36,13 @@ def _routes(family: int) -> Iterator[tuple[str, tuple[str, ...]]]:
 def commands() -> list[tuple[str, tuple[str, ...]]]:
     """Every recorded command and its extra lines, in the order they were sent to one probe."""
     out: list[tuple[str, tuple[str, ...]]] = []
-    for cases in (tables_grid.ring_cases(800), tables_grid.ops_cases(400), tables_grid.lpm_cases(200),
-                  tables_grid.lpm6_cases(150), tables_grid.hash_cases(500)):
+    for cases in (
+        tables_grid.ring_cases(800),
+        tables_grid.ops_cases(400),
+        tables_grid.lpm_cases(200),
+        tables_grid.lpm6_cases(150),
+        tables_grid.hash_cases(500),
+    ):
         out += [(c.command(), ()) for c in cases]
     out += [(f"ringmemsize {e} {c}", ()) for e, c in tables_grid.ringmemsize_cases(300)]
     out += [*_routes(4), *_routes(6)]
@@ -46,16 +51,24 @@ def commands() -> list[tuple[str, tuple[str, ...]]]:
 
 def _cases() -> dict[str, object]:
     cases: dict[str, object] = {}
-    for group in (tables_grid.ring_cases(800), tables_grid.ops_cases(400), tables_grid.lpm_cases(200),
-                  tables_grid.lpm6_cases(150), tables_grid.hash_cases(500)):
+    for group in (
+        tables_grid.ring_cases(800),
+        tables_grid.ops_cases(400),
+        tables_grid.lpm_cases(200),
+        tables_grid.lpm6_cases(150),
+        tables_grid.hash_cases(500),
+    ):
         cases.update({c.command(): c for c in group})
     return cases
 
 
 def platform_mismatches(plat: dict, p: Platform) -> list[str]:
     sizes = plat["sizeof"]
-    want = {"rte_ring": p.sizeof_ring, "rte_stack": STACK_STRUCT_LINES * p.cache_line,
-            "rte_lpm": (1 << 26) + p.cache_line}
+    want = {
+        "rte_ring": p.sizeof_ring,
+        "rte_stack": STACK_STRUCT_LINES * p.cache_line,
+        "rte_lpm": (1 << 26) + p.cache_line,
+    }
     return [f"sizeof({k}) {sizes[k]} != {v}" for k, v in want.items() if sizes[k] != v]
 
 
@@ -83,8 +96,11 @@ def replay(lines: list[dict], p: Platform) -> list[str]:
             fam = int(family)
             plan = lpm_routes.plan(lpm_routes.parse(line["lines"], fam, "<vector>"), fam)
             mine = plan.failure(*sizes[name])
-            expected = (None, None) if not mine or mine[0].errno is None else (
-                int(mine[0].reason.split()[1]) - 1, mine[0].errno)
+            expected = (
+                (None, None)
+                if not mine or mine[0].errno is None
+                else (int(mine[0].reason.split()[1]) - 1, mine[0].errno)
+            )
             diffs = [] if expected == (reply["failed_at"], reply["errno"]) else [f"mpcalc {expected} != DPDK {reply}"]
         elif word == "free":
             diffs = [] if reply["ok"] else [f"free failed: {reply}"]

@@ -24,26 +24,63 @@ TAPS = ["--vdev", "net_tap0,iface=mpct0", "--vdev", "net_tap1,iface=mpct1"]
 #: (id, program, EAL options, application options)
 CASES = [
     ("testpmd-null", "testpmd", ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"], ["-i", "--total-num-mbufs=8192"]),
-    ("testpmd-ring-3lcores-default-mbufs", "testpmd",
-     ["--lcores", "(0-2)@0", *NOHUGE, "--vdev", "net_ring0", "--vdev", "net_ring1"],
-     ["-i", "--rxq=2", "--txq=2", "--rxd=512", "--txd=512"]),
-    ("testpmd-tap", "testpmd", ["-l", "0-1", *NOHUGE, "--vdev", "net_tap0,iface=mpct0"],
-     ["-i", "--total-num-mbufs=4096"]),
-    ("testpmd-tap2-queues", "testpmd", ["-l", "0-1", *NOHUGE, *TAPS],
-     ["-i", "--total-num-mbufs=4096", "--rxq=2", "--txq=2", "--rxd=256", "--no-lsc-interrupt"]),
-    ("testpmd-xbuf-two-sizes", "testpmd", ["-l", "0-1", *NOHUGE, "--vdev", "net_null0,size=128"],
-     ["-i", "--total-num-mbufs=5000", "--mp-alloc=xbuf", "--mbuf-size=2048,1024", "--mbcache=64"]),
-    ("testpmd-anon", "testpmd", ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
-     ["-i", "--total-num-mbufs=5000", "--mp-alloc=anon"]),
-    ("testpmd-xmem", "testpmd", ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
-     ["-i", "--total-num-mbufs=5000", "--mp-alloc=xmem"]),
-    ("l3fwd-fib-tap", "l3fwd", ["-l", "0", *NOHUGE, *TAPS],
-     ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib"]),
-    ("l3fwd-lpm-tap", "l3fwd", ["-l", "0", *NOHUGE, *TAPS],
-     ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=lpm", "-P"]),
-    ("l3fwd-em-per-port-pool", "l3fwd", ["--lcores", "(0-1)@0", *NOHUGE, *TAPS],
-     ["-p", "0x3", "--config=(0,0,0),(0,1,1),(1,0,0),(1,1,1)", "--lookup=em", "--per-port-pool",
-      "--rx-queue-size", "512"]),
+    (
+        "testpmd-ring-3lcores-default-mbufs",
+        "testpmd",
+        ["--lcores", "(0-2)@0", *NOHUGE, "--vdev", "net_ring0", "--vdev", "net_ring1"],
+        ["-i", "--rxq=2", "--txq=2", "--rxd=512", "--txd=512"],
+    ),
+    (
+        "testpmd-tap",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_tap0,iface=mpct0"],
+        ["-i", "--total-num-mbufs=4096"],
+    ),
+    (
+        "testpmd-tap2-queues",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, *TAPS],
+        ["-i", "--total-num-mbufs=4096", "--rxq=2", "--txq=2", "--rxd=256", "--no-lsc-interrupt"],
+    ),
+    (
+        "testpmd-xbuf-two-sizes",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0,size=128"],
+        ["-i", "--total-num-mbufs=5000", "--mp-alloc=xbuf", "--mbuf-size=2048,1024", "--mbcache=64"],
+    ),
+    (
+        "testpmd-anon",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
+        ["-i", "--total-num-mbufs=5000", "--mp-alloc=anon"],
+    ),
+    (
+        "testpmd-xmem",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
+        ["-i", "--total-num-mbufs=5000", "--mp-alloc=xmem"],
+    ),
+    ("l3fwd-fib-tap", "l3fwd", ["-l", "0", *NOHUGE, *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib"]),
+    (
+        "l3fwd-lpm-tap",
+        "l3fwd",
+        ["-l", "0", *NOHUGE, *TAPS],
+        ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=lpm", "-P"],
+    ),
+    (
+        "l3fwd-em-per-port-pool",
+        "l3fwd",
+        ["--lcores", "(0-1)@0", *NOHUGE, *TAPS],
+        [
+            "-p",
+            "0x3",
+            "--config=(0,0,0),(0,1,1),(1,0,0),(1,1,1)",
+            "--lookup=em",
+            "--per-port-pool",
+            "--rx-queue-size",
+            "512",
+        ],
+    ),
 ]
 
 
@@ -71,13 +108,18 @@ def test_refusals_are_the_programs_own():
     from .apps.runner import AppError
 
     with pytest.raises(AppError, match="requested Rx offloads"):
-        run_app("l3fwd", ["-l", "0", *NOHUGE, "--vdev", "net_null0"], ["-p", "0x1", "--config=(0,0,0)"],
-                f"mpcalc_app_{os.getpid()}_refuse")
+        run_app(
+            "l3fwd",
+            ["-l", "0", *NOHUGE, "--vdev", "net_null0"],
+            ["-p", "0x1", "--config=(0,0,0)"],
+            f"mpcalc_app_{os.getpid()}_refuse",
+        )
     from mpcalc.dpdk.errors import InputError
 
     with pytest.raises(InputError, match="RX checksum offload"):
-        apps.size(["dpdk-l3fwd", "-l", "0", *NOHUGE, "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"],
-                  Platform())
+        apps.size(
+            ["dpdk-l3fwd", "-l", "0", *NOHUGE, "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"], Platform()
+        )
 
 
 # --- the hugepage advice, on real 2 MiB pages -----------------------------------------------------------
@@ -85,16 +127,36 @@ def test_refusals_are_the_programs_own():
 #: (id, program, EAL options, application options): started on hugepages with the advised --socket-mem
 HUGE_CASES = [
     ("testpmd-null", "testpmd", ["-l", "0-1", "--no-pci", "--vdev", "net_null0"], ["-i", "--total-num-mbufs=8192"]),
-    ("testpmd-tap2-queues", "testpmd", ["-l", "0-1", "--no-pci", *TAPS],
-     ["-i", "--total-num-mbufs=20000", "--rxq=2", "--txq=2", "--rxd=256"]),
-    ("testpmd-ring-default-mbufs", "testpmd", ["--lcores", "(0-2)@0", "--no-pci", "--vdev", "net_ring0"],
-     ["-i", "--mbcache=128"]),
-    ("testpmd-xbuf", "testpmd", ["-l", "0-1", "--no-pci", "--vdev", "net_null0"],
-     ["-i", "--total-num-mbufs=30000", "--mp-alloc=xbuf", "--mbuf-size=2048,1024"]),
-    ("l3fwd-fib-tap", "l3fwd", ["-l", "0", "--no-pci", *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)",
-                                                                  "--lookup=fib"]),
-    ("l3fwd-lpm-tap", "l3fwd", ["-l", "0", "--no-pci", *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)",
-                                                                  "--lookup=lpm"]),
+    (
+        "testpmd-tap2-queues",
+        "testpmd",
+        ["-l", "0-1", "--no-pci", *TAPS],
+        ["-i", "--total-num-mbufs=20000", "--rxq=2", "--txq=2", "--rxd=256"],
+    ),
+    (
+        "testpmd-ring-default-mbufs",
+        "testpmd",
+        ["--lcores", "(0-2)@0", "--no-pci", "--vdev", "net_ring0"],
+        ["-i", "--mbcache=128"],
+    ),
+    (
+        "testpmd-xbuf",
+        "testpmd",
+        ["-l", "0-1", "--no-pci", "--vdev", "net_null0"],
+        ["-i", "--total-num-mbufs=30000", "--mp-alloc=xbuf", "--mbuf-size=2048,1024"],
+    ),
+    (
+        "l3fwd-fib-tap",
+        "l3fwd",
+        ["-l", "0", "--no-pci", *TAPS],
+        ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib"],
+    ),
+    (
+        "l3fwd-lpm-tap",
+        "l3fwd",
+        ["-l", "0", "--no-pci", *TAPS],
+        ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=lpm"],
+    ),
 ]
 
 
@@ -132,13 +194,19 @@ def test_hugepage_advice_is_within_a_page_of_the_smallest_that_starts(case, huge
 
     def works(pages: int) -> bool:
         mb = str(pages * 2)
-        ok, why = started(kind, ["--huge-dir", str(huge_dir), "--socket-mem", mb, "--socket-limit", mb, *eal], app,
-                          f"mpcalc_apphp_{os.getpid()}")
+        ok, why = started(
+            kind,
+            ["--huge-dir", str(huge_dir), "--socket-mem", mb, "--socket-limit", mb, *eal],
+            app,
+            f"mpcalc_apphp_{os.getpid()}",
+        )
         tried[pages] = why
         return ok
 
     assert works(advice), f"{ident}: the advised {advice} pages do not start it: {tried[advice]}"
     minimum = minimum_pages(works, advice)
-    print(f"{ident}: advice {advice} pages, smallest that starts {minimum}; at {minimum - 1}: "
-          f"{tried.get(minimum - 1, 'not tried')[-160:]}")
+    print(
+        f"{ident}: advice {advice} pages, smallest that starts {minimum}; at {minimum - 1}: "
+        f"{tried.get(minimum - 1, 'not tried')[-160:]}"
+    )
     assert advice <= minimum + 1, f"{ident}: advice {advice} pages, yet {minimum} start it"

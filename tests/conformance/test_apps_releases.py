@@ -85,7 +85,10 @@ def test_every_pool_as_dumped(run):
     for info in r["mempool_info"]:
         mp = pools[info["name"]]
         assert (int(info["size"]), int(info["cache_size"]), int(info["elt_size"])) == (
-            mp.count, mp.cache_size, mp.objsz.elt_size if mp.objsz else None), (ident, info["name"])
+            mp.count,
+            mp.cache_size,
+            mp.objsz.elt_size if mp.objsz else None,
+        ), (ident, info["name"])
     assert {i["name"] for i in r["mempool_info"]} == set(pools), ident
     if r["program"] != "dpdk-testpmd":
         return

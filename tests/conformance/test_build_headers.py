@@ -43,8 +43,7 @@ def replies(name: str) -> tuple[dict, ...]:
 
 def build_platform(name: str, channels: int, ranks: int) -> Platform:
     """The platform mpcalc makes of the build folder alone (no --debug/--stats/--dpdk given)."""
-    return platform_from({"build_config": str(BUILDS / name), "channels": channels, "ranks": ranks,
-                          "page_size": 4096})
+    return platform_from({"build_config": str(BUILDS / name), "channels": channels, "ranks": ranks, "page_size": 4096})
 
 
 def replay(lines: list[dict], platform_of) -> list[str]:  # type: ignore[no-untyped-def]
@@ -94,7 +93,10 @@ def test_recorded_platform_line(name):
         assert plat["version"] == "DPDK 24.11.6" and p.dpdk == "24.11"
         sizes = plat["sizeof"]
         assert (plat["cache_line"], plat["mempool_align"], plat["max_lcore"]) == (
-            p.cache_line, p.mempool_align, p.max_lcore)
+            p.cache_line,
+            p.mempool_align,
+            p.max_lcore,
+        )
         assert sizes["rte_mempool"] == p.sizeof_mempool, (c, r)
         assert sizes["rte_mempool_objhdr"] == p.objhdr_size
         assert sizes["rte_mempool_cache"] == p.sizeof_mempool_cache()
@@ -106,7 +108,15 @@ def test_recorded_platform_line(name):
 def test_recorded_replies_from_the_build_files_alone(name):
     lines = list(replies(name))
     assert len(lines) > 300 and {command_word(ln["cmd"]) for ln in lines} >= {
-        "pool", "rib", "rib6", "fib", "fib6", "mbuf", "memsize", "calc"}
+        "pool",
+        "rib",
+        "rib6",
+        "fib",
+        "fib6",
+        "mbuf",
+        "memsize",
+        "calc",
+    }
     failures = replay(lines, lambda c, r: build_platform(name, c, r))
     assert not failures, f"{name}: {len(failures)} of {len(lines)} differ:\n" + "\n".join(failures[:20])
     # and the same replies are not what a build without the switch reserves: the test can fail
@@ -122,8 +132,9 @@ def test_the_issues_debug_and_stats_examples():
         real = {ln["cmd"]: ln["reply"] for ln in replies(name)}["calc 40 3"]["objsz"]["total_size"]
         mine = calc_obj_size(40, 3, build_platform(name, 4, 1)).total_size
         assert 4 * real == 4 * mine == total, name
-    pools = [ln["reply"] for ln in replies("v24.11.6-x86_64-stats") if ln["cmd"].startswith("pool ")
-             and ln["reply"]["ok"]]
+    pools = [
+        ln["reply"] for ln in replies("v24.11.6-x86_64-stats") if ln["cmd"].startswith("pool ") and ln["reply"]["ok"]
+    ]
     assert min(r["memzones"][0]["len"] for r in pools) == 24_960  # no cache, no private data
     assert build_platform("v24.11.6-x86_64-stats", 4, 1).sizeof_mempool == 24_960
 
@@ -137,8 +148,12 @@ def test_arm64_headers_of_every_release(tag):
     p = platform_from({"build_config": str(BUILDS / name)})
     facts = make_platform(arch="arm64", dpdk=p.dpdk)
     assert p.dpdk == tag[1:6]
-    assert (p.arch, p.cache_line, p.max_lcore, p.mempool_align) == ("arm64", facts.cache_line, facts.max_lcore,
-                                                                    facts.mempool_align)
+    assert (p.arch, p.cache_line, p.max_lcore, p.mempool_align) == (
+        "arm64",
+        facts.cache_line,
+        facts.max_lcore,
+        facts.mempool_align,
+    )
 
 
 def test_cn10k_header_aligns_mempools_over_the_cache_line():
@@ -150,17 +165,23 @@ def test_cn10k_header_aligns_mempools_over_the_cache_line():
 
 # --- live: the installed builds through their own pkg-config -----------------------------------------
 
+
 def test_debians_x86_build_through_pkg_config(probes):
     probe = probes[(4, 1)]
     p = platform_from({"pkg_config": True, "page_size": 4096})
     plat = probe.platform
     assert (p.dpdk, p.arch) == ("22.11", "x86_64") and plat["version"].startswith("DPDK 22.11")
-    assert (plat["cache_line"], plat["mempool_align"], plat["max_lcore"]) == (p.cache_line, p.mempool_align,
-                                                                            p.max_lcore)
+    assert (plat["cache_line"], plat["mempool_align"], plat["max_lcore"]) == (
+        p.cache_line,
+        p.mempool_align,
+        p.max_lcore,
+    )
     assert plat["sizeof"]["rte_mempool"] == p.sizeof_mempool
     cases = [dataclasses.replace(c, channels=4, ranks=1) for c in grid.cases(60)]
-    lines = [{"cmd": c.command(), "channels": 4, "ranks": 1, "reply": r}
-             for c, r in zip(cases, probe.run_many([c.command() for c in cases]), strict=True)]
+    lines = [
+        {"cmd": c.command(), "channels": 4, "ranks": 1, "reply": r}
+        for c, r in zip(cases, probe.run_many([c.command() for c in cases]), strict=True)
+    ]
     assert not replay(lines, lambda c, r: platform_from({"pkg_config": True, "page_size": 4096}))
 
 
@@ -182,16 +203,24 @@ def test_debians_arm64_build_through_its_pkg_config(arm64_probe, monkeypatch):
     assert "RTE_ARCH armv8" in sources["arch"] and "aarch64-linux-gnu/dpdk/rte_build_config.h" in sources["arch"]
     plat = arm64_probe.platform
     assert (p.arch, p.dpdk, p.cache_line, p.mempool_align, p.max_lcore) == (
-        "arm64", "22.11", plat["cache_line"], plat["mempool_align"], plat["max_lcore"])
+        "arm64",
+        "22.11",
+        plat["cache_line"],
+        plat["mempool_align"],
+        plat["max_lcore"],
+    )
     assert plat["sizeof"]["rte_mempool"] == p.sizeof_mempool
     cases = grid.cases(60)[:40]
-    lines = [{"cmd": c.command(), "channels": 4, "ranks": 1, "reply": r}
-             for c, r in zip(cases, arm64_probe.run_many([c.command() for c in cases]), strict=True)]
+    lines = [
+        {"cmd": c.command(), "channels": 4, "ranks": 1, "reply": r}
+        for c, r in zip(cases, arm64_probe.run_many([c.command() for c in cases]), strict=True)
+    ]
     failures = replay(lines, lambda c, r: p)
     assert not failures, "\n".join(failures[:10])
 
 
 # --- the real malloc heap: an alignment over the cache line costs 0 or 64 bytes more ----------------
+
 
 def test_an_alignment_over_the_cache_line_grows_the_heap_by_0_or_64(probes):
     """rte_malloc(SIZE, 128) on a 64-byte-line build, as cn10k's objects memzones are reserved: the busy

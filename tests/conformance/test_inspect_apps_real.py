@@ -24,20 +24,43 @@ TAPS = ["--vdev", "net_tap0,iface=mpci0", "--vdev", "net_tap1,iface=mpci1"]
 
 #: (id, program, EAL options, application options)
 CASES = [
-    ("testpmd-native-two", "testpmd", ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
-     ["-i", "--total-num-mbufs=5000", "--mbuf-size=2048,1024"]),
-    ("testpmd-anon", "testpmd", ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
-     ["-i", "--total-num-mbufs=5000", "--mp-alloc=anon"]),
-    ("testpmd-xmem", "testpmd", ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
-     ["-i", "--total-num-mbufs=5000", "--mp-alloc=xmem"]),
-    ("testpmd-xbuf", "testpmd", ["-l", "0-1", *NOHUGE, "--vdev", "net_null0,size=128"],
-     ["-i", "--total-num-mbufs=5000", "--mp-alloc=xbuf", "--mbuf-size=2048,1024", "--mbcache=64"]),
-    ("testpmd-ring-3lcores", "testpmd", ["--lcores", "(0-2)@0", *NOHUGE, "--vdev", "net_ring0", "--vdev",
-                                         "net_ring1"], ["-i", "--rxq=2", "--txq=2", "--rxd=512", "--txd=512"]),
-    ("l3fwd-fib-tap", "l3fwd", ["-l", "0", *NOHUGE, *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)",
-                                                            "--lookup=fib"]),
-    ("l3fwd-lpm-tap", "l3fwd", ["-l", "0", *NOHUGE, *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)",
-                                                            "--lookup=lpm", "-P"]),
+    (
+        "testpmd-native-two",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
+        ["-i", "--total-num-mbufs=5000", "--mbuf-size=2048,1024"],
+    ),
+    (
+        "testpmd-anon",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
+        ["-i", "--total-num-mbufs=5000", "--mp-alloc=anon"],
+    ),
+    (
+        "testpmd-xmem",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
+        ["-i", "--total-num-mbufs=5000", "--mp-alloc=xmem"],
+    ),
+    (
+        "testpmd-xbuf",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0,size=128"],
+        ["-i", "--total-num-mbufs=5000", "--mp-alloc=xbuf", "--mbuf-size=2048,1024", "--mbcache=64"],
+    ),
+    (
+        "testpmd-ring-3lcores",
+        "testpmd",
+        ["--lcores", "(0-2)@0", *NOHUGE, "--vdev", "net_ring0", "--vdev", "net_ring1"],
+        ["-i", "--rxq=2", "--txq=2", "--rxd=512", "--txd=512"],
+    ),
+    ("l3fwd-fib-tap", "l3fwd", ["-l", "0", *NOHUGE, *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib"]),
+    (
+        "l3fwd-lpm-tap",
+        "l3fwd",
+        ["-l", "0", *NOHUGE, *TAPS],
+        ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=lpm", "-P"],
+    ),
 ]
 
 
@@ -76,5 +99,7 @@ def test_a_real_application_dump_is_explained_by_mpcalc_app(case):
         groups = {g["name"]: g for g in doc["application"]["groups"]}
         fib = groups["FIB IPV4_L3FWD_FIB_0"]
         assert len(fib["memzones"]) == 3 and {a["name"] for a in fib["allocations"]} >= {
-            "DP_IPV4_L3FWD_FIB_0", "TBL8_IPV4_L3FWD_FIB_0"}
+            "DP_IPV4_L3FWD_FIB_0",
+            "TBL8_IPV4_L3FWD_FIB_0",
+        }
         assert names["MP_IPV4_L3FWD_FIB_0"]["kind"]["levers"] == ["max_routes", "number_tbl8s"]

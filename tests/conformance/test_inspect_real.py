@@ -94,8 +94,9 @@ def capture_procinfo() -> tuple[dict[str, str], dict[str, dict]]:
     with oracle.hugepages(64) as (huge_dir, free):
         if free < 16:
             pytest.skip(f"only {free} free 2 MiB hugepages")
-        with oracle.Probe(hugepages=True, huge_dir=huge_dir, file_prefix=prefix,
-                          extra_eal_args=["--vdev", "net_null0"]) as p:
+        with oracle.Probe(
+            hugepages=True, huge_dir=huge_dir, file_prefix=prefix, extra_eal_args=["--vdev", "net_null0"]
+        ) as p:
             replies = _create(p)
             base = [tool, "--file-prefix", prefix, "--huge-dir", str(huge_dir), "--no-pci", "--no-telemetry", "--"]
             full = subprocess.run([*base, "--show-mempool"], capture_output=True, text=True, timeout=120)
@@ -109,8 +110,9 @@ def capture_procinfo() -> tuple[dict[str, str], dict[str, dict]]:
     return texts, replies
 
 
-def _check(report: dict, replies: dict[str, dict], names: list[str], *, measured: bool = True,
-           page_size: int | None = None) -> None:
+def _check(
+    report: dict, replies: dict[str, dict], names: list[str], *, measured: bool = True, page_size: int | None = None
+) -> None:
     import jsonschema
 
     jsonschema.validate(report, json.loads(SCHEMA.read_text()))
@@ -129,8 +131,11 @@ def _check(report: dict, replies: dict[str, dict], names: list[str], *, measured
         assert rec["private_data_size"] == r["private_data_size"]
         assert rec["flags_mask"] & 0x2F == (flags if kind == "pool" else 0)
         assert rec["ops_name"] in (None, r["ops_name"])
-        assert (rec["channels"] * rec["ranks"]) in (4,) or "no_spread" in rec["flags"] or \
-            "allows" in rec["sources"]["channels"]
+        assert (
+            (rec["channels"] * rec["ranks"]) in (4,)
+            or "no_spread" in rec["flags"]
+            or "allows" in rec["sources"]["channels"]
+        )
         if page_size is not None:
             assert rec["page_size"] == page_size or "no_iova_contig" in rec["flags"]
         assert p["unexplained_bytes"] == 0, p
@@ -153,12 +158,16 @@ def nohuge():
 NAMES = [name for _, name, *_ in POOLS]
 
 
-@pytest.mark.parametrize("files", [
-    ["mempool-dump.txt"],
-    ["memzone-dump.txt", "mempool-dump.txt"],
-    ["telemetry.json"],
-    ["mempool-dump.txt", "memzone-dump.txt", "telemetry.json"],
-], ids="+".join)
+@pytest.mark.parametrize(
+    "files",
+    [
+        ["mempool-dump.txt"],
+        ["memzone-dump.txt", "mempool-dump.txt"],
+        ["telemetry.json"],
+        ["mempool-dump.txt", "memzone-dump.txt", "telemetry.json"],
+    ],
+    ids="+".join,
+)
 def test_inspect_recovers_every_pool_of_a_live_dpdk(nohuge, files):
     texts, replies = nohuge
     text = "".join(texts[f] for f in files)
@@ -186,8 +195,9 @@ def test_another_channel_count_is_recovered_from_the_layout():
     for pool in report["pools"]:
         assert pool["recovered"]["channels"] * pool["recovered"]["ranks"] == 3
         assert pool["unexplained_bytes"] == 0 and pool["explained"]
-        assert {m["name"]: m["measured"] for m in pool["memzones"]} == \
-            {m["name"]: m["len"] for m in replies[pool["name"]]["memzones"]}
+        assert {m["name"]: m["measured"] for m in pool["memzones"]} == {
+            m["name"]: m["len"] for m in replies[pool["name"]]["memzones"]
+        }
     # pinned to DPDK's default of 4 channels, the model is wrong and says why
     wrong = ins.inspect_text(text, pins=ins.Pins(channels=4)).to_dict()
     a120 = next(p for p in wrong["pools"] if p["name"] == "a120")

@@ -47,8 +47,9 @@ def _tool(name: str) -> str:
 
 def _alternative() -> tuple[str, str]:
     """(status auto|manual, value) of the ovs-vswitchd alternative."""
-    out = subprocess.run(["update-alternatives", "--query", "ovs-vswitchd"], capture_output=True, text=True,
-                         check=True).stdout
+    out = subprocess.run(
+        ["update-alternatives", "--query", "ovs-vswitchd"], capture_output=True, text=True, check=True
+    ).stdout
     fields = dict(line.split(": ", 1) for line in out.splitlines() if ": " in line)
     return fields["Status"], fields["Value"]
 
@@ -82,8 +83,13 @@ class Ovs:
 
     def __init__(self, vswitchd: str, workdir: Path, prefix: str, other_config: dict[str, str]) -> None:
         self.vswitchd, self.dir, self.prefix, self.other_config = vswitchd, workdir, prefix, other_config
-        self.env = {**os.environ, "OVS_RUNDIR": str(workdir), "OVS_LOGDIR": str(workdir), "OVS_DBDIR": str(workdir),
-                    "OVS_SYSCONFDIR": str(workdir)}
+        self.env = {
+            **os.environ,
+            "OVS_RUNDIR": str(workdir),
+            "OVS_LOGDIR": str(workdir),
+            "OVS_DBDIR": str(workdir),
+            "OVS_SYSCONFDIR": str(workdir),
+        }
         self.db = f"unix:{workdir}/db.sock"
         self.procs: list[subprocess.Popen[bytes]] = []
 
@@ -93,8 +99,9 @@ class Ovs:
         return res.stdout
 
     def vsctl(self, *args: str, wait: bool = True) -> str:
-        return self._run(_tool("ovs-vsctl"), f"--db={self.db}", f"--timeout={TIMEOUT}",
-                         *([] if wait else ["--no-wait"]), *args)
+        return self._run(
+            _tool("ovs-vsctl"), f"--db={self.db}", f"--timeout={TIMEOUT}", *([] if wait else ["--no-wait"]), *args
+        )
 
     def appctl(self, *args: str) -> str:
         return self._run(_tool("ovs-appctl"), "-t", f"{self.dir}/ovs-vswitchd.ctl", *args)
@@ -113,19 +120,44 @@ class Ovs:
     def start(self) -> None:
         d = self.dir
         self._run(_tool("ovsdb-tool"), "create", f"{d}/conf.db", str(SCHEMA))
-        self.procs.append(subprocess.Popen(
-            [_tool("ovsdb-server"), f"{d}/conf.db", f"--remote=punix:{d}/db.sock", f"--unixctl={d}/ovsdb-server.ctl",
-             "--no-chdir", f"--log-file={d}/ovsdb-server.log"], env=self.env, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL))
+        self.procs.append(
+            subprocess.Popen(
+                [
+                    _tool("ovsdb-server"),
+                    f"{d}/conf.db",
+                    f"--remote=punix:{d}/db.sock",
+                    f"--unixctl={d}/ovsdb-server.ctl",
+                    "--no-chdir",
+                    f"--log-file={d}/ovsdb-server.log",
+                ],
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
         self._wait("ovsdb-server's socket", (d / "db.sock").exists)
         self.vsctl("init", wait=False)
-        self.vsctl("set", "Open_vSwitch", ".", *(f"other_config:{k}={v}" for k, v in self.other_config.items()),
-                   wait=False)
-        self.procs.append(subprocess.Popen(
-            [self.vswitchd, self.db, f"--unixctl={d}/ovs-vswitchd.ctl", "--no-chdir",
-             f"--log-file={d}/ovs-vswitchd.log"], env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        self._wait("DPDK initialisation",
-                   lambda: self.vsctl("get", "Open_vSwitch", ".", "dpdk_initialized", wait=False).strip() == "true")
+        self.vsctl(
+            "set", "Open_vSwitch", ".", *(f"other_config:{k}={v}" for k, v in self.other_config.items()), wait=False
+        )
+        self.procs.append(
+            subprocess.Popen(
+                [
+                    self.vswitchd,
+                    self.db,
+                    f"--unixctl={d}/ovs-vswitchd.ctl",
+                    "--no-chdir",
+                    f"--log-file={d}/ovs-vswitchd.log",
+                ],
+                env=self.env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        self._wait(
+            "DPDK initialisation",
+            lambda: self.vsctl("get", "Open_vSwitch", ".", "dpdk_initialized", wait=False).strip() == "true",
+        )
         self.vsctl("add-br", "br0", "--", "set", "bridge", "br0", "datapath_type=netdev")
 
     def add_port(self, text: str, index: int) -> None:
@@ -135,8 +167,11 @@ class Ovs:
             cols.append(f"options:dpdk-devargs=net_null{index},no-rx=1")
         else:
             cols.append(f"options:vhost-server-path={self.dir}/{port.name}.sock")
-        cols += [f"options:{k}={getattr(port, k)}" for k in ("n_rxq", "n_rxq_desc", "n_txq_desc")
-                 if getattr(port, k) is not None]
+        cols += [
+            f"options:{k}={getattr(port, k)}"
+            for k in ("n_rxq", "n_rxq_desc", "n_txq_desc")
+            if getattr(port, k) is not None
+        ]
         if port.mtu_request is not None:
             cols.append(f"mtu_request={port.mtu_request}")
         self.vsctl("add-port", "br0", port.name, "--", "set", "Interface", port.name, *cols)
@@ -157,19 +192,33 @@ class Ovs:
 
     def mempool(self, port: str) -> dict[str, object] | None:
         """The port's pool as rte_mempool_dump prints it (None: the port has none)."""
-        res = subprocess.run([_tool("ovs-appctl"), "-t", f"{self.dir}/ovs-vswitchd.ctl",
-                              "netdev-dpdk/get-mempool-info", port], capture_output=True, text=True, env=self.env)
+        res = subprocess.run(
+            [_tool("ovs-appctl"), "-t", f"{self.dir}/ovs-vswitchd.ctl", "netdev-dpdk/get-mempool-info", port],
+            capture_output=True,
+            text=True,
+            env=self.env,
+        )
         m = re.search(r"mempool <([^>]+)>@", res.stdout)
         if m is None:
             return None
         fields = dict(re.findall(r"^\s+(\w+)=(\d+)$", res.stdout, re.M))
-        return {"name": m[1], **{k: int(fields[k]) for k in ("size", "elt_size", "header_size", "trailer_size",
-                                                             "total_obj_size", "private_data_size")},
-                "cache_size": int(re.search(r"cache_size=(\d+)", res.stdout)[1])}  # type: ignore[index]
+        return {
+            "name": m[1],
+            **{
+                k: int(fields[k])
+                for k in ("size", "elt_size", "header_size", "trailer_size", "total_obj_size", "private_data_size")
+            },
+            "cache_size": int(re.search(r"cache_size=(\d+)", res.stdout)[1]),
+        }  # type: ignore[index]
 
     def telemetry(self, cmds: list[str]) -> list[dict]:
-        res = subprocess.run([_tool("dpdk-telemetry.py"), "-f", self.prefix], input="".join(c + "\n" for c in cmds),
-                             capture_output=True, text=True, timeout=60)
+        res = subprocess.run(
+            [_tool("dpdk-telemetry.py"), "-f", self.prefix],
+            input="".join(c + "\n" for c in cmds),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert res.returncode == 0, res.stderr
         return [json.loads(line) for line in res.stdout.splitlines() if line.strip()]
 
@@ -187,18 +236,35 @@ class Ovs:
 
 
 @contextlib.contextmanager
-def ovs(vswitchd: str, name: str, mem_mb: int, ports: list[str], *, per_port: bool = False,
-        pmd_mask: str | None = None, huge: tuple[Path, int] | None = None,
-        shared_mempool_config: str | None = None) -> Iterator[Ovs]:
+def ovs(
+    vswitchd: str,
+    name: str,
+    mem_mb: int,
+    ports: list[str],
+    *,
+    per_port: bool = False,
+    pmd_mask: str | None = None,
+    huge: tuple[Path, int] | None = None,
+    shared_mempool_config: str | None = None,
+) -> Iterator[Ovs]:
     """OVS with ``ports``: on ``mem_mb`` of --no-huge memory, or (``huge``: the hugetlbfs mount and the
     pages) with other_config:dpdk-socket-mem and dpdk-socket-limit of exactly those 2 MiB pages."""
     prefix = f"mpcalc_ovs_{name}_{os.getpid()}"
-    other = {"dpdk-init": "true", "per-port-memory": "true" if per_port else "false", "pmd-maxsleep": "10000",
-             "dpdk-extra": f'"--no-huge --legacy-mem -m {mem_mb} --no-pci --file-prefix={prefix}"'}
+    other = {
+        "dpdk-init": "true",
+        "per-port-memory": "true" if per_port else "false",
+        "pmd-maxsleep": "10000",
+        "dpdk-extra": f'"--no-huge --legacy-mem -m {mem_mb} --no-pci --file-prefix={prefix}"',
+    }
     if huge is not None:  # OVS's default EAL (it adds --in-memory), the advice as its own settings
         mount, pages = huge
-        other.update({"dpdk-extra": f'"--huge-dir {mount} --no-pci --file-prefix={prefix}"',
-                      "dpdk-socket-mem": str(pages * 2), "dpdk-socket-limit": str(pages * 2)})
+        other.update(
+            {
+                "dpdk-extra": f'"--huge-dir {mount} --no-pci --file-prefix={prefix}"',
+                "dpdk-socket-mem": str(pages * 2),
+                "dpdk-socket-limit": str(pages * 2),
+            }
+        )
     if pmd_mask:
         other["pmd-cpu-mask"] = pmd_mask
     if shared_mempool_config:
@@ -218,13 +284,36 @@ def ovs(vswitchd: str, name: str, mem_mb: int, ports: list[str], *, per_port: bo
 SCENARIOS = [
     # shared memory: 1,152-byte (MTU < 999) pools shared, an MTU OVS refuses (it keeps 1500), a 262,144-mbuf
     # MTU-1500 pool, and a vhost-user client port without a guest (no pool yet)
-    ("shared", 1100, ["p0,mtu_request=800", "p1,mtu_request=900", "vhu0,type=dpdkvhostuserclient,guest=no",
-                      "p2,mtu_request=1500", "p3,mtu_request=9710", "p4,mtu_request=998"], False, None, None),
+    (
+        "shared",
+        1100,
+        [
+            "p0,mtu_request=800",
+            "p1,mtu_request=900",
+            "vhu0,type=dpdkvhostuserclient,guest=no",
+            "p2,mtu_request=1500",
+            "p3,mtu_request=9710",
+            "p4,mtu_request=998",
+        ],
+        False,
+        None,
+        None,
+    ),
     # per-port memory: a pool per port from its queues, Tx queues = 2 PMD threads + 1, jumbo frames,
     # descriptor counts OVS refuses (not a power of two: 2,048)
-    ("perport", 700, ["p0,mtu_request=1500,n_rxq=2,n_rxq_desc=512,n_txq_desc=256", "p1,mtu_request=9000,"
-                      "n_rxq_desc=128,n_txq_desc=64", "p2,mtu_request=1500,n_rxq=2,n_rxq_desc=512,n_txq_desc=256",
-                      "p3,mtu_request=2000,n_rxq_desc=100"], True, "0x3", None),
+    (
+        "perport",
+        700,
+        [
+            "p0,mtu_request=1500,n_rxq=2,n_rxq_desc=512,n_txq_desc=256",
+            "p1,mtu_request=9000,n_rxq_desc=128,n_txq_desc=64",
+            "p2,mtu_request=1500,n_rxq=2,n_rxq_desc=512,n_txq_desc=256",
+            "p3,mtu_request=2000,n_rxq_desc=100",
+        ],
+        True,
+        "0x3",
+        None,
+    ),
     # other_config:shared-mempool-config: MTU 800 takes the 700 pool (same room), 1500 and 1000 the 3000 one
     ("usermp", 1250, ["p0,mtu_request=1500", "p1,mtu_request=800", "p2,mtu_request=1000"], False, None, "3000,700:0"),
 ]
@@ -250,14 +339,16 @@ def test_every_memzone_and_pool(dpdk_vswitchd, name, mem, ports, per_port, mask,
         mp = next(m for m in model.mempools if m.name == mine[port]["pool"])
         assert (real["size"], real["elt_size"], real["cache_size"]) == (mp.count, mp.elt_size, mp.cache_size), port
         assert (real["header_size"], real["trailer_size"], real["total_obj_size"]) == (
-            mp.objsz.header_size, mp.objsz.trailer_size, mp.objsz.total_size), port  # type: ignore[union-attr]
+            mp.objsz.header_size,
+            mp.objsz.trailer_size,
+            mp.objsz.total_size,
+        ), port  # type: ignore[union-attr]
 
 
 #: the advice's scenarios: (name, ports, per-port memory, pmd-cpu-mask)
 ADVICE = [
     ("shared", ["p0,mtu_request=800", "p1,mtu_request=900", "p2,mtu_request=1000,n_rxq=2"], False, None),
-    ("perport", ["p0,mtu_request=1500,n_rxq_desc=64,n_txq_desc=64", "p1,mtu_request=9000,n_rxq_desc=64"], True,
-     "0x1"),
+    ("perport", ["p0,mtu_request=1500,n_rxq_desc=64,n_txq_desc=64", "p1,mtu_request=9000,n_rxq_desc=64"], True, "0x1"),
 ]
 
 
@@ -287,8 +378,7 @@ def test_hugepage_advice(dpdk_vswitchd, name, ports, per_port, mask):
         assert free >= pages, f"only {free} free 2 MiB pages"
         for n in (pages, pages - 1, pages - 2):
             try:
-                with ovs(dpdk_vswitchd, f"{name}{n}", 0, ports, per_port=per_port, pmd_mask=mask,
-                         huge=(mount, n)) as o:
+                with ovs(dpdk_vswitchd, f"{name}{n}", 0, ports, per_port=per_port, pmd_mask=mask, huge=(mount, n)) as o:
                     results[n] = _works(o, expected)
             except OvsFailed:
                 results[n] = False

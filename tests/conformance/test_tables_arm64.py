@@ -50,8 +50,11 @@ def test_arm64_ring_memsize(probe):
     p = _platform(probe)
     cases = tables_grid.ringmemsize_cases(RINGMEMSIZE_CASES)
     replies = probe.run_many([f"ringmemsize {e} {c}" for e, c in cases])
-    bad = [(e, c, r["memsize"]) for (e, c), r in zip(cases, replies, strict=True)
-           if (dpdk_ring.memsize_elem(e, c, p)[0] or -22) != r["memsize"]]
+    bad = [
+        (e, c, r["memsize"])
+        for (e, c), r in zip(cases, replies, strict=True)
+        if (dpdk_ring.memsize_elem(e, c, p)[0] or -22) != r["memsize"]
+    ]
     assert not bad, bad[:10]
 
 
@@ -68,9 +71,14 @@ LPM6_CASES = 100
 HASH_CASES = 300
 
 
-@pytest.mark.parametrize("kind,make,count", [("lpm", tables_grid.lpm_cases, LPM_CASES),
-                                             ("lpm6", tables_grid.lpm6_cases, LPM6_CASES),
-                                             ("hash", tables_grid.hash_cases, HASH_CASES)])
+@pytest.mark.parametrize(
+    "kind,make,count",
+    [
+        ("lpm", tables_grid.lpm_cases, LPM_CASES),
+        ("lpm6", tables_grid.lpm6_cases, LPM6_CASES),
+        ("hash", tables_grid.hash_cases, HASH_CASES),
+    ],
+)
 def test_arm64_tables(probe, kind, make, count):
     """rte_lpm (64 MiB + 512 B on 128-byte lines), rte_lpm6 and rte_hash (128-byte buckets, 384-byte lcore
     caches times RTE_MAX_LCORE 256) on arm64."""

@@ -122,12 +122,15 @@ def _replay(probe, family: int, sets) -> list[str]:  # type: ignore[no-untyped-d
         reply = probe.run(f"lpmadd {name} {family} {len(routes)}", [f"{a}/{d} {nh}" for a, d, nh in routes])
         probe.run(f"free {name}")
         mine = plan.failure(rules, tbl8)
-        expected = (None, None) if not mine or mine[0].errno is None else (
-            int(mine[0].reason.split()[1]) - 1, mine[0].errno)
+        expected = (
+            (None, None) if not mine or mine[0].errno is None else (int(mine[0].reason.split()[1]) - 1, mine[0].errno)
+        )
         real = (reply["failed_at"], reply["errno"])
         if expected != real:
-            failures.append(f"set {i} ({len(routes)} routes, max_rules {rules}, tbl8 {tbl8}): mpcalc {expected} "
-                            f"!= DPDK {real}: {mine}")
+            failures.append(
+                f"set {i} ({len(routes)} routes, max_rules {rules}, tbl8 {tbl8}): mpcalc {expected} "
+                f"!= DPDK {real}: {mine}"
+            )
     return failures
 
 
@@ -151,9 +154,15 @@ def test_inspect_recognises_the_tables_in_real_dumps(probe_binary):
     from .oracle import Probe
 
     with Probe(probe_binary) as probe:
-        for cmd in ("poolops stk 1000 64 0 0 0 stack keep", "poolops lfs 777 100 0 0 0 lf_stack keep",
-                    "ring rx 4096 8 0 keep", "ring tx 1000 16 4 keep", "hash flows 65536 16 0x8 keep",
-                    "lpm6 v6 1000 256 keep", "lpm v4 1000 256 keep"):
+        for cmd in (
+            "poolops stk 1000 64 0 0 0 stack keep",
+            "poolops lfs 777 100 0 0 0 lf_stack keep",
+            "ring rx 4096 8 0 keep",
+            "ring tx 1000 16 4 keep",
+            "hash flows 65536 16 0x8 keep",
+            "lpm6 v6 1000 256 keep",
+            "lpm v4 1000 256 keep",
+        ):
             assert probe.run(cmd)["ok"], cmd
         text = probe.run("dump")["text"] + probe.run("mzdump")["text"]
     doc = ins.inspect_text(text).to_dict()
@@ -162,7 +171,12 @@ def test_inspect_recognises_the_tables_in_real_dumps(probe_binary):
     assert [m["role"] for m in pools["stk"]["memzones"]] == ["header", "stack", "objects"]
     others = {z["name"]: z for z in doc["other_memzones"]}
     assert {n: z.get("object") for n, z in others.items() if z.get("object")} == {
-        "RG_rx": "ring", "RG_tx": "ring", "RG_HT_flows": "hash", "RG_HT_EXT_flows": "hash", "RG_HT_LRH_v6": "lpm6"}
+        "RG_rx": "ring",
+        "RG_tx": "ring",
+        "RG_HT_flows": "hash",
+        "RG_HT_EXT_flows": "hash",
+        "RG_HT_LRH_v6": "lpm6",
+    }
     assert others["RG_rx"]["explained"] and "4,096 slots" in others["RG_rx"]["text"]
     # a memzone dump gives only the length: 1,024 slots of 16 B read as the same bytes of 8-byte slots
     assert "2,048 slots of 8 B" in others["RG_tx"]["text"] and others["RG_tx"]["explained"]

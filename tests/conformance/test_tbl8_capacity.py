@@ -72,6 +72,7 @@ def _v4_table(seed: int, with_nh: bool) -> list[tuple[str, int, int | None]]:
 
 def _v6_text(x: int) -> str:
     import ipaddress
+
     return str(ipaddress.IPv6Address(x))
 
 
@@ -90,8 +91,13 @@ def _v6_table(seed: int, with_nh: bool) -> list[tuple[str, int, int | None]]:
         r = rng.random()
         if r < 0.55:  # deep prefixes under a few sites: shared 8-bit stride nodes
             s = rng.choice(sites)
-            out.append((s | rng.randrange(1 << 72) if rng.random() < 0.6 else s | rng.randrange(1 << 24),
-                        rng.choice([32, 40, 44, 48, 56, 60, 64, 72, 96, 112, 120, 124, 127, 128]), nh()))
+            out.append(
+                (
+                    s | rng.randrange(1 << 72) if rng.random() < 0.6 else s | rng.randrange(1 << 24),
+                    rng.choice([32, 40, 44, 48, 56, 60, 64, 72, 96, 112, 120, 124, 127, 128]),
+                    nh(),
+                )
+            )
         elif r < 0.70:  # short prefixes covering sites
             s = rng.choice(sites) if rng.random() < 0.8 else rng.randrange(1 << 128)
             out.append((s | rng.randrange(1 << 64), rng.choice([0, 3, 8, 16, 20, 24, 28, 32]), nh()))
@@ -130,8 +136,10 @@ def _pads(n: int, rng: random.Random, with_nh: bool) -> list:
     """n routes X.0/26, X.64/26 or X.128/26 in fresh /24s of 100.64.0.0/10 (no
     other route has a prefix longer than /24 there): one tbl8 and one
     reservation each, no transient group."""
-    return [(_v4_text((100 << 24) | (64 << 16) | (x << 8) | 64 * rng.randrange(3)), 26,
-             20000 + j if with_nh else None) for j, x in enumerate(rng.sample(range(1 << 14), n))]
+    return [
+        (_v4_text((100 << 24) | (64 << 16) | (x << 8) | 64 * rng.randrange(3)), 26, 20000 + j if with_nh else None)
+        for j, x in enumerate(rng.sample(range(1 << 14), n))
+    ]
 
 
 def _pad_v4(rows: list, pl: RoutePlan, target: int, seed: int, with_nh: bool) -> list:
@@ -144,8 +152,7 @@ def _pad_v4(rows: list, pl: RoutePlan, target: int, seed: int, with_nh: bool) ->
     the end, where pad j needs max(rsvd, in use) + j + 1 groups."""
     rng = random.Random(seed ^ 0x5EED)
     need = pl.tbl8_needed
-    limit = next(i for i in range(len(rows))
-                 if max(pl.tbl8_need[i], pl.rsvd_need[i]) == need) if need else len(rows)
+    limit = next(i for i in range(len(rows)) if max(pl.tbl8_need[i], pl.rsvd_need[i]) == need) if need else len(rows)
     padded = list(rows)
     for pad in _pads(target - need, rng, with_nh):
         padded.insert(rng.randint(0, limit), pad)
@@ -174,8 +181,7 @@ def _add(probe, family: int, name: str, lines: list[str]) -> dict:
     return rep
 
 
-def _check(probe, family, name, lines, pl: RoutePlan, *, tbl8s: int, num_tbl8: int,
-           max_routes: int) -> str:
+def _check(probe, family, name, lines, pl: RoutePlan, *, tbl8s: int, num_tbl8: int, max_routes: int) -> str:
     """Create, add, compare with the prediction; return what happened."""
     _fib(probe, family, name, max_routes, num_tbl8)
     rep = _add(probe, family, name, lines)
@@ -214,15 +220,17 @@ def test_dir24_8_tbl8_capacity(probes, seed):
     top = 64 * -(-target // 64)
     outcomes = {}
     # real capacity top >= need: everything fits; with need == k*64 that is exactly the need
-    outcomes[top] = _check(probe, 4, name, lines, pl, tbl8s=top, num_tbl8=target,
-                           max_routes=big)
+    outcomes[top] = _check(probe, 4, name, lines, pl, tbl8s=top, num_tbl8=target, max_routes=big)
     assert outcomes[top] == "ok"
     if target % 64 == 1:  # real capacity need - 1 (num_tbl8 = 64k, not rounded)
-        assert _check(probe, 4, name, lines, pl, tbl8s=target - 1, num_tbl8=target - 1,
-                      max_routes=big) in ("ENOSPC", "silent")
+        assert _check(probe, 4, name, lines, pl, tbl8s=target - 1, num_tbl8=target - 1, max_routes=big) in (
+            "ENOSPC",
+            "silent",
+        )
     for cap in range(64, top, 64):  # every smaller real capacity fails where predicted
-        outcomes[cap] = _check(probe, 4, name, lines, pl, tbl8s=cap, num_tbl8=cap - 63 if cap > 64 else 1,
-                               max_routes=big)
+        outcomes[cap] = _check(
+            probe, 4, name, lines, pl, tbl8s=cap, num_tbl8=cap - 63 if cap > 64 else 1, max_routes=big
+        )
         assert outcomes[cap] != "ok"
     # the RIB node pool: enough, and one route (two nodes) less
     mr = pl.min_max_routes
@@ -242,8 +250,11 @@ def test_trie_tbl8_capacity(probes, seed):
     name = f"r6_{seed}"
     big = _big(pl)
     assert _check(probe, 6, name, lines, pl, tbl8s=need, num_tbl8=need, max_routes=big) == "ok"
-    assert _check(probe, 6, name, lines, pl, tbl8s=need - 1, num_tbl8=need - 1, max_routes=big) != "ok" \
-        if need > 1 else True
+    assert (
+        _check(probe, 6, name, lines, pl, tbl8s=need - 1, num_tbl8=need - 1, max_routes=big) != "ok"
+        if need > 1
+        else True
+    )
     for cap in sorted({need // 2, need * 3 // 4, need - 2} - {0}):
         if cap < need - 1:
             assert _check(probe, 6, name, lines, pl, tbl8s=cap, num_tbl8=cap, max_routes=big) != "ok"
@@ -261,7 +272,12 @@ def test_wraparound_clobber(probes):
     /24 then needs two fresh groups (the left-edge pair) instead of none."""
     probe = probes[(4, 1)]
     v4 = [f"100.64.{i}.0/26 {100 + i}" for i in range(62)] + [
-        "10.0.0.0/25 1", "0.0.0.0/1 2", "128.0.0.0/1 3", "0.0.0.0/0 4", "10.0.0.128/25 5"]
+        "10.0.0.0/25 1",
+        "0.0.0.0/1 2",
+        "128.0.0.0/1 3",
+        "0.0.0.0/0 4",
+        "10.0.0.128/25 5",
+    ]
     pl = plan(parse_routes(v4, 4), 4)
     assert pl.clobbers == (65,)
     assert pl.tbl8_needed == 65 and pl.tbl8_in_use == 64  # 62 pads + the leaked group + a new one
@@ -272,8 +288,10 @@ def test_wraparound_clobber(probes):
     pl = plan(parse_routes(v6, 6), 6)
     assert pl.clobbers == (3,)
     assert _check(probe, 6, "clob6", v6, pl, tbl8s=pl.tbl8_needed, num_tbl8=pl.tbl8_needed, max_routes=100) == "ok"
-    assert _check(probe, 6, "clob6", v6, pl, tbl8s=pl.tbl8_needed - 1, num_tbl8=pl.tbl8_needed - 1,
-                  max_routes=100) == "ENOSPC"
+    assert (
+        _check(probe, 6, "clob6", v6, pl, tbl8s=pl.tbl8_needed - 1, num_tbl8=pl.tbl8_needed - 1, max_routes=100)
+        == "ENOSPC"
+    )
     assert pl.first_failure(pl.tbl8_needed - 1).index == 4
 
 
@@ -294,7 +312,13 @@ def test_dir24_8_silent_replacement(probes):
     returns 0 (dir24_8.c:442-445); 2 * 64 groups hold it."""
     probe = probes[(4, 1)]
     lines = [f"10.1.{i}.0/26 {i + 10}" for i in range(63)] + [
-        "10.0.0.0/8 1", "10.0.0.0/26 1", "10.0.0.64/26 9", "10.0.5.0/26 1", "10.0.5.0/26 2", "10.0.6.0/26 3"]
+        "10.0.0.0/8 1",
+        "10.0.0.0/26 1",
+        "10.0.0.64/26 9",
+        "10.0.5.0/26 1",
+        "10.0.5.0/26 2",
+        "10.0.6.0/26 3",
+    ]
     pl = plan(parse_routes(lines, 4), 4)
     assert pl.tbl8_needed == 66
     f = pl.first_failure(64)

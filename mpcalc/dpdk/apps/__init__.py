@@ -44,12 +44,14 @@ PROGRAMS: dict[str, str] = {
 def program_of(argv: list[str]) -> str:
     """The application module for a command line's program (its base name: ``/usr/bin/dpdk-testpmd``)."""
     if not argv:
-        raise InputError("give the application's command line after --: mpcalc app -- dpdk-testpmd -l 0-1 ...",
-                         param="command_line")
+        raise InputError(
+            "give the application's command line after --: mpcalc app -- dpdk-testpmd -l 0-1 ...", param="command_line"
+        )
     base = os.path.basename(argv[0])
     if base not in PROGRAMS:
-        raise InputError(f"{base!r} is not an application mpcalc knows (known: {', '.join(PROGRAMS)})",
-                         param="command_line")
+        raise InputError(
+            f"{base!r} is not an application mpcalc knows (known: {', '.join(PROGRAMS)})", param="command_line"
+        )
     return PROGRAMS[base]
 
 
@@ -78,8 +80,8 @@ def size(argv: list[str], p: Platform) -> Result:
         "page_size": where.page_size,
         "memzone_count": len(memzones),
         # heap elements only: --mp-alloc=anon's objects are an mmap of their own (listed, not on the heap)
-        "allocation_count": len(parts.allocations) + sum(1 for mp in parts.mempools for a in mp.allocations
-                                                         if a.role != ANON_ROLE),
+        "allocation_count": len(parts.allocations)
+        + sum(1 for mp in parts.mempools for a in mp.allocations if a.role != ANON_ROLE),
         "sockets": [{"socket": 0, "heap_bytes": heap}],
         "notes": notes + app_notes,
     }
@@ -99,10 +101,17 @@ def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: P
 APP = ObjectDecl(
     name="app",
     summary="A whole DPDK application from its own command line (after --): every memzone of its start-up and "
-            "the hugepages it needs (dpdk-testpmd, dpdk-l3fwd).",
+    "the hugepages it needs (dpdk-testpmd, dpdk-l3fwd).",
     params=(
-        Param("command_line", "argv", "The application's command line, exactly as run: the program, EAL's options, "
-              "--, the application's options.", default=None, required=True, metavar="-- COMMAND LINE"),
+        Param(
+            "command_line",
+            "argv",
+            "The application's command line, exactly as run: the program, EAL's options, "
+            "--, the application's options.",
+            default=None,
+            required=True,
+            metavar="-- COMMAND LINE",
+        ),
     ),
     build=_build,
     resolve=_resolve,

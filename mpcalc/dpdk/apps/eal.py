@@ -20,49 +20,17 @@ from dataclasses import dataclass, field
 from ..errors import InputError
 from ..platform import Platform
 from ..records import Allocation
-
-#: EAL options that take a value (short and long), v22.11:lib/eal/common/eal_common_options.c:53-108
-_SHORT_WITH_VALUE = frozenset("abcsSdlmnr")
-_SHORT_FLAGS = frozenset("vhA")
-_SHORT_OPTIONAL = frozenset("R")  # -R[base] from 25.11
-_LONG_WITH_VALUE = frozenset({
-    "allow", "block", "base-virtaddr", "file-prefix", "huge-dir", "iova-mode", "lcores", "log-level", "trace",
-    "trace-dir", "trace-bufsz", "trace-mode", "main-lcore", "mbuf-pool-ops-name", "proc-type", "socket-mem",
-    "socket-limit", "syslog", "vdev", "vfio-intr", "vfio-vf-token", "force-max-simd-bitwidth", "coremask",
-    "driver-path", "memory-channels", "memory-ranks", "memory-size", "numa-mem", "numa-limit", "service-corelist",
-    "service-coremask", "pagesz-mem"})
-#: optional value (``has_arg`` 2): --huge-unlink[=existing|always|never], --huge-worker-stack[=size]
-_LONG_OPTIONAL = frozenset({"huge-unlink", "huge-worker-stack", "log-color", "log-timestamp", "remap-lcore-ids"})
-_LONG_FLAGS = frozenset({
-    "create-uio-dev", "help", "no-hpet", "no-huge", "no-pci", "no-shconf", "in-memory", "vmware-tsc-map",
-    "legacy-mem", "single-file-segments", "match-allocations", "telemetry", "no-telemetry", "version", "auto-probing",
-    "no-auto-probing"})
-#: option names EAL gained after 21.11 and the release that has them: --huge-worker-stack
-#: (v22.11.11:lib/eal/common/eal_options.h), --log-color and --log-timestamp (v24.11.6:lib/eal/common/
-#: eal_options.h:36-41); 25.11's argparse option list adds long names for the short options and -R
-#: (v25.11.2:lib/eal/common/eal_option_list.h); 26.07 adds --auto-probing, -A and --pagesz-mem
-#: (v26.07:lib/eal/common/eal_option_list.h)
-_SINCE = {"huge-worker-stack": "22.11", "log-color": "24.11", "log-timestamp": "24.11",
-          **dict.fromkeys(("coremask", "driver-path", "memory-channels", "memory-ranks", "memory-size", "numa-mem",
-                           "numa-limit", "remap-lcore-ids", "R", "service-corelist", "service-coremask", "version"),
-                          "25.11"),
-          **dict.fromkeys(("auto-probing", "no-auto-probing", "A", "pagesz-mem"), "26.07")}
-#: 25.11's long names of the older options (v25.11.2:lib/eal/common/eal_option_list.h: STR_ARG and STR_ALIAS)
-_ALIASES = {"coremask": "c", "driver-path": "d", "memory-channels": "n", "memory-ranks": "r", "memory-size": "m",
-            "numa-mem": "socket-mem", "numa-limit": "socket-limit", "service-corelist": "S",
-            "service-coremask": "s"}
-#: options whose memory effect the model does not know: refused by name rather than ignored
-_NOT_MODELLED = {
-    "legacy-mem": "--legacy-mem maps all memory at start-up in one go (the heap layout differs)",
-    "huge-worker-stack": "--huge-worker-stack allocates each worker's stack from the heap",
-    "d": "-d loads a driver library whose probe the model does not know",
-    "mbuf-pool-ops-name": "--mbuf-pool-ops-name changes every mbuf pool's mempool driver",
-    "proc-type": "a secondary process reserves nothing of its own (size the primary)",
-    "s": "-s makes service cores, whose service memory the model does not count",
-    "S": "-S makes service cores, whose service memory the model does not count",
-    "no-auto-probing": "--no-auto-probing changes which devices are probed",
-    "A": "-A (--no-auto-probing) changes which devices are probed",
-}
+from .eal_options import (
+    _ALIASES,
+    _LONG_FLAGS,
+    _LONG_OPTIONAL,
+    _LONG_WITH_VALUE,
+    _NOT_MODELLED,
+    _SHORT_FLAGS,
+    _SHORT_OPTIONAL,
+    _SHORT_WITH_VALUE,
+    _SINCE,
+)
 
 
 @dataclass
@@ -99,12 +67,22 @@ class EalArgs:
         return tuple(lc for lc in self.lcores if lc != self.main)
 
     def to_dict(self) -> dict[str, object]:
-        return {"lcores": list(self.lcores), "main_lcore": self.main, "channels": self.channels, "ranks": self.ranks,
-                "no_huge": self.no_huge, "memory_mb": self.memory_mb,
-                "socket_mem": list(self.socket_mem) if self.socket_mem is not None else None,
-                "socket_limit": list(self.socket_limit) if self.socket_limit is not None else None,
-                "vdevs": list(self.vdevs), "pci_allowed": list(self.pci_allowed), "no_pci": self.no_pci,
-                "iova_mode": self.iova_mode, "in_memory": self.in_memory, "telemetry": self.telemetry}
+        return {
+            "lcores": list(self.lcores),
+            "main_lcore": self.main,
+            "channels": self.channels,
+            "ranks": self.ranks,
+            "no_huge": self.no_huge,
+            "memory_mb": self.memory_mb,
+            "socket_mem": list(self.socket_mem) if self.socket_mem is not None else None,
+            "socket_limit": list(self.socket_limit) if self.socket_limit is not None else None,
+            "vdevs": list(self.vdevs),
+            "pci_allowed": list(self.pci_allowed),
+            "no_pci": self.no_pci,
+            "iova_mode": self.iova_mode,
+            "in_memory": self.in_memory,
+            "telemetry": self.telemetry,
+        }
 
 
 def _int(text: str, what: str, base: int = 10) -> int:
@@ -177,7 +155,7 @@ def split_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     args = list(argv[1:])
     if "--" in args:
         i = args.index("--")
-        return args[:i], args[i + 1:]
+        return args[:i], args[i + 1 :]
     return args, []
 
 
@@ -185,6 +163,7 @@ def parse_eal(argv: Sequence[str], release: str | None = None) -> tuple[EalArgs,
     """EAL's options of a full command line, and the application's arguments; with ``release``, the options
     EAL has at that release only (:data:`_SINCE`; without it, every release's)."""
     from ..facts import version_key
+
     if not argv:
         raise InputError("the command line is empty: give the program and its arguments after --", param="command")
     eal_argv, app_argv = split_command(argv)
@@ -194,16 +173,22 @@ def parse_eal(argv: Sequence[str], release: str | None = None) -> tuple[EalArgs,
         tok = eal_argv[i]
         name, value = _option(tok)
         if name is None:
-            raise InputError(f"EAL takes no positional argument {tok!r} (the application's options go after --)",
-                             param="command")
+            raise InputError(
+                f"EAL takes no positional argument {tok!r} (the application's options go after --)", param="command"
+            )
         takes = (name in _SHORT_WITH_VALUE) if len(name) == 1 else (name in _LONG_WITH_VALUE)
         flag = (name in _SHORT_FLAGS | _SHORT_OPTIONAL) if len(name) == 1 else (name in _LONG_FLAGS | _LONG_OPTIONAL)
         if release is not None and name in _SINCE and version_key(release) < version_key(_SINCE[name]):
-            raise InputError(f"EAL option {tok!r} is in DPDK {_SINCE[name]} and later (asked: {release}; "
-                             "rte_eal_init refuses it)", param="command")
+            raise InputError(
+                f"EAL option {tok!r} is in DPDK {_SINCE[name]} and later (asked: {release}; rte_eal_init refuses it)",
+                param="command",
+            )
         if not takes and not flag:
-            raise InputError(f"EAL does not know the option {tok!r} (rte_eal_init refuses it: 'Invalid command line "
-                             "arguments'); the application's options go after --", param="command")
+            raise InputError(
+                f"EAL does not know the option {tok!r} (rte_eal_init refuses it: 'Invalid command line "
+                "arguments'); the application's options go after --",
+                param="command",
+            )
         if takes and value is None:
             nxt = next(it, None)
             if nxt is None:
@@ -216,16 +201,19 @@ def parse_eal(argv: Sequence[str], release: str | None = None) -> tuple[EalArgs,
             # from 25.11 -l is --lcores and takes its mappings (v25.11.2:lib/eal/common/eal_common_options.c:
             # 1947-1960); before, eal_parse_corelist refuses them
             if release is not None and version_key(release) < version_key("25.11"):
-                raise InputError(f"-l {value}: EAL takes a core list here, mappings are --lcores' (eal_parse_corelist)",
-                                 param="command")
+                raise InputError(
+                    f"-l {value}: EAL takes a core list here, mappings are --lcores' (eal_parse_corelist)",
+                    param="command",
+                )
             name = "lcores"
         _apply(out, name, value)
     if out.remap_base is not None:
         # -R: the lcores renumbered from the base, in CPU order (update_lcore_config,
         # v25.11.2:lib/eal/common/eal_common_options.c:1935-1995)
         if out.main_lcore is not None:
-            raise InputError("-R with --main-lcore: the model does not know which renumbered lcore is meant",
-                             param="command")
+            raise InputError(
+                "-R with --main-lcore: the model does not know which renumbered lcore is meant", param="command"
+            )
         out.lcores = tuple(range(out.remap_base, out.remap_base + len(out.lcores)))
     return out, app_argv
 
@@ -285,24 +273,36 @@ def check_eal(e: EalArgs) -> list[str]:
     """What EAL would refuse, or what the model cannot know; returns notes for what it assumes."""
     notes: list[str] = []
     if not e.lcores:
-        raise InputError("give the lcores (-l, -c or --lcores): without them EAL runs one lcore on every CPU of "
-                         "the machine, which the model cannot know", param="command")
+        raise InputError(
+            "give the lcores (-l, -c or --lcores): without them EAL runs one lcore on every CPU of "
+            "the machine, which the model cannot know",
+            param="command",
+        )
     if e.main_lcore is not None and e.main_lcore not in e.lcores:
-        raise InputError(f"--main-lcore {e.main_lcore} is not among the lcores {list(e.lcores)} (EAL refuses it)",
-                         param="command")
+        raise InputError(
+            f"--main-lcore {e.main_lcore} is not among the lcores {list(e.lcores)} (EAL refuses it)", param="command"
+        )
     if e.no_huge and e.socket_mem is not None:
-        raise InputError("--socket-mem cannot be used with --no-huge (EAL refuses it: "
-                         "v22.11:lib/eal/linux/eal.c:716-721)", param="command")
+        raise InputError(
+            "--socket-mem cannot be used with --no-huge (EAL refuses it: v22.11:lib/eal/linux/eal.c:716-721)",
+            param="command",
+        )
     if e.memory_mb is not None and e.socket_mem is not None:
-        raise InputError("-m and --socket-mem cannot be used together (v22.11:lib/eal/common/"
-                         "eal_common_options.c:2092-2096)", param="command")
+        raise InputError(
+            "-m and --socket-mem cannot be used together (v22.11:lib/eal/common/eal_common_options.c:2092-2096)",
+            param="command",
+        )
     if e.pci_allowed:
-        raise InputError(f"-a {e.pci_allowed[0]}: a PCI NIC's queues and descriptor rings depend on its driver, "
-                         "which the model does not know; size with vdev ports (net_null, net_ring, net_tap)",
-                         param="command")
+        raise InputError(
+            f"-a {e.pci_allowed[0]}: a PCI NIC's queues and descriptor rings depend on its driver, "
+            "which the model does not know; size with vdev ports (net_null, net_ring, net_tap)",
+            param="command",
+        )
     if not e.no_pci:
-        notes.append("EAL scans the PCI bus (no --no-pci): NICs bound to a DPDK driver would be probed as "
-                     "further ports; none is counted here")
+        notes.append(
+            "EAL scans the PCI bus (no --no-pci): NICs bound to a DPDK driver would be probed as "
+            "further ports; none is counted here"
+        )
     notes.append("every lcore and port is taken to be on NUMA socket 0")
     return notes
 
@@ -311,8 +311,11 @@ def platform_for(e: EalArgs, p: Platform) -> Platform:
     """The platform the application runs on: 4 KiB pages with --no-huge (rte_mempool_get_page_size uses
     getpagesize() without hugepages, v22.11:lib/mempool/rte_mempool.c:462-480) and EAL's -n/-r."""
     page = 4096 if e.no_huge else (p.page_size or 2 << 20)
-    return p._replace(page_size=page, channels=e.channels if e.channels is not None else p.channels,
-                      ranks=e.ranks if e.ranks is not None else p.ranks)
+    return p._replace(
+        page_size=page,
+        channels=e.channels if e.channels is not None else p.channels,
+        ranks=e.ranks if e.ranks is not None else p.ranks,
+    )
 
 
 RTE_SERVICE_NUM_MAX = 64  # v22.11:config/rte_config.h:68

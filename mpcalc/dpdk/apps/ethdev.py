@@ -66,11 +66,15 @@ def vdev_ports(vdevs: list[str]) -> list[Port]:
         if driver.startswith("eth_"):
             driver = "net_" + driver[4:]  # the drivers' old names are aliases (RTE_PMD_REGISTER_ALIAS)
         if driver not in DRIVERS:
-            raise InputError(f"--vdev {spec!r}: the {driver} driver is not modelled (known: {', '.join(DRIVERS)})",
-                             param="command")
+            raise InputError(
+                f"--vdev {spec!r}: the {driver} driver is not modelled (known: {', '.join(DRIVERS)})", param="command"
+            )
         args = dict(a.partition("=")[::2] for a in kv if a)
-        known = {"net_null": {"size", "copy", "no-rx"}, "net_ring": set(), "net_tap": {"iface", "mac", "remote",
-                                                                                        "persist"}}[driver]
+        known = {
+            "net_null": {"size", "copy", "no-rx"},
+            "net_ring": set(),
+            "net_tap": {"iface", "mac", "remote", "persist"},
+        }[driver]
         for k in args:
             if k not in known:
                 raise InputError(f"--vdev {spec!r}: {driver} argument {k!r} is not modelled", param="command")
@@ -82,9 +86,11 @@ def intr_instance(p: Platform) -> list[Allocation]:
     """rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_SHARED): the handle, its efds and elist in rte memory
     (v22.11:lib/eal/common/eal_common_interrupts.c:46-78)."""
     s = sizes(p)
-    return [Allocation("intr_handle", s["intr_handle"], "interrupt"),
-            Allocation("intr_handle efds", RTE_MAX_RXTX_INTR_VEC_ID * 4, "interrupt"),
-            Allocation("intr_handle elist", RTE_MAX_RXTX_INTR_VEC_ID * s["epoll_event"], "interrupt")]
+    return [
+        Allocation("intr_handle", s["intr_handle"], "interrupt"),
+        Allocation("intr_handle efds", RTE_MAX_RXTX_INTR_VEC_ID * 4, "interrupt"),
+        Allocation("intr_handle elist", RTE_MAX_RXTX_INTR_VEC_ID * s["epoll_event"], "interrupt"),
+    ]
 
 
 def probe(port: Port, p: Platform, first: bool) -> Parts:
@@ -103,9 +109,11 @@ def probe(port: Port, p: Platform, first: bool) -> Parts:
         for i in range(16):
             ring, _ = ring_parts(f"ETH_RXTX{i}_{port.name}", 1024, p, role=f"port {port.port_id} ring")
             out.extend(ring)
-        out.allocations += [Allocation(port.name, 16 * 8, "rx queue array"),
-                            Allocation(port.name, 16 * 8, "tx queue array"),
-                            Allocation(port.name, s["ring_internals"], "dev_private")]
+        out.allocations += [
+            Allocation(port.name, 16 * 8, "rx queue array"),
+            Allocation(port.name, 16 * 8, "tx queue array"),
+            Allocation(port.name, s["ring_internals"], "dev_private"),
+        ]
         if first:
             out.zones.append(shared)
         return out
@@ -161,14 +169,20 @@ def tap_rx_segs(mtu: int, data_room: int, headroom: int) -> int:
     (1, 2)
     """
     if data_room <= headroom:
-        raise InputError(f"net_tap: an mbuf data room of {data_room} B leaves no room after the headroom "
-                         "(tap_rx_queue_setup fails: 'mbuf pool has no usable data room')", param="command")
+        raise InputError(
+            f"net_tap: an mbuf data room of {data_room} B leaves no room after the headroom "
+            "(tap_rx_queue_setup fails: 'mbuf pool has no usable data room')",
+            param="command",
+        )
     max_rx_pktlen = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN
     first = data_room - headroom
     segs = 1 + (max_rx_pktlen - first + data_room - 1) // data_room if max_rx_pktlen > first else 1
     if segs > TAP_MAX_RX_SEGS:
-        raise InputError(f"net_tap: MTU {mtu} needs {segs} scatter segments of {data_room} B, at most "
-                         f"{TAP_MAX_RX_SEGS} (tap_rx_queue_setup fails)", param="command")
+        raise InputError(
+            f"net_tap: MTU {mtu} needs {segs} scatter segments of {data_room} B, at most "
+            f"{TAP_MAX_RX_SEGS} (tap_rx_queue_setup fails)",
+            param="command",
+        )
     return segs
 
 
@@ -197,19 +211,25 @@ def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempoo
     out = Parts()
     pools: list[Mempool] = []
     if q.nb_rxq > port.max_queues or q.nb_txq > port.max_queues:
-        raise InputError(f"{port.name}: {max(q.nb_rxq, q.nb_txq)} queues, but {port.driver} has at most "
-                         f"{port.max_queues} (rte_eth_dev_configure refuses it)", param="command")
+        raise InputError(
+            f"{port.name}: {max(q.nb_rxq, q.nb_txq)} queues, but {port.driver} has at most "
+            f"{port.max_queues} (rte_eth_dev_configure refuses it)",
+            param="command",
+        )
     if port.driver != "net_ring":
         # eth_dev_rx_queue_config / eth_dev_tx_queue_config: a pointer per RTE_MAX_QUEUES_PER_PORT
         # (v22.11:lib/ethdev/rte_ethdev.c:383-386, 413-416); net_ring brings its own arrays
-        out.allocations += [Allocation("ethdev->rx_queues", RTE_MAX_QUEUES_PER_PORT * 8, "ethdev"),
-                            Allocation("ethdev->tx_queues", RTE_MAX_QUEUES_PER_PORT * 8, "ethdev")]
+        out.allocations += [
+            Allocation("ethdev->rx_queues", RTE_MAX_QUEUES_PER_PORT * 8, "ethdev"),
+            Allocation("ethdev->tx_queues", RTE_MAX_QUEUES_PER_PORT * 8, "ethdev"),
+        ]
     if port.driver == "net_null":
         # eth_rx_queue_setup / eth_tx_queue_setup: a dummy packet of packet_size each
         # (v22.11:drivers/net/null/rte_eth_null.c:248-249, 281-282; default_packet_size 64, :21)
         size = int(port.args.get("size", "64"))
-        out.allocations += [Allocation("null dummy_packet", size, f"port {port.port_id} queue")
-                            for _ in range(q.nb_rxq + q.nb_txq)]
+        out.allocations += [
+            Allocation("null dummy_packet", size, f"port {port.port_id} queue") for _ in range(q.nb_rxq + q.nb_txq)
+        ]
     elif port.driver == "net_tap":
         # tap_rx_queue_setup: iovecs of min(nb_desc, IOV_MAX - 1) + 1, IOV_MAX 1024 on Linux
         # (v22.11:drivers/net/tap/rte_eth_tap.c:1619-1628, 1646)
@@ -218,19 +238,27 @@ def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempoo
             # + 1) iovecs), nb_desc ignored, and each tx queue one of struct tx_queue
             # (v26.07:drivers/net/tap/rte_eth_tap.c:1602-1604, 1681-1682)
             segs = tap_rx_segs(q.mtu, q.rx_data_room, p.release.pktmbuf_headroom)
-            out.allocations += [Allocation(port.name, s["tap_rx_queue"] + (segs + 1) * s["iovec"],
-                                           f"port {port.port_id} rx queue ({segs} segment iovecs + tun_pi)")
-                                for _ in range(q.nb_rxq)]
-            out.allocations += [Allocation(port.name, s["tap_tx_queue"], f"port {port.port_id} tx queue")
-                                for _ in range(q.nb_txq)]
+            out.allocations += [
+                Allocation(
+                    port.name,
+                    s["tap_rx_queue"] + (segs + 1) * s["iovec"],
+                    f"port {port.port_id} rx queue ({segs} segment iovecs + tun_pi)",
+                )
+                for _ in range(q.nb_rxq)
+            ]
+            out.allocations += [
+                Allocation(port.name, s["tap_tx_queue"], f"port {port.port_id} tx queue") for _ in range(q.nb_txq)
+            ]
         else:
             rxd = min(q.nb_rxd or FALLBACK_RING_SIZE, IOV_MAX - 1)
-            out.allocations += [Allocation(port.name, (rxd + 1) * s["iovec"], f"port {port.port_id} rx iovecs")
-                                for _ in range(q.nb_rxq)]
+            out.allocations += [
+                Allocation(port.name, (rxd + 1) * s["iovec"], f"port {port.port_id} rx iovecs") for _ in range(q.nb_rxq)
+            ]
         # tap_setup_queue -> tap_gso_ctx_setup: once per port, the pool mp_<device> of TAP_GSO_MBUFS_NUM 512,
         # cache 4, data room RTE_PKTMBUF_HEADROOM + 128 (v22.11:drivers/net/tap/rte_eth_tap.c:64-68, 1495-1527)
-        mp, errs, _ = mbuf_pool(MbufSpec(name=f"mp_{port.name}", count=512, cache_size=4,
-                                         data_room=p.release.pktmbuf_headroom + 128), p)
+        mp, errs, _ = mbuf_pool(
+            MbufSpec(name=f"mp_{port.name}", count=512, cache_size=4, data_room=p.release.pktmbuf_headroom + 128), p
+        )
         if mp is not None:
             pools.append(mp)
         out.errors += errs

@@ -49,24 +49,54 @@ NB_MBUF_FLOOR = 8192  # NB_MBUF's RTE_MAX(..., 8192), main.c:749-754
 L3FWD_HASH_ENTRIES = 4 * 1024 * 1024  # RTE_ARCH_64
 LOOKUPS = ("lpm", "fib", "em")
 
-_WITH_VALUE = frozenset({"config", "rx-queue-size", "tx-queue-size", "eth-dest", "max-pkt-len", "lookup",
-                         "rule_ipv4", "rule_ipv6", "mode", "eventq-sched", "event-eth-rxqs", "event-vector-size",
-                         "event-vector-tmo", "alg", "hash-entry-num", "rx-burst", "tx-burst", "mbcache",
-                         "eth-link-speed"})
-_FLAGS = frozenset({"no-numa", "ipv6", "parse-ptype", "per-port-pool", "event-vector", "disable-rss",
-                    "relax-rx-offload"})
+_WITH_VALUE = frozenset(
+    {
+        "config",
+        "rx-queue-size",
+        "tx-queue-size",
+        "eth-dest",
+        "max-pkt-len",
+        "lookup",
+        "rule_ipv4",
+        "rule_ipv6",
+        "mode",
+        "eventq-sched",
+        "event-eth-rxqs",
+        "event-vector-size",
+        "event-vector-tmo",
+        "alg",
+        "hash-entry-num",
+        "rx-burst",
+        "tx-burst",
+        "mbcache",
+        "eth-link-speed",
+    }
+)
+_FLAGS = frozenset(
+    {"no-numa", "ipv6", "parse-ptype", "per-port-pool", "event-vector", "disable-rss", "relax-rx-offload"}
+)
 #: options l3fwd gained after 21.11, and the release that has them: --rule_ipv4, --rule_ipv6 and --alg
 #: (v22.11.11:examples/l3fwd/main.c:685-687); --disable-rss and --relax-rx-offload
 #: (v23.11.7:examples/l3fwd/main.c:76-77, 866-877); --rx-burst, --tx-burst and --mbcache
 #: (v24.11.6:examples/l3fwd/main.c:782-784, 935-943); --eth-link-speed, a fixed link speed
 #: (v25.11.2:examples/l3fwd/main.c:762, 824, 930-940)
-_SINCE = {"rule_ipv4": "22.11", "rule_ipv6": "22.11", "alg": "22.11", "disable-rss": "23.11",
-          "relax-rx-offload": "23.11", "rx-burst": "24.11", "tx-burst": "24.11", "mbcache": "24.11",
-          "eth-link-speed": "25.11"}
+_SINCE = {
+    "rule_ipv4": "22.11",
+    "rule_ipv6": "22.11",
+    "alg": "22.11",
+    "disable-rss": "23.11",
+    "relax-rx-offload": "23.11",
+    "rx-burst": "24.11",
+    "tx-burst": "24.11",
+    "mbcache": "24.11",
+    "eth-link-speed": "25.11",
+}
 _NOT_MODELLED = {
     "mode": "the eventdev mode (its event device and vector pools)",
-    "eventq-sched": "the eventdev mode", "event-eth-rxqs": "the eventdev mode",
-    "event-vector": "event vector pools", "event-vector-size": "event vector pools",
+    "eventq-sched": "the eventdev mode",
+    "event-eth-rxqs": "the eventdev mode",
+    "event-vector": "event vector pools",
+    "event-vector-size": "event vector pools",
     "event-vector-tmo": "event vector pools",
 }
 
@@ -88,9 +118,16 @@ class L3fwdArgs:
     given: set[str] = field(default_factory=set)
 
     def to_dict(self) -> dict[str, object]:
-        return {"portmask": hex(self.portmask), "config": [list(c) for c in self.config], "lookup": self.lookup,
-                "rx_queue_size": self.nb_rxd, "tx_queue_size": self.nb_txd, "per_port_pool": self.per_port_pool,
-                "ipv6": self.ipv6, "numa": self.numa}
+        return {
+            "portmask": hex(self.portmask),
+            "config": [list(c) for c in self.config],
+            "lookup": self.lookup,
+            "rx_queue_size": self.nb_rxd,
+            "tx_queue_size": self.nb_txd,
+            "per_port_pool": self.per_port_pool,
+            "ipv6": self.ipv6,
+            "numa": self.numa,
+        }
 
 
 def _num(text: str, what: str, base: int = 0) -> int:
@@ -148,8 +185,9 @@ def parse(argv: list[str], p: Platform | None = None) -> L3fwdArgs:
             value = argv[i]
             i += 1
         elif name not in _WITH_VALUE | _FLAGS:
-            raise InputError(f"l3fwd does not know the option --{name} (it exits: 'Invalid L3FWD parameters')",
-                             param="command")
+            raise InputError(
+                f"l3fwd does not know the option --{name} (it exits: 'Invalid L3FWD parameters')", param="command"
+            )
         check_option("l3fwd", name, p, _SINCE, {}, "Invalid L3FWD parameters")
         if name in _NOT_MODELLED:
             raise InputError(f"l3fwd --{name}: {_NOT_MODELLED[name]} is not modelled", param="command")
@@ -172,8 +210,11 @@ def parse(argv: list[str], p: Platform | None = None) -> L3fwdArgs:
                 raise InputError(f"l3fwd --lookup={value!r}: one of lpm, fib, em, acl", param="command")
             if value == "acl" and p is not None and not since(p, "22.11"):
                 # parse_lookup knows em, lpm and fib at 21.11 (v21.11.9:examples/l3fwd/main.c:597-607)
-                raise InputError("l3fwd --lookup=acl: l3fwd has it from DPDK 22.11 (it exits: 'Invalid lookup "
-                                 "option! Accepted options: em, lpm, fib')", param="command")
+                raise InputError(
+                    "l3fwd --lookup=acl: l3fwd has it from DPDK 22.11 (it exits: 'Invalid lookup "
+                    "option! Accepted options: em, lpm, fib')",
+                    param="command",
+                )
             if value == "acl":
                 raise InputError("l3fwd --lookup=acl: the ACL contexts are not modelled", param="command")
             out.lookup = value
@@ -198,8 +239,11 @@ def parse(argv: list[str], p: Platform | None = None) -> L3fwdArgs:
             # parsed, but setup_hash sizes both tables with L3FWD_HASH_ENTRIES (l3fwd_em.c:963-976)
             pass
     if not out.config:
-        raise InputError("l3fwd: give --config: its default uses lcores 2 and 3 on ports 0-3 "
-                         "(lcore_params_array_default, main.c:95-105)", param="command")
+        raise InputError(
+            "l3fwd: give --config: its default uses lcores 2 and 3 on ports 0-3 "
+            "(lcore_params_array_default, main.c:95-105)",
+            param="command",
+        )
     if not out.portmask:
         raise InputError("l3fwd: give -p PORTMASK (without it l3fwd exits: 'invalid portmask')", param="command")
     return out
@@ -212,13 +256,19 @@ def burst_and_cache(p: Platform) -> tuple[int, int]:
     return (512, 512) if since(p, "24.11") else (MAX_PKT_BURST, MEMPOOL_CACHE_SIZE)
 
 
-def nb_mbuf(nports: int, nb_rx_queue: int, nb_lcores: int, n_tx_queue: int, t: L3fwdArgs,
-            p: Platform | None = None) -> int:
+def nb_mbuf(
+    nports: int, nb_rx_queue: int, nb_lcores: int, n_tx_queue: int, t: L3fwdArgs, p: Platform | None = None
+) -> int:
     """NB_MBUF(nports) (v22.11:examples/l3fwd/main.c:749-754, v24.11.6:examples/l3fwd/main.c:856-861), with
     nb_rx_queue the port being set up's; the constants, not --mbcache or the bursts, at the release."""
     burst, cache = burst_and_cache(p) if p is not None else (MAX_PKT_BURST, MEMPOOL_CACHE_SIZE)
-    return max(nports * nb_rx_queue * t.nb_rxd + nports * nb_lcores * burst
-               + nports * n_tx_queue * t.nb_txd + nb_lcores * cache, NB_MBUF_FLOOR)
+    return max(
+        nports * nb_rx_queue * t.nb_rxd
+        + nports * nb_lcores * burst
+        + nports * n_tx_queue * t.nb_txd
+        + nb_lcores * cache,
+        NB_MBUF_FLOOR,
+    )
 
 
 def lookup_parts(mode: str, socket: int, p: Platform) -> tuple[Parts, list[Mempool]]:
@@ -230,8 +280,10 @@ def lookup_parts(mode: str, socket: int, p: Platform) -> tuple[Parts, list[Mempo
         v6, _ = lpm6_parts(f"IPV6_L3FWD_LPM_{socket}", 1024, 1 << 16, p)
         out.extend(v6)
     elif mode == "fib":
-        for spec in (FibSpec(4, f"IPV4_L3FWD_FIB_{socket}", 1 << 16, "dir24_8", 4, 1 << 15),
-                     FibSpec(6, f"IPV6_L3FWD_FIB_{socket}", (1 << 16) - 1, "trie", 4, 1 << 15)):
+        for spec in (
+            FibSpec(4, f"IPV4_L3FWD_FIB_{socket}", 1 << 16, "dir24_8", 4, 1 << 15),
+            FibSpec(6, f"IPV6_L3FWD_FIB_{socket}", (1 << 16) - 1, "trie", 4, 1 << 15),
+        ):
             mps, allocs, errs = fib_parts(spec, 0, p)
             pools += mps
             out.allocations += allocs
@@ -269,25 +321,43 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         if port.driver != "net_tap" and not t.relax_rx_offload:
             # port_conf asks for RTE_ETH_RX_OFFLOAD_CHECKSUM (main.c:120-124); net_null and net_ring offer none and
             # rte_eth_dev_configure refuses (v22.11:lib/ethdev/rte_ethdev.c:1234-1243): l3fwd exits
-            raise InputError(f"{port.name}: l3fwd asks every port for RX checksum offload, which {port.driver} does "
-                             "not offer (rte_eth_dev_configure fails and l3fwd exits); use net_tap ports, or "
-                             "--relax-rx-offload (23.11+)", param="command")
+            raise InputError(
+                f"{port.name}: l3fwd asks every port for RX checksum offload, which {port.driver} does "
+                "not offer (rte_eth_dev_configure fails and l3fwd exits); use net_tap ports, or "
+                "--relax-rx-offload (23.11+)",
+                param="command",
+            )
         nb_rxq = max((q + 1 for pt, q, _ in t.config if pt == port.port_id), default=0)
         if port.driver == "net_tap" and nb_rxq != n_tx_queue:
-            raise InputError(f"{port.name}: net_tap needs as many rx queues ({nb_rxq}) as tx queues ({n_tx_queue}, "
-                             "one per lcore): tap_dev_configure refuses it", param="command")
-        q = ethdev.QueueConf(nb_rxq, n_tx_queue, t.nb_rxd, t.nb_txd, lsc_interrupt=False,
-                             rx_data_room=p.release.mbuf_default_dataroom + p.release.pktmbuf_headroom,
-                             mtu=ethdev.mtu_of(t.max_pkt_len))
+            raise InputError(
+                f"{port.name}: net_tap needs as many rx queues ({nb_rxq}) as tx queues ({n_tx_queue}, "
+                "one per lcore): tap_dev_configure refuses it",
+                param="command",
+            )
+        q = ethdev.QueueConf(
+            nb_rxq,
+            n_tx_queue,
+            t.nb_rxd,
+            t.nb_txd,
+            lsc_interrupt=False,
+            rx_data_room=p.release.mbuf_default_dataroom + p.release.pktmbuf_headroom,
+            mtu=ethdev.mtu_of(t.max_pkt_len),
+        )
         conf, driver_pools = ethdev.configure(port, q, p)
         # init_mem: one pool per socket (per port with --per-port-pool), lookups once per socket (main.c:969-1013)
         if t.per_port_pool or not pools:
             n = nb_mbuf(1 if t.per_port_pool else len(ports), nb_rxq, nb_lcores, n_tx_queue, t, p)
             name = f"mbuf_pool_{port.port_id if t.per_port_pool else 0}:0"
             cache = burst_and_cache(p)[1] if t.mbcache is None else t.mbcache
-            mp, errs, _ = mbuf_pool(MbufSpec(name=name, count=n, cache_size=cache,
-                                             data_room=p.release.mbuf_default_dataroom + p.release.pktmbuf_headroom),
-                                    p)
+            mp, errs, _ = mbuf_pool(
+                MbufSpec(
+                    name=name,
+                    count=n,
+                    cache_size=cache,
+                    data_room=p.release.mbuf_default_dataroom + p.release.pktmbuf_headroom,
+                ),
+                p,
+            )
             parts.errors += errs
             if mp is not None:
                 pools.append(mp)
@@ -304,14 +374,25 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             # rte_eth_rxtx_callback) (v24.11.6:examples/l3fwd/main.c:1261-1280, lib/ethdev/rte_ethdev.c:5849);
             # without it a port that cannot classify packets (net_null, net_ring) makes l3fwd exit
             if t.parse_ptype:
-                parts.allocations.append(Allocation("(null)", s["eth_rxtx_callback"],
-                                                    f"port {port.port_id} queue {queue} rx callback (--parse-ptype)"))
+                parts.allocations.append(
+                    Allocation(
+                        "(null)",
+                        s["eth_rxtx_callback"],
+                        f"port {port.port_id} queue {queue} rx callback (--parse-ptype)",
+                    )
+                )
             elif port.driver != "net_tap":
-                raise InputError(f"{port.name}: {port.driver} does not classify packet types: l3fwd exits ('port "
-                                 f"{port.port_id} cannot parse packet type, please add --parse-ptype')",
-                                 param="command")
+                raise InputError(
+                    f"{port.name}: {port.driver} does not classify packet types: l3fwd exits ('port "
+                    f"{port.port_id} cannot parse packet type, please add --parse-ptype')",
+                    param="command",
+                )
     if not t.numa:
         notes.append("--no-numa: every pool and table on socket 0 (as with one socket)")
-    details: dict[str, object] = {"l3fwd": t.to_dict(), "ports": [pt.to_dict() for pt in ports],
-                                  "mbuf_pools": pool_sizes, "tx_queues_per_port": n_tx_queue}
+    details: dict[str, object] = {
+        "l3fwd": t.to_dict(),
+        "ports": [pt.to_dict() for pt in ports],
+        "mbuf_pools": pool_sizes,
+        "tx_queues_per_port": n_tx_queue,
+    }
     return parts, pools, details, notes

@@ -27,9 +27,24 @@ from ..records import Allocation
 #: how a log prints a NULL type string (glibc's printf of "%s" with NULL)
 NULL = "(null)"
 #: model names whose real type string is NULL
-_NULL_TYPED = frozenset({"rules_tbl", "tbl8", "tbl8_pool", "tbl8_hdrs", "buckets", "buckets_ext", "ext_bkt_to_free",
-                         "key_store", "tbl_chng_cnt", "local_free_slots", "readwrite_lock", "intr_handle",
-                         "intr_handle efds", "intr_handle elist"})
+_NULL_TYPED = frozenset(
+    {
+        "rules_tbl",
+        "tbl8",
+        "tbl8_pool",
+        "tbl8_hdrs",
+        "buckets",
+        "buckets_ext",
+        "ext_bkt_to_free",
+        "key_store",
+        "tbl_chng_cnt",
+        "local_free_slots",
+        "readwrite_lock",
+        "intr_handle",
+        "intr_handle efds",
+        "intr_handle elist",
+    }
+)
 
 
 def real_name(a: Allocation) -> Allocation:
@@ -39,10 +54,13 @@ def real_name(a: Allocation) -> Allocation:
         return a._replace(name=NULL, role=f"{name}: {a.role}")
     if name == "FIB6_TAILQ_ENTRY":
         return a._replace(name="FIB_TAILQ_ENTRY")
-    for prefix, real in (("DP_", "%p of rte_fib {}, 7 chars"), ("TBL8_idxes_", "TBL8_idxes_%p of {}'s table"),
-                         ("TBL8_", "TBL8_%p of {}'s table")):
+    for prefix, real in (
+        ("DP_", "%p of rte_fib {}, 7 chars"),
+        ("TBL8_idxes_", "TBL8_idxes_%p of {}'s table"),
+        ("TBL8_", "TBL8_%p of {}'s table"),
+    ):
         if name.startswith(prefix) and a.role.startswith(("dir24_8", "rte_trie", "tbl8")):
-            fib = name[len(prefix):]
+            fib = name[len(prefix) :]
             return a._replace(name=real.format(fib), role=f"{name}: {a.role}")
     return a
 

@@ -199,11 +199,17 @@ def sizes(p: Platform) -> dict[str, int]:
     rel = p.release.version
     if rel not in MEASURED or p.arch not in ARCHES:
         known = ", ".join(MEASURED)
-        why = (f"DPDK {rel} was not built and run" if rel not in MEASURED else
-               f"no {p.arch} build of the applications was run (their struct sizes and the drivers' differ by "
-               "architecture)")
-        raise InputError(f"application sizing knows the struct sizes measured on real runs: DPDK {known} on "
-                         f"{', '.join(ARCHES)} (asked: {rel} on {p.arch}: {why})", param="--dpdk")
+        why = (
+            f"DPDK {rel} was not built and run"
+            if rel not in MEASURED
+            else f"no {p.arch} build of the applications was run (their struct sizes and the drivers' differ by "
+            "architecture)"
+        )
+        raise InputError(
+            f"application sizing knows the struct sizes measured on real runs: DPDK {known} on "
+            f"{', '.join(ARCHES)} (asked: {rel} on {p.arch}: {why})",
+            param="--dpdk",
+        )
     return {k: v for k, (v, _) in MEASURED[rel].items()}
 
 
@@ -224,19 +230,24 @@ def citation(p: Platform, name: str) -> str:
     return MEASURED[p.release.version][name][1]
 
 
-def check_option(program: str, name: str, p: Platform | None, added: dict[str, str], removed: dict[str, str],
-                 exits: str) -> None:
+def check_option(
+    program: str, name: str, p: Platform | None, added: dict[str, str], removed: dict[str, str], exits: str
+) -> None:
     """Refuse ``--name`` at a release whose ``program`` does not have it: ``added`` maps an option to the first
     release with it, ``removed`` to the last; ``exits`` is what the program says.  Without a platform, none."""
     if p is None:
         return
     rel = p.release.version
     if name in added and not since(p, added[name]):
-        raise InputError(f"{program} --{name}: {program} has it from DPDK {added[name]} (asked: {rel}; it exits: "
-                         f"{exits!r})", param="command")
+        raise InputError(
+            f"{program} --{name}: {program} has it from DPDK {added[name]} (asked: {rel}; it exits: {exits!r})",
+            param="command",
+        )
     if name in removed and since(p, _next(removed[name])):
-        raise InputError(f"{program} --{name}: {program} had it up to DPDK {removed[name]} (asked: {rel}; it exits: "
-                         f"{exits!r})", param="command")
+        raise InputError(
+            f"{program} --{name}: {program} had it up to DPDK {removed[name]} (asked: {rel}; it exits: {exits!r})",
+            param="command",
+        )
 
 
 def _next(version: str) -> str:

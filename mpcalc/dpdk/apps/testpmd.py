@@ -23,6 +23,7 @@ from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
 from .releases import check_option, sizes
+from .testpmd_options import _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
 
 _SRC = "v22.11:app/test-pmd"
 # testpmd.h at the release (v22.11:app/test-pmd/testpmd.h:49-85, 658)
@@ -37,56 +38,6 @@ GRO_MAX_FLUSH_CYCLES = 4
 #: EXTBUF_ZONE_SIZE = RTE_PGSIZE_2M - 4 * RTE_CACHE_LINE_SIZE (v22.11:app/test-pmd/testpmd.h:87)
 EXTBUF_ZONE_SIZE = (2 << 20) - 4 * 64
 MP_ALLOC = ("native", "anon", "xmem", "xmemhuge", "xbuf")
-
-def _words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
-
-
-#: options that take a value (parameters.c lgopts, v22.11:app/test-pmd/parameters.c:585-707), and flags
-_WITH_VALUE = _words("""cmdline-file eth-peers-configfile eth-peer stats-period display-xstats nb-cores nb-ports
-coremask portmask portlist port-numa-config ring-numa-config socket-num mbuf-size total-num-mbufs max-pkt-len
-max-lro-pkt-size latencystats bitrate-stats port-topology forward-mode rxq txq rxd txd hairpinq hairpin-mode burst
-flowgen-clones flowgen-flows mbcache txpt txht txwt txfreet txrst rxpt rxht rxwt rxfreet rxoffs rxpkts rxhdrs
-txpkts eth-link-speed print-event mask-event tx-offloads rx-offloads vxlan-gpe-port geneve-parsed-port mp-alloc
-tx-ip tx-udp noisy-tx-sw-buffer-size noisy-tx-sw-buffer-flushtime noisy-lkup-memory noisy-lkup-num-writes
-noisy-lkup-num-reads noisy-lkup-num-reads-writes rx-mq-mode noisy-forward-mode hairpin-map num-procs proc-id
-pkt-filter-mode pkt-filter-report-hash pkt-filter-size pkt-filter-drop-queue cmdline-file-noecho txonly-flows""")
-_FLAGS = _words("""help interactive auto-start tx-first numa no-numa mp-anon disable-crc-strip enable-lro
-enable-rx-cksum enable-rx-timestamp enable-scatter enable-hw-vlan enable-hw-vlan-filter enable-hw-vlan-strip
-enable-hw-vlan-extend enable-hw-qinq-strip enable-drop-en disable-rss rss-ip rss-udp rss-level-outer
-rss-level-inner no-flush-rx flow-isolate-all multi-rx-mempool txonly-multi-flow disable-link-check
-disable-device-start no-lsc-interrupt no-rmv-interrupt hot-plug mlockall no-mlockall no-iova-contig
-record-core-cycles record-burst-stats disable-flow-flush enable-rss""")
-#: options testpmd gained after 21.11 and the release that has them (diff of the lgopts of
-#: app/test-pmd/parameters.c at each stable tag): rxhdrs, multi-rx-mempool (v22.11.11:...:674-676);
-#: enable-rss, cmdline-file-noecho (v25.11.2:...:54, 124, 276, 315); txonly-flows (v26.07:...:196, 353)
-_SINCE = {"multi-rx-mempool": "22.11", "rxhdrs": "22.11", "disable-flow-flush": "23.11", "noisy-forward-mode": "23.11",
-          "hairpin-map": "24.11", "num-procs": "24.11", "proc-id": "24.11", "enable-rss": "25.11",
-          "cmdline-file-noecho": "25.11", "txonly-flows": "26.07"}
-#: the Flow Director options, up to 21.11 (v21.11.9:app/test-pmd/parameters.c:630-633, 968-1030; removed with
-#: the deprecated fdir_conf by 5007ac1318): a NIC's configuration, no memory on the vdev ports
-_UNTIL = {f"pkt-filter-{k}": "21.11" for k in ("mode", "report-hash", "size", "drop-queue")}
-_OPTIONAL = frozenset({"rxq-share"})
-#: options that change memory in ways the model does not count: refused by name
-_NOT_MODELLED = {
-    "latencystats": "rte_latencystats_init's memzone",
-    "bitrate-stats": "rte_stats_bitrate_create's allocations",
-    "hairpinq": "hairpin queues",
-    "port-numa-config": "per-port NUMA placement",
-    "ring-numa-config": "per-ring NUMA placement",
-    "multi-rx-mempool": "per-queue mempools",
-    "rxpkts": "buffer split segments",
-    "rxhdrs": "buffer split headers",
-    "noisy-tx-sw-buffer-size": "the noisy forwarding engine's FIFOs",
-    "noisy-lkup-memory": "the noisy forwarding engine's memory",
-    "hot-plug": "hot-plug monitoring",
-    "cmdline-file": "a command file (its commands may create anything)",
-    "cmdline-file-noecho": "a command file (its commands may create anything)",
-    "noisy-forward-mode": "the noisy forwarding engine's memory",
-    "hairpin-map": "hairpin queues",
-    "num-procs": "multi-process queue sharing",
-    "proc-id": "multi-process queue sharing",
-}
 
 
 @dataclass
@@ -108,10 +59,19 @@ class TestpmdArgs:
     given: dict[str, str | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
-        return {"total_num_mbufs": self.total_num_mbufs or None, "mbuf_size": list(self.mbuf_sizes),
-                "mbcache": self.mbcache, "rxq": self.nb_rxq, "txq": self.nb_txq, "rxd": self.nb_rxd or None,
-                "txd": self.nb_txd or None, "mp_alloc": self.mp_alloc, "lsc_interrupt": self.lsc_interrupt,
-                "device_start": self.device_start, "numa": self.numa}
+        return {
+            "total_num_mbufs": self.total_num_mbufs or None,
+            "mbuf_size": list(self.mbuf_sizes),
+            "mbcache": self.mbcache,
+            "rxq": self.nb_rxq,
+            "txq": self.nb_txq,
+            "rxd": self.nb_rxd or None,
+            "txd": self.nb_txd or None,
+            "mp_alloc": self.mp_alloc,
+            "lsc_interrupt": self.lsc_interrupt,
+            "device_start": self.device_start,
+            "numa": self.numa,
+        }
 
 
 def _num(name: str, value: str | None, lo: int = 0, hi: int = 1 << 32) -> int:
@@ -143,8 +103,7 @@ def parse(argv: list[str], p: Platform | None = None) -> TestpmdArgs:
             value, eq = argv[i], "="
             i += 1
         elif name not in _WITH_VALUE | _FLAGS | _OPTIONAL:
-            raise InputError(f"testpmd does not know the option --{name} (it exits: 'Invalid option')",
-                             param="command")
+            raise InputError(f"testpmd does not know the option --{name} (it exits: 'Invalid option')", param="command")
         check_option("testpmd", name, p, _SINCE, _UNTIL, "Invalid option")
         out.given[name] = value if eq else None
         if name in _NOT_MODELLED:
@@ -157,8 +116,9 @@ def _apply(out: TestpmdArgs, name: str, value: str) -> None:
     if name == "total-num-mbufs":
         n = _num(name, value)
         if n <= MIN_TOTAL_NUM_MBUFS:  # parameters.c:941-948
-            raise InputError(f"testpmd --total-num-mbufs={n}: it must be > {MIN_TOTAL_NUM_MBUFS} (testpmd exits)",
-                             param="command")
+            raise InputError(
+                f"testpmd --total-num-mbufs={n}: it must be > {MIN_TOTAL_NUM_MBUFS} (testpmd exits)", param="command"
+            )
         out.total_num_mbufs = n
     elif name == "mbuf-size":
         sizes = [_num(name, v, 0, 0xFFFF) for v in value.split(",")]
@@ -229,8 +189,9 @@ def mbufs_per_pool(t: TestpmdArgs, nb_lcores: int) -> int:
     return (RX_DESC_MAX + nb_lcores * t.mbcache + TX_DESC_MAX + MAX_PKT_BURST) * ethdev.RTE_MAX_ETHPORTS
 
 
-def _pool(t: TestpmdArgs, name: str, n: int, seg: int, p: Platform, parts: Parts, pools: list[Mempool],
-          notes: list[str]) -> None:
+def _pool(
+    t: TestpmdArgs, name: str, n: int, seg: int, p: Platform, parts: Parts, pools: list[Mempool], notes: list[str]
+) -> None:
     """mbuf_pool_create (v22.11:app/test-pmd/testpmd.c:1148-1262) in each --mp-alloc mode."""
     s = sizes(p)
     r = p.release
@@ -246,31 +207,47 @@ def _pool(t: TestpmdArgs, name: str, n: int, seg: int, p: Platform, parts: Parts
             if t.mp_alloc != "native":
                 from ..eal import heap_cost
 
-                mp = mp._replace(memzones=tuple(z._replace(role=z.role + " (extmem heap)") for z in mp.memzones),
-                                 heap_bytes=sum(heap_cost(a.size, p) for a in mp.allocations))
-                notes.append(f"--mp-alloc={t.mp_alloc}: pool {name}'s memzones are on the external heap 'extmem' "
-                             "(socket 256 and up), memory testpmd mmaps itself: they take no hugepage of the "
-                             "sockets' heaps")
+                mp = mp._replace(
+                    memzones=tuple(z._replace(role=z.role + " (extmem heap)") for z in mp.memzones),
+                    heap_bytes=sum(heap_cost(a.size, p) for a in mp.allocations),
+                )
+                notes.append(
+                    f"--mp-alloc={t.mp_alloc}: pool {name}'s memzones are on the external heap 'extmem' "
+                    "(socket 256 and up), memory testpmd mmaps itself: they take no hugepage of the "
+                    "sockets' heaps"
+                )
             pools.append(mp)
         return
     if t.mp_alloc == "anon":
         # rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + seg, cache,
         # sizeof(struct rte_pktmbuf_pool_private), socket, mempool_flags) + rte_mempool_populate_anon:
         # the objects are in anonymous mmap()ed memory, no objects memzone (testpmd.c:1183-1200)
-        mp = create_pool(PoolSpec(name=name, count=n, elt_size=r.mbuf_size + seg, cache_size=t.mbcache,
-                                  private_size=r.pktmbuf_pool_private_size,
-                                  flags=0x4 if t.no_iova_contig else 0), p)
+        mp = create_pool(
+            PoolSpec(
+                name=name,
+                count=n,
+                elt_size=r.mbuf_size + seg,
+                cache_size=t.mbcache,
+                private_size=r.pktmbuf_pool_private_size,
+                flags=0x4 if t.no_iova_contig else 0,
+            ),
+            p,
+        )
         objs = [z for z in mp.memzones if z.role == "objects"]
         from ..eal import heap_cost
 
-        mp = mp._replace(memzones=tuple(z for z in mp.memzones if z.role != "objects"),
-                         heap_bytes=mp.heap_bytes - sum(heap_cost(z.len, p) for z in objs))
+        mp = mp._replace(
+            memzones=tuple(z for z in mp.memzones if z.role != "objects"),
+            heap_bytes=mp.heap_bytes - sum(heap_cost(z.len, p) for z in objs),
+        )
         if mp.objsz is not None:
             size = anon_size(mp.objsz.total_size, n)
             mp = mp._replace(allocations=(*mp.allocations, Allocation(f"{name} objects", size, ANON_ROLE)))
-            notes.append(f"--mp-alloc=anon: pool {name}'s {n:,} objects are in one anonymous mmap of {size:,} B "
-                         "(rte_mempool_populate_anon): ordinary 4 KiB pages, outside every memzone and the hugepage "
-                         "heap; it is listed, and counted in total_bytes, but not in heap_bytes nor the hugepages")
+            notes.append(
+                f"--mp-alloc=anon: pool {name}'s {n:,} objects are in one anonymous mmap of {size:,} B "
+                "(rte_mempool_populate_anon): ordinary 4 KiB pages, outside every memzone and the hugepage "
+                "heap; it is listed, and counted in total_bytes, but not in heap_bytes nor the hugepages"
+            )
         pools.append(mp)
         return
     # xbuf: setup_extbuf reserves the pinned data buffers MP_<pool>_xb_<i> (testpmd.c:1085-1141), then
@@ -280,8 +257,16 @@ def _pool(t: TestpmdArgs, name: str, n: int, seg: int, p: Platform, parts: Parts
     per_zone = EXTBUF_ZONE_SIZE // elt
     for i in range(ceil_div(n, per_zone)):
         parts.zones.append(Memzone(f"MP_{name}_xb_{i}", memzone_len(EXTBUF_ZONE_SIZE, p), f"{name} pinned data"))
-    mp = create_pool(PoolSpec(name=name, count=n, elt_size=r.mbuf_size + s["rte_mbuf_ext_shared_info"],
-                              cache_size=t.mbcache, private_size=r.pktmbuf_pool_private_size), p)
+    mp = create_pool(
+        PoolSpec(
+            name=name,
+            count=n,
+            elt_size=r.mbuf_size + s["rte_mbuf_ext_shared_info"],
+            cache_size=t.mbcache,
+            private_size=r.pktmbuf_pool_private_size,
+        ),
+        p,
+    )
     pools.append(mp)
 
 
@@ -304,9 +289,10 @@ def rx_metadata_negotiate(p: Platform, s: dict[str, int]) -> Parts:
     if version_key(p.release.version) < version_key(RESTORE_DYNFLAG_SINCE):
         return out
     out.zones.append(Memzone("rte_mbuf_dyn", memzone_len(s["mbuf_dyn_shm"], p), "mbuf dynamic fields and flags"))
-    out.allocations += [Allocation("MBUF_DYNFLAG_TAILQ_ENTRY", p.release.tailq_entry_size, "tailq entry"),
-                        Allocation("mbuf_dynflag", s["mbuf_dynflag_elt"], "mbuf dynamic flag "
-                                   "(rte_flow_restore_info_dynflag)")]
+    out.allocations += [
+        Allocation("MBUF_DYNFLAG_TAILQ_ENTRY", p.release.tailq_entry_size, "tailq entry"),
+        Allocation("mbuf_dynflag", s["mbuf_dynflag_elt"], "mbuf dynamic flag (rte_flow_restore_info_dynflag)"),
+    ]
     return out
 
 
@@ -315,13 +301,17 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     t = parse(argv, p)
     s = sizes(p)  # the struct sizes measured at the release (refuses the others)
     if "enable-rss" in t.given and "disable-rss" in t.given:  # v25.11.2:app/test-pmd/parameters.c:1255-1267
-        raise InputError("testpmd --enable-rss with --disable-rss: it exits ('Invalid option combination')",
-                         param="command")
+        raise InputError(
+            "testpmd --enable-rss with --disable-rss: it exits ('Invalid option combination')", param="command"
+        )
     notes: list[str] = []
     nb_lcores = len(e.workers)
     if nb_lcores == 0:
-        raise InputError("testpmd needs a forwarding lcore besides the main one (it exits: 'Empty set of "
-                         "forwarding logical cores', v22.11:app/test-pmd/testpmd.c:4611-4613)", param="command")
+        raise InputError(
+            "testpmd needs a forwarding lcore besides the main one (it exits: 'Empty set of "
+            "forwarding logical cores', v22.11:app/test-pmd/testpmd.c:4611-4613)",
+            param="command",
+        )
     ports = ethdev.vdev_ports(e.vdevs)
     if not ports:
         raise InputError("testpmd needs a port: give --vdev (net_null0, net_ring0, net_tap0)", param="command")
@@ -348,13 +338,22 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     # (testpmd.c:1787-1801; gro_tcp4_tbl_create, v22.11:lib/gro/gro_tcp4.c:19-68)
     entries = GRO_MAX_FLUSH_CYCLES * MAX_PKT_BURST
     for _ in range(nb_lcores):
-        parts.allocations += [Allocation("rte_gro_ctx_create", s["gro_ctx"], "gro"),
-                              Allocation("gro_tcp4_tbl_create", s["gro_tcp4_tbl"], "gro"),
-                              Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_item"], "gro"),
-                              Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_flow"], "gro")]
+        parts.allocations += [
+            Allocation("rte_gro_ctx_create", s["gro_ctx"], "gro"),
+            Allocation("gro_tcp4_tbl_create", s["gro_tcp4_tbl"], "gro"),
+            Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_item"], "gro"),
+            Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_flow"], "gro"),
+        ]
     if t.device_start:  # start_port(RTE_PORT_ALL) (testpmd.c:2690-2990)
-        q = ethdev.QueueConf(t.nb_rxq, t.nb_txq, t.nb_rxd, t.nb_txd, t.lsc_interrupt,
-                             rx_data_room=t.mbuf_sizes[0], mtu=ethdev.mtu_of(t.max_pkt_len))
+        q = ethdev.QueueConf(
+            t.nb_rxq,
+            t.nb_txq,
+            t.nb_rxd,
+            t.nb_txd,
+            t.lsc_interrupt,
+            rx_data_room=t.mbuf_sizes[0],
+            mtu=ethdev.mtu_of(t.max_pkt_len),
+        )
         for port in ports:
             more, driver_pools = ethdev.configure(port, q, p)
             parts.extend(more)
@@ -362,6 +361,11 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     parts.zones.append(Memzone("RTE_METRICS", memzone_len(s["metrics"], p), "metrics"))  # rte_metrics_init
     if not t.numa:
         notes.append("--no-numa: every pool on socket 0 (as with one socket)")
-    details: dict[str, object] = {"testpmd": t.to_dict(), "ports": [pt.to_dict() for pt in ports],
-                                  "mbufs_per_pool": n, "forwarding_lcores": nb_lcores, "fwd_streams": streams}
+    details: dict[str, object] = {
+        "testpmd": t.to_dict(),
+        "ports": [pt.to_dict() for pt in ports],
+        "mbufs_per_pool": n,
+        "forwarding_lcores": nb_lcores,
+        "fwd_streams": streams,
+    }
     return parts, pools, details, notes

@@ -31,8 +31,9 @@ def _client(prefix: str, commands: list[str]) -> list[str]:
     client = shutil.which("dpdk-telemetry.py")
     if client is None:
         raise AppError("dpdk-telemetry.py not found: apt-get install dpdk-dev")
-    res = subprocess.run([client, "-f", prefix], input="".join(c + "\n" for c in commands), capture_output=True,
-                         text=True, timeout=120)
+    res = subprocess.run(
+        [client, "-f", prefix], input="".join(c + "\n" for c in commands), capture_output=True, text=True, timeout=120
+    )
     lines = [ln for ln in res.stdout.splitlines() if ln.lstrip().startswith("{")]
     if len(lines) != len(commands):
         raise AppError(f"telemetry answered {len(lines)} of {len(commands)}: {res.stdout[-500:]} {res.stderr[-500:]}")
@@ -45,8 +46,12 @@ def telemetry(prefix: str) -> list[str]:
     ids = json.loads(zlist)["/eal/memzone_list"]
     [plist] = _client(prefix, ["/mempool/list"])
     pools = json.loads(plist)["/mempool/list"]
-    return [zlist, *_client(prefix, [f"/eal/memzone_info,{i}" for i in ids] + ["/eal/heap_info,0"]), plist,
-            *_client(prefix, [f"/mempool/info,{n}" for n in pools])]
+    return [
+        zlist,
+        *_client(prefix, [f"/eal/memzone_info,{i}" for i in ids] + ["/eal/heap_info,0"]),
+        plist,
+        *_client(prefix, [f"/mempool/info,{n}" for n in pools]),
+    ]
 
 
 def _wait(log, proc: subprocess.Popen, marker: str, count: int, deadline: float) -> str:
@@ -60,8 +65,16 @@ def _wait(log, proc: subprocess.Popen, marker: str, count: int, deadline: float)
         time.sleep(0.2)
 
 
-def capture(kind: str, eal: list[str], app: list[str], prefix: str, *, dumps: bool = True,
-            with_telemetry: bool = True, timeout: float = 120) -> str:
+def capture(
+    kind: str,
+    eal: list[str],
+    app: list[str],
+    prefix: str,
+    *,
+    dumps: bool = True,
+    with_telemetry: bool = True,
+    timeout: float = 120,
+) -> str:
     """Start ``kind`` (testpmd or l3fwd) as ``program --file-prefix prefix EAL -- APP``; return its dumps (testpmd,
     when ``dumps``) and the telemetry replies (when ``with_telemetry``), as one text."""
     argv = [program(kind), "--file-prefix", prefix, *eal, "--", *app]
@@ -124,4 +137,4 @@ if __name__ == "__main__":
     which, rest = rest[0], rest[1:]
     cut = rest.index("--")
     with open(out, "w") as fh:
-        fh.write(trim(capture(which, rest[:cut], rest[cut + 1:], f"mpcalc_capture_{which}")))
+        fh.write(trim(capture(which, rest[:cut], rest[cut + 1 :], f"mpcalc_capture_{which}")))

@@ -69,9 +69,10 @@ def _telemetry(prefix: str, commands: list[str]) -> list[dict]:
     client = shutil.which("dpdk-telemetry.py")
     if client is None:
         raise AppError("dpdk-telemetry.py not found: apt-get install dpdk-dev")
-    res = subprocess.run([client, "-f", prefix], input="".join(c + "\n" for c in commands), capture_output=True,
-                         text=True, timeout=120)
-    replies = [json.loads(line[line.index("{"):]) for line in res.stdout.splitlines() if "{" in line]
+    res = subprocess.run(
+        [client, "-f", prefix], input="".join(c + "\n" for c in commands), capture_output=True, text=True, timeout=120
+    )
+    replies = [json.loads(line[line.index("{") :]) for line in res.stdout.splitlines() if "{" in line]
     if len(replies) != len(commands):
         raise AppError(f"telemetry answered {len(replies)} of {len(commands)}: {res.stdout[-500:]} {res.stderr[-500:]}")
     return replies
