@@ -205,3 +205,10 @@ def test_a_plan_item_is_the_same_application(tmp_path, run):
     doc = json.loads(out)
     assert doc["sockets"][0]["pages"] == 133 and doc["sockets"][0]["eal_heap"] == 0  # bisected: 133 is the smallest
     assert doc["settings"]["eal_args"] == "--socket-mem 266"
+
+
+def test_the_table_counts_the_pages_of_the_applications_eal(run):
+    """--no-huge: the application's heap is counted in 4 KiB pages, whatever the platform's page size."""
+    code, out, _ = run("app", "--", "dpdk-testpmd", "-l", "0-1", "--no-huge", "--vdev", "net_null0", "--", "-i")
+    assert code == 0
+    assert "pages of 4K: " in out and "pages of 2M" not in out

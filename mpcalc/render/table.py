@@ -215,7 +215,9 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
     if explained:
         _explain(console, explained)
     if result["hugepages"] is not None:
-        console.print(f"pages of {page_label(report.platform['page_size'])}: {result['hugepages']:,}")  # type: ignore[arg-type]
+        # an application's pages are its EAL's (--no-huge: 4 KiB), given in its details; else the platform's
+        page = result["details"].get("page_size", report.platform["page_size"])
+        console.print(f"pages of {page_label(page)}: {result['hugepages']:,}")
     _errors(console, result["errors"])
 
 
