@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 
 from .declare import Param, Resolved
 from .errors import InputError, Rejection
-from .fib import FIB, MAX_PLANNED_ROUTES, route_plan
+from .fib import FIB, MAX_PLANNED_ROUTES
 from .intmath import U32_MAX
 
 if TYPE_CHECKING:  # annotations only: the route modules load when a route file is read
@@ -335,6 +335,8 @@ def parse(lines: Iterable[str], family: int, source: str) -> RouteTable:
 
 def read(path: str, family: int, fmt: str = "auto") -> RouteTable:
     """A route table in any ``--routes-format`` ('-': stdin), read as ``fib --routes-file`` reads it."""
+    from .fib_routes import route_plan
+
     table, _ = route_plan(path, family, "dummy", fmt)  # the dummy data plane: read only, with progress
     if len(table) > MAX_ROUTES:
         raise InputError(f"{path}: {len(table):,} routes; the LPM replay takes at most {MAX_ROUTES:,}: give "
