@@ -24,6 +24,16 @@ records one byte (:data:`NEW_RULE`, the new tbl8 groups, :data:`BAD_DEPTH`).  Th
 table size comes from cumulative counts kept per chunk of routes: the (max_rules + 1)-th new rule, the
 first route whose groups exceed the table, the first depth 0, in DPDK's order of checks.
 
+rule_add has three ENOSPC tests (the end of the route's depth group, the insertion point of an empty group,
+each deeper group in the make-room loop, rte_lpm.c:393-417); the rules are packed by depth from index 0, so
+with adds only each is "the deepest group ends at max_rules": a new rule fails iff max_rules rules exist.
+(A tbl8 failure's rule_delete can leave an empty group with a non-zero first_rule, but only after the first
+failure, past which nothing is predicted.)  rule_add also scans every rule of the route's depth for a
+duplicate (:370-396), which makes DPDK's own build of a full IPv4 table quadratic (minutes for a million
+routes).  rte_lpm6's rule_add inserts into a rules hash of ``max_rules * 1.2 + 64`` entries
+(rte_lpm6.c:268-277) whose own ENOSPC (a full cuckoo path) is not modelled: below 84 % load in 8-entry
+buckets it has not happened in any test, the full tables included.
+
 Next hops are stored in bit fields: 24 bits in rte_lpm (v22.11:lib/lpm/rte_lpm.h:84), 21 in rte_lpm6
 (v22.11:lib/lpm/rte_lpm6.c:57); a larger next hop is added without error and truncated in the tables.
 Both functions take a ``uint32_t`` next hop: a plain file giving a larger one is refused.
