@@ -150,3 +150,17 @@ def test_lpm_reads_every_source(tmp_path, run, run_json):
     assert (doc["input"]["max_rules"], doc["input"]["tbl8"]) == (3, 1)
     code, _, err = run("lpm", "--routes-file", str(ip), "--routes-format", "plain")  # a usage error naming the line
     assert code == 2 and "ip.txt:1" in err
+
+
+def test_progress_and_bound(tmp_path, monkeypatch):
+    """The replay reports its progress a chunk at a time; a table above the bound is refused, naming it."""
+    monkeypatch.setattr(lpm_routes, "CHUNK", 2)
+    seen: list[int] = []
+    table = lpm_routes.parse(["10.0.0.0/8", "10.0.0.0/25", "10.0.1.0/25", "2.0.0.0/8", "10.0.0.0/8"], 4, "<t>")
+    p = lpm_routes.plan(table, 4, progress=seen.append)
+    assert seen == [0, 2, 4] and (p.rules_needed, p.tbl8_needed) == (4, 2)
+    path = tmp_path / "r.txt"
+    path.write_text("10.0.0.0/8\n10.1.0.0/16\n10.2.0.0/16\n")
+    monkeypatch.setattr(lpm_routes, "MAX_ROUTES", 2)
+    with pytest.raises(InputError, match=r"r\.txt: 3 routes; the LPM replay takes at most 2"):
+        lpm_routes.read(str(path), 4)
