@@ -108,9 +108,13 @@ def big_table(tmp: Path, n: int) -> Path:
     with open(path, "w") as fh:
         take = min(n, len(blocks))
         for k in range(0, take, 1 << 20):
-            fh.write("".join(f"{b >> 16}.{b >> 8 & 255}.{b & 255}.0/24 {b % 64}\n" for b in blocks[k:k + (1 << 20)]))
-        fh.write("".join(f"{rng.randrange(1, 224)}.{rng.randrange(256)}.0.0/{rng.randrange(8, 24)} "
-                         f"{rng.randrange(64)}\n" for _ in range(n - take)))
+            fh.write("".join(f"{b >> 16}.{b >> 8 & 255}.{b & 255}.0/24 {b % 64}\n" for b in blocks[k : k + (1 << 20)]))
+        fh.write(
+            "".join(
+                f"{rng.randrange(1, 224)}.{rng.randrange(256)}.0.0/{rng.randrange(8, 24)} {rng.randrange(64)}\n"
+                for _ in range(n - take)
+            )
+        )
     return path
 
 
@@ -152,8 +156,13 @@ def main() -> None:
     ap.add_argument("--file", action="append", default=[], metavar="PATH:FAMILY", help="a table of your own")
     ap.add_argument("--big", type=int, default=0, help="also plan an IPv4 table of this many routes (mpcalc alone)")
     ap.add_argument("--no-probe", action="store_true")
-    ap.add_argument("--kind", nargs="+", default=["fib"], choices=["fib", "lpm"],
-                    help="fib: fib/fib6 --routes-file against rte_fib_add; lpm: lpm/lpm6 against rte_lpm_add")
+    ap.add_argument(
+        "--kind",
+        nargs="+",
+        default=["fib"],
+        choices=["fib", "lpm"],
+        help="fib: fib/fib6 --routes-file against rte_fib_add; lpm: lpm/lpm6 against rte_lpm_add",
+    )
     args = ap.parse_args()
 
     from tests.conformance.oracle import Probe, build_probe, dpdk_runtime_dir
@@ -204,31 +213,49 @@ def main() -> None:
                 argv = [*mpcalc_argv(), kind, "--routes-file", str(path), "--json"]
                 seconds, rss, out = measure(argv, env)
                 doc = json.loads(out)
-                answer = doc["results"][0]["details"]["answer"] if kind == "fib" else {
-                    "routes": doc["input"]["max_rules"], "tbl8": doc["input"]["tbl8"]}
-                rows.append((f"`{kind}`: IPv4, {args.big:,} routes (/24s shuffled, then shorter ones)", answer,
-                             (seconds, rss), None, None, None))
+                answer = (
+                    doc["results"][0]["details"]["answer"]
+                    if kind == "fib"
+                    else {"routes": doc["input"]["max_rules"], "tbl8": doc["input"]["tbl8"]}
+                )
+                rows.append(
+                    (
+                        f"`{kind}`: IPv4, {args.big:,} routes (/24s shuffled, then shorter ones)",
+                        answer,
+                        (seconds, rss),
+                        None,
+                        None,
+                        None,
+                    )
+                )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
     import resource
 
     floor = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs, Python "
-          f"{platform.python_version()}; median of {args.runs} runs, peak RSS the largest (this process: "
-          f"{floor:,.0f} MiB, a floor for every peak RSS below)\n")
-    print("| table | --routes (lpm: --max-rules) / --tbl8 | mpcalc | mpcalc (pure Python) | DPDK 22.11 (probe) | "
-          "DPDK / mpcalc | "
-          "DPDK takes it |")
+    print(
+        f"{time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}; median of {args.runs} runs, peak RSS the largest (this process: "
+        f"{floor:,.0f} MiB, a floor for every peak RSS below)\n"
+    )
+    print(
+        "| table | --routes (lpm: --max-rules) / --tbl8 | mpcalc | mpcalc (pure Python) | DPDK 22.11 (probe) | "
+        "DPDK / mpcalc | "
+        "DPDK takes it |"
+    )
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for label, answer, m, p, d, agree in rows:
+
         def cell(x: tuple[float, int] | None) -> str:
             return "-" if x is None else f"{x[0]:.2f} s, {x[1] / 1024:,.0f} MiB"
 
         ratio = f"{d[0] / m[0]:.1f} x time, {d[1] / m[1]:.1f} x memory" if d else "-"
         took = "-" if agree is None else ("yes" if agree else "NO")
-        print(f"| {label} | {answer['routes']:,} / {answer['tbl8']:,} | {cell(m)} | {cell(p)} | {cell(d)} | "
-              f"{ratio} | {took} |")
+        print(
+            f"| {label} | {answer['routes']:,} / {answer['tbl8']:,} | {cell(m)} | {cell(p)} | {cell(d)} | "
+            f"{ratio} | {took} |"
+        )
 
 
 if __name__ == "__main__":

@@ -45,30 +45,57 @@ class ReferencePlan:
         for i, route in enumerate(self.routes):
             where = f"route {i + 1} ({route.prefix(self.family)}, line {route.line})"
             if self.bad_depth[i]:
-                return [Rejection("EINVAL", f"{where} fails: depth 0 is refused (an LPM table has no default route; "
-                                  "look-ups that miss return -ENOENT)", fn,
-                                  f"{src}:806-808" if self.family == 4 else f"{src}:864-865")]
+                return [
+                    Rejection(
+                        "EINVAL",
+                        f"{where} fails: depth 0 is refused (an LPM table has no default route; "
+                        "look-ups that miss return -ENOENT)",
+                        fn,
+                        f"{src}:806-808" if self.family == 4 else f"{src}:864-865",
+                    )
+                ]
             rule_fails = self.new_rule[i] and rules == max_rules
             tbl8_fails = groups + self.new_groups[i] > tbl8s
             # rte_lpm_add checks the rule first, rte_lpm6_add the tbl8 groups first (simulate_add)
-            first = ("rule" if rule_fails else "tbl8" if tbl8_fails else None) if self.family == 4 else \
-                ("tbl8" if tbl8_fails else "rule" if rule_fails else None)
+            first = (
+                ("rule" if rule_fails else "tbl8" if tbl8_fails else None)
+                if self.family == 4
+                else ("tbl8" if tbl8_fails else "rule" if rule_fails else None)
+            )
             if first == "rule":
-                return [Rejection("ENOSPC", f"{where} fails: the rules table is full ({max_rules} rules){needs}", fn,
-                                  f"{src}:393-417,814-825" if self.family == 4 else f"{src}:498-499,877-880")]
+                return [
+                    Rejection(
+                        "ENOSPC",
+                        f"{where} fails: the rules table is full ({max_rules} rules){needs}",
+                        fn,
+                        f"{src}:393-417,814-825" if self.family == 4 else f"{src}:498-499,877-880",
+                    )
+                ]
             if first == "tbl8":
-                return [Rejection("ENOSPC", f"{where} fails: it needs {self.new_groups[i]} more tbl8 group(s) and "
-                                  f"{tbl8s - groups} of {tbl8s} are free{needs}", fn,
-                                  f"{src}:646-663,830-840" if self.family == 4 else f"{src}:815-846,872-874")]
+                return [
+                    Rejection(
+                        "ENOSPC",
+                        f"{where} fails: it needs {self.new_groups[i]} more tbl8 group(s) and "
+                        f"{tbl8s - groups} of {tbl8s} are free{needs}",
+                        fn,
+                        f"{src}:646-663,830-840" if self.family == 4 else f"{src}:815-846,872-874",
+                    )
+                ]
             rules += self.new_rule[i]
             groups += self.new_groups[i]
         wide = [r for r in self.routes if r.next_hop is not None and r.next_hop >> NH_BITS[self.family]]
         if wide:
             bits = NH_BITS[self.family]
-            return [Rejection(None, f"{len(wide)} route(s) (first: line {wide[0].line}, next hop {wide[0].next_hop}) "
-                              f"have a next hop above 2^{bits} - 1: the add succeeds and the table keeps only the "
-                              f"low {bits} bits", fn, "v22.11:lib/lpm/rte_lpm.h:84" if self.family == 4
-                              else "v22.11:lib/lpm/rte_lpm6.c:57")]
+            return [
+                Rejection(
+                    None,
+                    f"{len(wide)} route(s) (first: line {wide[0].line}, next hop {wide[0].next_hop}) "
+                    f"have a next hop above 2^{bits} - 1: the add succeeds and the table keeps only the "
+                    f"low {bits} bits",
+                    fn,
+                    "v22.11:lib/lpm/rte_lpm.h:84" if self.family == 4 else "v22.11:lib/lpm/rte_lpm6.c:57",
+                )
+            ]
         return []
 
 

@@ -16,7 +16,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_lpm_as_measured():
     r = lpm.size("l1", 1000, 256, X86)
     assert [(a.name, a.size) for a in r.allocations] == [
-        ("LPM_TAILQ_ENTRY", 24), ("LPM_l1", (1 << 26) + 448), ("rules_tbl", 8000), ("tbl8", 262144)]
+        ("LPM_TAILQ_ENTRY", 24),
+        ("LPM_l1", (1 << 26) + 448),
+        ("rules_tbl", 8000),
+        ("tbl8", 262144),
+    ]
     assert r.heap_bytes == 67_380_032 and not r.memzones and r.ok
     assert lpm.size("l1", 1000, 256, ARM).allocations[1].size == (1 << 26) + 512
 

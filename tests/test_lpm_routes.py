@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mpcalc.dpdk import fib, lpm_routes
+from mpcalc.dpdk import fib, lpm_replay, lpm_routes
 from mpcalc.dpdk.errors import InputError
 from mpcalc.dpdk.routes.parse import Route
 from mpcalc.dpdk.routes.table import TableBuilder
@@ -67,8 +67,12 @@ def _same(routes: list[Route], family: int, sizes: list[tuple[int, int]]) -> Non
 
 def _sizes(draw, need_rules: int, need_tbl8: int):  # type: ignore[no-untyped-def]
     pick = st.tuples(st.integers(0, need_rules + 2), st.integers(0, need_tbl8 + 2))
-    return [(need_rules, need_tbl8), (max(0, need_rules - 1), need_tbl8), (need_rules, max(0, need_tbl8 - 1)),
-            *draw(st.lists(pick, max_size=6))]
+    return [
+        (need_rules, need_tbl8),
+        (max(0, need_rules - 1), need_tbl8),
+        (need_rules, max(0, need_tbl8 - 1)),
+        *draw(st.lists(pick, max_size=6)),
+    ]
 
 
 @pytest.mark.parametrize("family", [4, 6])
@@ -92,12 +96,19 @@ def test_full_table_like_lists(family):
     rng = random.Random(family)
     for order in ("random", "sorted"):
         rows = (fulltable.ipv4_rows if family == 4 else fulltable.ipv6_rows)(
-            100_000 if family == 4 else 40_000, 3, order=order)
+            100_000 if family == 4 else 40_000, 3, order=order
+        )
         routes = [Route(network=a, depth=d, next_hop=h, line=i) for i, (a, d, h) in enumerate(rows, 1)]
         ref = reference_plan(routes, family)
         r, t = ref.rules_needed, ref.tbl8_needed
-        sizes = [(r, t), (r - 1, t), (r, t - 1), (r // 2, t), (r, t // 3), *(
-            (rng.randrange(r), rng.randrange(t)) for _ in range(10))]
+        sizes = [
+            (r, t),
+            (r - 1, t),
+            (r, t - 1),
+            (r // 2, t),
+            (r, t // 3),
+            *((rng.randrange(r), rng.randrange(t)) for _ in range(10)),
+        ]
         _same(routes, family, sizes)
 
 
@@ -120,8 +131,9 @@ def test_check_order_and_errnos():
 def test_next_hop_must_be_a_uint32():
     with pytest.raises(InputError, match=r"<t>:2: next hop 4294967296 is not a uint32_t"):
         lpm_routes.parse(["10.0.0.0/8 1", f"10.0.0.0/9 {1 << 32}"], 4, "<t>")
-    assert lpm_routes.plan(lpm_routes.parse([f"10.0.0.0/8 {(1 << 32) - 1}"], 4, "<t>"), 4).failure(1, 1)[0].errno \
-        is None
+    assert (
+        lpm_routes.plan(lpm_routes.parse([f"10.0.0.0/8 {(1 << 32) - 1}"], 4, "<t>"), 4).failure(1, 1)[0].errno is None
+    )
 
 
 def test_the_bound_is_the_fib_planners():
@@ -142,8 +154,9 @@ def test_lpm_reads_every_source(tmp_path, run, run_json):
     assert code == 0 and doc["results"][0]["details"]["route_plan"]["tbl8_needed"] == 1
     assert doc["input"]["routes_format"] == "auto"
     ip = tmp_path / "ip.txt"
-    ip.write_text("10.0.0.0/8 via 192.0.2.1 dev eth0\n10.1.2.0/25 dev eth1 proto static\n"
-                  "10.1.2.128/25 via 192.0.2.1 dev eth0\n")
+    ip.write_text(
+        "10.0.0.0/8 via 192.0.2.1 dev eth0\n10.1.2.0/25 dev eth1 proto static\n10.1.2.128/25 via 192.0.2.1 dev eth0\n"
+    )
     code, doc = run_json("lpm", "--routes-file", str(ip), "--routes-format", "ip")
     plan = doc["results"][0]["details"]["route_plan"]
     assert code == 0 and (plan["rules_needed"], plan["tbl8_needed"], plan["format"]) == (3, 1, "ip")
@@ -154,7 +167,7 @@ def test_lpm_reads_every_source(tmp_path, run, run_json):
 
 def test_progress_and_bound(tmp_path, monkeypatch):
     """The replay reports its progress a chunk at a time; a table above the bound is refused, naming it."""
-    monkeypatch.setattr(lpm_routes, "CHUNK", 2)
+    monkeypatch.setattr(lpm_replay, "CHUNK", 2)  # the replay reports its progress every CHUNK routes
     seen: list[int] = []
     table = lpm_routes.parse(["10.0.0.0/8", "10.0.0.0/25", "10.0.1.0/25", "2.0.0.0/8", "10.0.0.0/8"], 4, "<t>")
     p = lpm_routes.plan(table, 4, progress=seen.append)
@@ -164,3 +177,42 @@ def test_progress_and_bound(tmp_path, monkeypatch):
     monkeypatch.setattr(lpm_routes, "MAX_ROUTES", 2)
     with pytest.raises(InputError, match=r"r\.txt: 3 routes; the LPM replay takes at most 2"):
         lpm_routes.read(str(path), 4)
+
+
+@pytest.mark.parametrize(
+    "kind, routes",
+    [
+        ("lpm", "10.0.0.0/8\n10.1.2.0/25\n10.1.3.0/26\n192.168.0.0/16 3\n"),
+        ("lpm6", "2001:db8::/32\n2001:db8:1::/48\n2001:db8:1:2::/64\n"),
+    ],
+)
+def test_the_answer_leads_the_report(tmp_path, run, run_json, kind, routes):
+    """details.answer first: the --max-rules and --tbl8 to pass and the headroom; the table view opens with them."""
+    path = tmp_path / "r.txt"
+    path.write_text(routes)
+    code, doc = run_json(kind, "--routes-file", str(path))
+    details = doc["results"][0]["details"]
+    plan = details["route_plan"]
+    assert code == 0 and next(iter(details)) == "answer"
+    assert details["answer"] == {
+        "max_rules": plan["rules_needed"],
+        "tbl8": plan["tbl8_needed"],
+        "rules_headroom": 0,
+        "tbl8_headroom": 0,
+    }
+    code, doc = run_json(
+        kind,
+        "--routes-file",
+        str(path),
+        "--max-rules",
+        str(plan["rules_needed"] - 1),
+        "--tbl8",
+        str(plan["tbl8_needed"] + 5),
+    )
+    details = doc["results"][0]["details"]
+    assert code == 1 and doc["results"][0]["errors"][0]["errno"] == "ENOSPC"
+    assert (details["answer"]["rules_headroom"], details["answer"]["tbl8_headroom"]) == (-1, 5)
+    res = run(kind, "--routes-file", str(path), "--max-rules", str(plan["rules_needed"] - 1))
+    lines = res.out.splitlines()
+    assert lines[2] == f"pass --max-rules {plan['rules_needed']:,} --tbl8 {plan['tbl8_needed']:,}"
+    assert lines[4].startswith(f"headroom (--max-rules {plan['rules_needed'] - 1:,} --tbl8 ") and "-1 rules" in lines[4]

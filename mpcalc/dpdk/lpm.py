@@ -66,37 +66,68 @@ def lpm_parts(name: str, max_rules: int, number_tbl8s: int, p: Platform) -> Part
     parts = Parts()
     fn = "rte_lpm_create"
     if max_rules == 0 or number_tbl8s > MAX_TBL8_GROUPS:
-        why = "max_rules is 0" if max_rules == 0 else (f"number_tbl8s {number_tbl8s:,} exceeds "
-                                                      f"RTE_LPM_MAX_TBL8_NUM_GROUPS {MAX_TBL8_GROUPS:,}")
+        why = (
+            "max_rules is 0"
+            if max_rules == 0
+            else (f"number_tbl8s {number_tbl8s:,} exceeds RTE_LPM_MAX_TBL8_NUM_GROUPS {MAX_TBL8_GROUPS:,}")
+        )
         parts.errors.append(Rejection("EINVAL", why, fn, f"{_SRC}:160-165"))
         return parts
     if name_refused(p) and name_bytes(name) >= LPM_NAMESIZE:
-        parts.errors.append(Rejection("ENAMETOOLONG", f"name {name!r} is {name_bytes(name)} bytes; the limit is "
-                                      f"{LPM_NAMESIZE - 1}", fn, "v26.07:lib/lpm/rte_lpm.c:173-176"))
+        parts.errors.append(
+            Rejection(
+                "ENAMETOOLONG",
+                f"name {name!r} is {name_bytes(name)} bytes; the limit is {LPM_NAMESIZE - 1}",
+                fn,
+                "v26.07:lib/lpm/rte_lpm.c:173-176",
+            )
+        )
         return parts
     rules_size = u32(RULE_SIZE * max_rules)  # uint32_t rules_size (rte_lpm.c:153,185)
     tbl8s_size = u32(ENTRY_SIZE * TBL8_GROUP_ENTRIES * number_tbl8s)  # uint32_t tbl8s_size (rte_lpm.c:186-187)
     for size, what, line in ((rules_size, "rules table", "207-217"), (tbl8s_size, "tbl8 table", "219-230")):
         if size == 0:
-            cause = ("number_tbl8s is 0" if what == "tbl8 table" and number_tbl8s == 0
-                     else "its uint32_t size wraps to 0")
-            parts.errors.append(Rejection("ENOMEM", f"the {what} needs 0 bytes ({cause}): rte_zmalloc_socket of 0 "
-                                          "bytes returns NULL", fn, f"{_SRC}:{line}"))
+            cause = (
+                "number_tbl8s is 0" if what == "tbl8 table" and number_tbl8s == 0 else "its uint32_t size wraps to 0"
+            )
+            parts.errors.append(
+                Rejection(
+                    "ENOMEM",
+                    f"the {what} needs 0 bytes ({cause}): rte_zmalloc_socket of 0 bytes returns NULL",
+                    fn,
+                    f"{_SRC}:{line}",
+                )
+            )
             return parts
     if rules_size != RULE_SIZE * max_rules:
-        parts.errors.append(Rejection(None, f"{max_rules:,} rules need {RULE_SIZE * max_rules:,} bytes but the "
-                                      f"uint32_t size wraps to {rules_size:,}: the rules table holds "
-                                      f"{rules_size // RULE_SIZE:,} "
-                                      "rules and rte_lpm_add writes past it", fn, f"{_SRC}:153,185,207-208"))
+        parts.errors.append(
+            Rejection(
+                None,
+                f"{max_rules:,} rules need {RULE_SIZE * max_rules:,} bytes but the "
+                f"uint32_t size wraps to {rules_size:,}: the rules table holds "
+                f"{rules_size // RULE_SIZE:,} "
+                "rules and rte_lpm_add writes past it",
+                fn,
+                f"{_SRC}:153,185,207-208",
+            )
+        )
     if tbl8s_size != ENTRY_SIZE * TBL8_GROUP_ENTRIES * number_tbl8s:
-        parts.errors.append(Rejection(None, f"{number_tbl8s:,} tbl8 groups need {1024 * number_tbl8s:,} bytes but the "
-                                      f"uint32_t size wraps to {tbl8s_size:,}: {tbl8s_size // 1024:,} groups exist and "
-                                      "tbl8_alloc hands out groups past them", fn, f"{_SRC}:153,186-187,219-220"))
+        parts.errors.append(
+            Rejection(
+                None,
+                f"{number_tbl8s:,} tbl8 groups need {1024 * number_tbl8s:,} bytes but the "
+                f"uint32_t size wraps to {tbl8s_size:,}: {tbl8s_size // 1024:,} groups exist and "
+                "tbl8_alloc hands out groups past them",
+                fn,
+                f"{_SRC}:153,186-187,219-220",
+            )
+        )
     r = p.release
     parts.allocations += [
         Allocation("LPM_TAILQ_ENTRY", r.tailq_entry_size, "tailq entry"),
-        Allocation(truncate("LPM_" + name, LPM_NAMESIZE), sizeof_i_lpm(p), "struct __rte_lpm: tbl24 (64 MiB) + rules "
-                   "metadata"),
+        Allocation(
+            truncate("LPM_" + name, LPM_NAMESIZE), sizeof_i_lpm(p), "struct __rte_lpm: tbl24 (64 MiB) + rules metadata"
+        ),
         Allocation("rules_tbl", rules_size, f"{rules_size // RULE_SIZE:,} rules of {RULE_SIZE} B (type NULL)"),
         Allocation("tbl8", tbl8s_size, f"{tbl8s_size // 1024:,} tbl8 groups of 1 KiB (type NULL)"),
     ]
@@ -110,13 +141,18 @@ def size(name: str, max_rules: int, number_tbl8s: int, p: Platform, plan: Any = 
         if not 0 <= value <= U32_MAX:
             raise InputError(f"{what} {value!r} does not fit the uint32_t DPDK takes", param=what)
     parts = lpm_parts(name, max_rules, number_tbl8s, p)
-    details: dict[str, object] = {"tbl24_bytes": TBL24_ENTRIES * ENTRY_SIZE, "max_rules": max_rules,
-                                  "number_tbl8s": number_tbl8s, "struct_rte_lpm": sizeof_rte_lpm(p)}
+    details: dict[str, object] = {
+        "tbl24_bytes": TBL24_ENTRIES * ENTRY_SIZE,
+        "max_rules": max_rules,
+        "number_tbl8s": number_tbl8s,
+        "struct_rte_lpm": sizeof_rte_lpm(p),
+    }
     extra: list[Rejection] = []
     if plan is not None:
-        details["route_plan"] = plan.to_dict()
-        if not parts.failed:
-            extra = plan.failure(max_rules, number_tbl8s)
+        from .lpm_routes import route_report
+
+        planned, extra = route_report(plan, max_rules, number_tbl8s, parts.failed)
+        details = {"answer": planned.pop("answer"), **details, **planned}
     return finish("lpm", 0, p, parts, details, extra)
 
 
@@ -133,13 +169,22 @@ def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platfo
 LPM = ObjectDecl(
     name="lpm",
     summary="An rte_lpm_create() IPv4 LPM table: its 64 MiB tbl24, the rules and the tbl8 groups (rte_zmalloc, "
-            "no memzone).",
+    "no memzone).",
     params=(
         Param("max_rules", "count", "max_rules [default with --routes-file: what the file needs]."),
-        Param("tbl8", "count", "number_tbl8s: tbl8 groups of 256 entries [default: what --routes-file needs, else "
-              "256 as examples/l3fwd (IPV4_L3FWD_LPM_NUMBER_TBL8S)]."),
-        Param("routes_file", "path", "A route table: replay rte_lpm_add to count the rules and tbl8 groups; '-' "
-              "reads stdin (see --routes-format).", fronts=frozenset({"cli", "batch"})),
+        Param(
+            "tbl8",
+            "count",
+            "number_tbl8s: tbl8 groups of 256 entries [default: what --routes-file needs, else "
+            "256 as examples/l3fwd (IPV4_L3FWD_LPM_NUMBER_TBL8S)].",
+        ),
+        Param(
+            "routes_file",
+            "path",
+            "A route table: replay rte_lpm_add to count the rules and tbl8 groups; '-' "
+            "reads stdin (see --routes-format).",
+            fronts=frozenset({"cli", "batch"}),
+        ),
         ROUTES_FORMAT,
         Param("name", "text", "LPM name (allocation LPM_<name>).", default="lpm", show_default=True),
     ),

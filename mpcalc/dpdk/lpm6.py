@@ -70,8 +70,11 @@ def lpm6_parts(name: str, max_rules: int, number_tbl8s: int, p: Platform) -> tup
     parts = Parts()
     fn = "rte_lpm6_create"
     if max_rules == 0 or number_tbl8s > TBL8_MAX_GROUPS:
-        why = "max_rules is 0" if max_rules == 0 else (f"number_tbl8s {number_tbl8s:,} exceeds "
-                                                      f"RTE_LPM6_TBL8_MAX_NUM_GROUPS {TBL8_MAX_GROUPS:,}")
+        why = (
+            "max_rules is 0"
+            if max_rules == 0
+            else (f"number_tbl8s {number_tbl8s:,} exceeds RTE_LPM6_TBL8_MAX_NUM_GROUPS {TBL8_MAX_GROUPS:,}")
+        )
         parts.errors.append(Rejection("EINVAL", why, fn, f"{_SRC}:258-264"))
         return parts, {}
     entries = rule_hash_entries(max_rules, p)
@@ -80,17 +83,34 @@ def lpm6_parts(name: str, max_rules: int, number_tbl8s: int, p: Platform) -> tup
     details.update({f"rule_hash_{k}": v for k, v in hash_details.items()})
     if rules.failed:
         err = rules.errors[0]
-        parts.errors.append(err._replace(reason=f"the rules hash of {entries:,} entries (max_rules {max_rules:,} x 1.2 "
-                                         f"+ 64): {err.reason}", function=fn,
-                                         source=f"{_SRC}:266-285 ({err.function}, {err.source})"))
+        parts.errors.append(
+            err._replace(
+                reason=f"the rules hash of {entries:,} entries (max_rules {max_rules:,} x 1.2 + 64): {err.reason}",
+                function=fn,
+                source=f"{_SRC}:266-285 ({err.function}, {err.source})",
+            )
+        )
         return parts, details
     if max_rules * 1.2 + RULE_HASH_EXTRA_SPACE > U32_MAX:
-        parts.errors.append(Rejection(None, f"max_rules {max_rules:,} x 1.2 + 64 does not fit the uint32_t entries: "
-                                      f"converted on {p.arch} to {entries:,}, a rules hash smaller than max_rules",
-                                      fn, f"{_SRC}:268-270"))
+        parts.errors.append(
+            Rejection(
+                None,
+                f"max_rules {max_rules:,} x 1.2 + 64 does not fit the uint32_t entries: "
+                f"converted on {p.arch} to {entries:,}, a rules hash smaller than max_rules",
+                fn,
+                f"{_SRC}:268-270",
+            )
+        )
     if number_tbl8s == 0:
-        parts.errors.append(Rejection("ENOMEM", "number_tbl8s is 0: the tbl8 index pool needs 0 bytes and rte_malloc "
-                                      "returns NULL (the rules hash is freed again)", fn, f"{_SRC}:287-296"))
+        parts.errors.append(
+            Rejection(
+                "ENOMEM",
+                "number_tbl8s is 0: the tbl8 index pool needs 0 bytes and rte_malloc "
+                "returns NULL (the rules hash is freed again)",
+                fn,
+                f"{_SRC}:287-296",
+            )
+        )
         return parts.freed(), details
     parts.extend(rules)
     r = p.release
@@ -98,8 +118,11 @@ def lpm6_parts(name: str, max_rules: int, number_tbl8s: int, p: Platform) -> tup
         Allocation("tbl8_pool", 4 * number_tbl8s, f"{number_tbl8s:,} tbl8 indexes (type NULL)"),
         Allocation("tbl8_hdrs", TBL8_HDR_SIZE * number_tbl8s, f"{number_tbl8s:,} tbl8 headers (type NULL)"),
         Allocation("LPM6_TAILQ_ENTRY", r.tailq_entry_size, "tailq entry"),
-        Allocation(truncate("LPM_" + name, LPM6_NAMESIZE), sizeof_rte_lpm6(p) + 4 * TBL8_GROUP_ENTRIES * number_tbl8s,
-                   f"struct rte_lpm6 (tbl24 64 MiB) + {number_tbl8s:,} tbl8 groups of 1 KiB"),
+        Allocation(
+            truncate("LPM_" + name, LPM6_NAMESIZE),
+            sizeof_rte_lpm6(p) + 4 * TBL8_GROUP_ENTRIES * number_tbl8s,
+            f"struct rte_lpm6 (tbl24 64 MiB) + {number_tbl8s:,} tbl8 groups of 1 KiB",
+        ),
     ]
     return parts, details
 
@@ -110,13 +133,19 @@ def size(name: str, max_rules: int, number_tbl8s: int, p: Platform, plan: Any = 
         if not 0 <= value <= U32_MAX:
             raise InputError(f"{what} {value!r} does not fit the uint32_t DPDK takes", param=what)
     parts, details = lpm6_parts(name, max_rules, number_tbl8s, p)
-    details = {"tbl24_bytes": TBL24_ENTRIES * 4, "max_rules": max_rules, "number_tbl8s": number_tbl8s,
-               "struct_rte_lpm6": sizeof_rte_lpm6(p), **details}
+    details = {
+        "tbl24_bytes": TBL24_ENTRIES * 4,
+        "max_rules": max_rules,
+        "number_tbl8s": number_tbl8s,
+        "struct_rte_lpm6": sizeof_rte_lpm6(p),
+        **details,
+    }
     extra: list[Rejection] = []
     if plan is not None:
-        details["route_plan"] = plan.to_dict()
-        if not parts.failed:
-            extra = plan.failure(max_rules, number_tbl8s)
+        from .lpm_routes import route_report
+
+        planned, extra = route_report(plan, max_rules, number_tbl8s, parts.failed)
+        details = {"answer": planned.pop("answer"), **details, **planned}
     return finish("lpm6", 0, p, parts, details, extra)
 
 
@@ -133,17 +162,34 @@ def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platfo
 LPM6 = ObjectDecl(
     name="lpm6",
     summary="An rte_lpm6_create() IPv6 LPM table: its rules hash (rte_hash, ring RG_HT_LRH_<name>), the tbl8 pool "
-            "and headers, and LPM_<name> with the 64 MiB tbl24 and every tbl8 group.",
+    "and headers, and LPM_<name> with the 64 MiB tbl24 and every tbl8 group.",
     params=(
-        Param("max_rules", "count", "max_rules [default with --routes-file: what the file needs, else 1024 as "
-              "examples/l3fwd]."),
-        Param("tbl8", "count", "number_tbl8s: tbl8 groups of 256 entries [default: what --routes-file needs, else "
-              "65536 as examples/l3fwd (IPV6_L3FWD_LPM_NUMBER_TBL8S)]."),
-        Param("routes_file", "path", "A route table: replay rte_lpm6_add to count the rules and tbl8 groups; '-' "
-              "reads stdin (see --routes-format).", fronts=frozenset({"cli", "batch"})),
+        Param(
+            "max_rules",
+            "count",
+            "max_rules [default with --routes-file: what the file needs, else 1024 as examples/l3fwd].",
+        ),
+        Param(
+            "tbl8",
+            "count",
+            "number_tbl8s: tbl8 groups of 256 entries [default: what --routes-file needs, else "
+            "65536 as examples/l3fwd (IPV6_L3FWD_LPM_NUMBER_TBL8S)].",
+        ),
+        Param(
+            "routes_file",
+            "path",
+            "A route table: replay rte_lpm6_add to count the rules and tbl8 groups; '-' "
+            "reads stdin (see --routes-format).",
+            fronts=frozenset({"cli", "batch"}),
+        ),
         ROUTES_FORMAT,
-        Param("name", "text", "LPM name (allocation LPM_<name>, rules hash LRH_<name>).", default="lpm6",
-              show_default=True),
+        Param(
+            "name",
+            "text",
+            "LPM name (allocation LPM_<name>, rules hash LRH_<name>).",
+            default="lpm6",
+            show_default=True,
+        ),
     ),
     build=_build,
     resolve=_resolve,

@@ -52,6 +52,12 @@ from .declare import Param, Resolved
 from .errors import InputError, Rejection
 from .fib import FIB, MAX_PLANNED_ROUTES
 from .intmath import U32_MAX
+from .lpm_replay import BAD_DEPTH as BAD_DEPTH
+from .lpm_replay import CHUNK as CHUNK
+from .lpm_replay import GROUP_SHIFT as GROUP_SHIFT
+from .lpm_replay import NEW_RULE as NEW_RULE
+from .lpm_replay import replay4 as replay4
+from .lpm_replay import replay6 as replay6
 
 if TYPE_CHECKING:  # annotations only: the route modules load when a route file is read
     from .routes.parse import Route
@@ -66,111 +72,8 @@ MAX_ROUTES = MAX_PLANNED_ROUTES
 #: --routes-format, declared once by the FIB (mpcalc.dpdk.fib)
 ROUTES_FORMAT: Param = next(p for p in FIB.params if p.key == "routes_format")
 
-NEW_RULE = 0x01  #: route byte: the add makes a new rule
-GROUP_SHIFT = 1  #: route byte: bits 1-4, the tbl8 groups the add takes (IPv6: at most 13)
-BAD_DEPTH = 0x80  #: route byte: depth 0, refused (EINVAL)
-CHUNK = 1 << 16  #: routes per cumulative count (and between two progress reports)
 _RULE_T = bytes(c & NEW_RULE for c in range(256))
 _GROUPS_T = bytes(0 if c & BAD_DEPTH else c >> GROUP_SHIFT & 15 for c in range(256))
-
-
-def _seen_tables(depths: bytes | bytearray) -> list[Any]:
-    """One zero byte per prefix of each depth 1..24 the table uses (lazily zeroed anonymous mappings)."""
-    from .routes.groups import zeroed
-
-    present = set(depths)
-    return [zeroed(1 << d) if d in present and 0 < d <= 24 else None for d in range(25)]
-
-
-def replay4(nets: Sequence[int], depths: bytes | bytearray, progress: Callable[[int], None] | None = None
-            ) -> bytearray:
-    """Each rte_lpm_add's route byte, given that every add before it succeeded (see the module)."""
-    from .routes.groups import zeroed
-
-    n = len(depths)
-    codes = bytearray(n)
-    seen = _seen_tables(depths)
-    shift = [32 - d for d in range(33)]
-    deep: set[int] = set()  # net << 6 | depth of the rules deeper than 24
-    extended = zeroed(1 << 24)  # the /24s holding a tbl8 group (add_depth_big)
-    new_group = NEW_RULE | 1 << GROUP_SHIFT
-    for lo in range(0, n, CHUNK):
-        if progress is not None:
-            progress(lo)
-        hi = min(n, lo + CHUNK)
-        for i, d, net in zip(range(lo, hi), depths[lo:hi], nets[lo:hi]):  # noqa: B905
-            if d <= 24:
-                if d:
-                    tab = seen[d]
-                    s = net >> shift[d]
-                    if not tab[s]:
-                        tab[s] = 1
-                        codes[i] = NEW_RULE
-                else:
-                    codes[i] = BAD_DEPTH
-                continue
-            key = net << 6 | d
-            b = net >> 8
-            if key in deep:  # the rule exists, and so its /24's group
-                continue
-            deep.add(key)
-            if extended[b]:
-                codes[i] = NEW_RULE
-            else:
-                extended[b] = 1
-                codes[i] = new_group
-    return codes
-
-
-def replay6(nets: Sequence[int], depths: bytes | bytearray, progress: Callable[[int], None] | None = None
-            ) -> bytearray:
-    """Each rte_lpm6_add's route byte, given that every add before it succeeded: simulate_add's groups
-    (rte_lpm6.c:596-637) are those of the levels from the first one of the path not extended yet."""
-    from .routes.groups import zeroed
-
-    n = len(depths)
-    codes = bytearray(n)
-    seen = _seen_tables(depths)
-    shift = [128 - d for d in range(129)]
-    rules: set[int] = set()  # net << 8 | depth of the rules deeper than 24
-    extended = zeroed(1 << 24)  # tbl24 entries pointing to a tbl8 group
-    nodes: set[int] = set()  # tbl8 entries (of the levels at 32, 40, ... 120 bits) pointing to a group
-    levels = [0] * 25 + [-(-(d - 24) // 8) for d in range(25, 129)]
-    # the entry of level k >= 1 (a tbl8 group's, at 24 + 8k bits): its prefix and a sentinel bit above it
-    node_shift = [104 - 8 * k for k in range(13)]
-    sentinel = [1 << (24 + 8 * k) for k in range(13)]
-    for lo in range(0, n, CHUNK):
-        if progress is not None:
-            progress(lo)
-        hi = min(n, lo + CHUNK)
-        for i, d, net in zip(range(lo, hi), depths[lo:hi], nets[lo:hi]):  # noqa: B905
-            if d <= 24:
-                if d:
-                    tab = seen[d]
-                    s = net >> shift[d]
-                    if not tab[s]:
-                        tab[s] = 1
-                        codes[i] = NEW_RULE
-                else:
-                    codes[i] = BAD_DEPTH
-                continue
-            key = net << 8 | d
-            code = 0 if key in rules else NEW_RULE
-            if code:
-                rules.add(key)
-            top = levels[d]
-            b = net >> 104
-            if extended[b]:  # follow the path while its entries are extended
-                j = 1
-                while j < top and (net >> node_shift[j] | sentinel[j]) in nodes:
-                    j += 1
-            else:
-                extended[b] = 1
-                j = 0
-            for k in range(j or 1, top):
-                nodes.add(net >> node_shift[k] | sentinel[k])
-            codes[i] = code | (top - j) << GROUP_SHIFT
-    return codes
 
 
 class LpmPlan:
@@ -185,7 +88,7 @@ class LpmPlan:
         self._rules_cum = array("Q", [0])
         self._groups_cum = array("Q", [0])
         for lo in range(0, len(codes), CHUNK):
-            chunk = codes[lo:lo + CHUNK]
+            chunk = codes[lo : lo + CHUNK]
             self._rules_cum.append(self._rules_cum[-1] + chunk.translate(_RULE_T).count(1))
             self._groups_cum.append(self._groups_cum[-1] + sum(chunk.translate(_GROUPS_T)))
         self.rules_needed = self._rules_cum[-1]
@@ -208,19 +111,31 @@ class LpmPlan:
             self._wide = above(self.table, (1 << NH_BITS[self.family]) - 1)
         return self._wide
 
+    def wanted(self) -> tuple[int, int]:
+        """The max_rules and number_tbl8s the table needs, at least 1 each (rte_lpm_create and rte_lpm6_create
+        refuse 0 rules, v22.11:lib/lpm/rte_lpm.c:161-165, rte_lpm6.c:258-264; 0 tbl8 groups fails their
+        0-byte rte_zmalloc)."""
+        return max(1, self.rules_needed), max(1, self.tbl8_needed)
+
     def to_dict(self) -> dict[str, object]:
-        return {"routes": len(self.codes), "rules_needed": self.rules_needed, "tbl8_needed": self.tbl8_needed,
-                "refused_depth_0": self.refused, "next_hops_truncated": self.wide()[0],
-                "format": getattr(self.table, "format", "plain")}
+        return {
+            "routes": len(self.codes),
+            "rules_needed": self.rules_needed,
+            "tbl8_needed": self.tbl8_needed,
+            "refused_depth_0": self.refused,
+            "next_hops_truncated": self.wide()[0],
+            "format": getattr(self.table, "format", "plain"),
+        }
 
     # -- the first failure -------------------------------------------------------------------------------
 
     def _before(self, i: int) -> tuple[int, int]:
         """(new rules, tbl8 groups) of the routes before route i."""
         c = i // CHUNK
-        part = self.codes[c * CHUNK:i]
+        part = self.codes[c * CHUNK : i]
         return self._rules_cum[c] + part.translate(_RULE_T).count(1), self._groups_cum[c] + sum(
-            part.translate(_GROUPS_T))
+            part.translate(_GROUPS_T)
+        )
 
     def _rule_fails(self, max_rules: int) -> int:
         """The route that would be rule max_rules + 1 (rule_add's ENOSPC); len if none."""
@@ -229,7 +144,7 @@ class LpmPlan:
         c = bisect_right(self._rules_cum, max_rules) - 1  # the chunk holding it
         count = self._rules_cum[c]
         lo = c * CHUNK
-        for i, code in enumerate(self.codes[lo:lo + CHUNK], lo):
+        for i, code in enumerate(self.codes[lo : lo + CHUNK], lo):
             count += code & NEW_RULE
             if count > max_rules:
                 return i
@@ -242,7 +157,7 @@ class LpmPlan:
         c = bisect_right(self._groups_cum, tbl8s) - 1
         count = self._groups_cum[c]
         lo = c * CHUNK
-        for i, code in enumerate(self.codes[lo:lo + CHUNK].translate(_GROUPS_T), lo):
+        for i, code in enumerate(self.codes[lo : lo + CHUNK].translate(_GROUPS_T), lo):
             count += code
             if count > tbl8s:
                 return i
@@ -266,26 +181,50 @@ class LpmPlan:
         if i < n:
             where = self._where(i)
             if i == bad:
-                return [Rejection("EINVAL", f"{where} fails: depth 0 is refused (an LPM table has no default route; "
-                                  "look-ups that miss return -ENOENT)", fn,
-                                  f"{src}:806-808" if v4 else f"{src}:864-865")]
+                return [
+                    Rejection(
+                        "EINVAL",
+                        f"{where} fails: depth 0 is refused (an LPM table has no default route; "
+                        "look-ups that miss return -ENOENT)",
+                        fn,
+                        f"{src}:806-808" if v4 else f"{src}:864-865",
+                    )
+                ]
             needs = f"; the table needs max_rules {self.rules_needed} and {self.tbl8_needed} tbl8 groups"
             # rte_lpm_add checks the rule first, rte_lpm6_add the tbl8 groups first (simulate_add)
             if i == rule_at and (v4 or i != tbl8_at):
-                return [Rejection("ENOSPC", f"{where} fails: the rules table is full ({max_rules} rules){needs}", fn,
-                                  f"{src}:393-417,814-825" if v4 else f"{src}:498-499,877-880")]
+                return [
+                    Rejection(
+                        "ENOSPC",
+                        f"{where} fails: the rules table is full ({max_rules} rules){needs}",
+                        fn,
+                        f"{src}:393-417,814-825" if v4 else f"{src}:498-499,877-880",
+                    )
+                ]
             groups = self._before(i)[1]
-            return [Rejection("ENOSPC", f"{where} fails: it needs {self.new_groups(i)} more tbl8 group(s) and "
-                              f"{tbl8s - groups} of {tbl8s} are free{needs}", fn,
-                              f"{src}:646-663,830-840" if v4 else f"{src}:815-846,872-874")]
+            return [
+                Rejection(
+                    "ENOSPC",
+                    f"{where} fails: it needs {self.new_groups(i)} more tbl8 group(s) and "
+                    f"{tbl8s - groups} of {tbl8s} are free{needs}",
+                    fn,
+                    f"{src}:646-663,830-840" if v4 else f"{src}:815-846,872-874",
+                )
+            ]
         count, first = self.wide()
         if count:
             bits = NH_BITS[self.family]
             route = self.table[first]
-            return [Rejection(None, f"{count} route(s) (first: line {route.line}, next hop {route.next_hop}) "
-                              f"have a next hop above 2^{bits} - 1: the add succeeds and the table keeps only the "
-                              f"low {bits} bits", fn, "v22.11:lib/lpm/rte_lpm.h:84" if v4
-                              else "v22.11:lib/lpm/rte_lpm6.c:57")]
+            return [
+                Rejection(
+                    None,
+                    f"{count} route(s) (first: line {route.line}, next hop {route.next_hop}) "
+                    f"have a next hop above 2^{bits} - 1: the add succeeds and the table keeps only the "
+                    f"low {bits} bits",
+                    fn,
+                    "v22.11:lib/lpm/rte_lpm.h:84" if v4 else "v22.11:lib/lpm/rte_lpm6.c:57",
+                )
+            ]
         return []
 
 
@@ -349,8 +288,11 @@ def read(path: str, family: int, fmt: str = "auto") -> RouteTable:
 
     table, _ = route_plan(path, family, "dummy", fmt)  # the dummy data plane: read only, with progress
     if len(table) > MAX_ROUTES:
-        raise InputError(f"{path}: {len(table):,} routes; the LPM replay takes at most {MAX_ROUTES:,}: give "
-                         "--max-rules and --tbl8 instead, or plan a part of the table", param="--routes-file")
+        raise InputError(
+            f"{path}: {len(table):,} routes; the LPM replay takes at most {MAX_ROUTES:,}: give "
+            "--max-rules and --tbl8 instead, or plan a part of the table",
+            param="--routes-file",
+        )
     _check_next_hops(table, getattr(table, "source", "") or path)
     return table  # type: ignore[return-value]
 
@@ -369,13 +311,26 @@ def resolve_routes(a: Mapping[str, Any], family: int) -> Resolved:
             lpm_plan = plan(table, family, progress=replaying.update)
         finally:
             replaying.close()
-    default_rules, default_tbl8 = L3FWD[family]
-    max_rules = a["max_rules"]
-    if max_rules is None:
-        max_rules = max(1, lpm_plan.rules_needed) if lpm_plan else default_rules
-    tbl8 = a["tbl8"]
-    if tbl8 is None:
-        # number_tbl8s 0 fails the creation (a 0-byte rte_malloc): at least one group
-        tbl8 = max(1, lpm_plan.tbl8_needed) if lpm_plan else default_tbl8
-    return Resolved({"name": a["name"], "max_rules": max_rules, "tbl8": tbl8, "routes_file": path,
-                     "routes_format": fmt}, {"plan": lpm_plan})
+    rules_wanted, tbl8_wanted = lpm_plan.wanted() if lpm_plan else L3FWD[family]
+    max_rules = a["max_rules"] if a["max_rules"] is not None else rules_wanted
+    tbl8 = a["tbl8"] if a["tbl8"] is not None else tbl8_wanted
+    return Resolved(
+        {"name": a["name"], "max_rules": max_rules, "tbl8": tbl8, "routes_file": path, "routes_format": fmt},
+        {"plan": lpm_plan},
+    )
+
+
+def route_report(
+    lpm_plan: LpmPlan, max_rules: int, tbl8s: int, failed: bool
+) -> tuple[dict[str, object], list[Rejection]]:
+    """A route plan's part of an LPM's report: the answer a report leads with (the ``--max-rules`` and
+    ``--tbl8`` to pass, and the room this table leaves: negative, what it lacks), the plan's counts, and the
+    first route whose add fails in this table (none when the creation itself failed)."""
+    rules, tbl8 = lpm_plan.wanted()
+    answer = {
+        "max_rules": rules,
+        "tbl8": tbl8,
+        "rules_headroom": max_rules - lpm_plan.rules_needed,
+        "tbl8_headroom": tbl8s - lpm_plan.tbl8_needed,
+    }
+    return {"answer": answer, "route_plan": lpm_plan.to_dict()}, [] if failed else lpm_plan.failure(max_rules, tbl8s)

@@ -1,7 +1,9 @@
-"""The answer a route file gives, in words, first in the table view of ``fib``/``fib6 --routes-file``.
+"""The answer a route file gives, in words, first in the table view of ``fib``/``fib6``/``lpm``/``lpm6
+--routes-file``.
 
-Reads ``details.answer`` and ``details.route_plan`` of a result (mpcalc.dpdk.fib.answer): the
-``--routes`` and ``--tbl8`` to pass, what the table needs, and the room the FIB as asked for leaves.
+Reads ``details.answer`` and ``details.route_plan`` of a result (mpcalc.dpdk.fib_routes.answer,
+mpcalc.dpdk.lpm_routes.route_report): the ``--routes`` (an LPM: ``--max-rules``) and ``--tbl8`` to pass, what
+the table needs, and the room the table as asked for leaves.
 No rich: the table renderer prints these lines as it prints its other sentences.
 """
 
@@ -14,6 +16,13 @@ def lines(result: dict) -> list[str]:
     answer, plan = details.get("answer"), details.get("route_plan")
     if not isinstance(answer, dict) or not isinstance(plan, dict):
         return []
+    if "max_rules" in answer:  # an LPM (mpcalc.dpdk.lpm_routes.route_report)
+        return [
+            f"pass --max-rules {answer['max_rules']:,} --tbl8 {answer['tbl8']:,}",
+            f"{plan['routes']:,} routes need {plan['rules_needed']:,} rules, {plan['tbl8_needed']:,} tbl8 groups",
+            f"headroom (--max-rules {details.get('max_rules', 0):,} --tbl8 {details.get('number_tbl8s', 0):,}): "
+            f"{answer['rules_headroom']:+,} rules, {answer['tbl8_headroom']:+,} tbl8 groups",
+        ]
     provided = details.get("tbl8_provided")
     gives = f"; {provided:,} groups" if plan.get("dp_type") == "dir24_8" and provided is not None else ""
     read = f"{plan['routes']:,} routes"

@@ -36,8 +36,10 @@ PREFIX = 250_000  #: IPv4: the routes replayed whole with the exact sizes
 
 def _reference_codes(table, family: int) -> bytes:  # type: ignore[no-untyped-def]
     ref = reference_plan(list(table), family)
-    return bytes(lpm_routes.BAD_DEPTH if bad else new | groups << lpm_routes.GROUP_SHIFT
-                 for new, groups, bad in zip(ref.new_rule, ref.new_groups, ref.bad_depth, strict=True))
+    return bytes(
+        lpm_routes.BAD_DEPTH if bad else new | groups << lpm_routes.GROUP_SHIFT
+        for new, groups, bad in zip(ref.new_rule, ref.new_groups, ref.bad_depth, strict=True)
+    )
 
 
 def _expect(probe, family: int, lines: list[str], pl: lpm_routes.LpmPlan, rules: int, tbl8: int) -> None:  # type: ignore[no-untyped-def]
