@@ -13,6 +13,8 @@ worker stop the same way, and the parent raises BrokenPipeError as a single proc
 """
 
 import os
+import select
+from collections import deque
 from collections.abc import Iterator
 from typing import IO, cast
 
@@ -20,6 +22,7 @@ from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
 
 PIECE = 1 << 18  #: bytes of the file a worker answers at a time
+AHEAD = 4  #: pieces a worker answers ahead of its turn to write
 _SCAN = 1 << 22
 #: a worker's exit status when the output was closed under it, when it failed, when another one stopped
 _BROKEN_PIPE, _FAILED, _STOPPED = 100, 101, 102
@@ -70,6 +73,51 @@ def _write_all(fd: int, text: str) -> None:
         data = data[os.write(fd, data) :]
 
 
+class _Writer:
+    """Worker ``k``'s side of the token ring: the answers of its pieces, written in the file's order.
+
+    A piece's answers wait (at most :data:`AHEAD` pieces) while the worker goes on to its next piece: the
+    token is looked for without waiting after each piece, and waited for only when that many are pending,
+    so one worker's stall does not stop the others."""
+
+    def __init__(self, k: int, n: int, total: int, out: int, ring: list[tuple[int, int]]) -> None:
+        self.k, self.n, self.total, self.out = k, n, total, out
+        self.token_in, self.token_out = ring[k][0], ring[(k + 1) % n][1]
+        os.set_blocking(self.token_in, False)
+        self.pending: deque[tuple[int, str, int]] = deque()  # (piece, answers, last line)
+        self.progress = Progress("batch")
+
+    def add(self, piece: int, text: str, last: int) -> None:
+        self.pending.append((piece, text, last))
+        self.flush(wait=len(self.pending) > AHEAD)
+
+    def flush(self, wait: bool) -> None:
+        """Write the pending pieces whose turn has come; with ``wait``, until none is left."""
+        while self.pending:
+            piece, text, last = self.pending[0]
+            if piece and not self._token(wait):
+                return
+            _write_all(self.out, text)
+            self.progress.update(last)
+            self.pending.popleft()
+            if piece + 1 < self.total:
+                try:
+                    os.write(self.token_out, b"t")
+                except BrokenPipeError:  # the next worker is gone: not the output's reader
+                    raise _Stopped from None
+
+    def _token(self, wait: bool) -> bool:
+        if wait:
+            select.select([self.token_in], [], [])
+        try:
+            got = os.read(self.token_in, 1)
+        except BlockingIOError:
+            return False
+        if got != b"t":  # the end of the pipe: the worker before this one stopped
+            raise _Stopped
+        return True
+
+
 def _answer(
     k: int,
     n: int,
@@ -81,14 +129,13 @@ def _answer(
     compact: bool,
     freeze: bool,
 ) -> int:
-    """Worker ``k`` of ``n``: answer its pieces, each written once the token comes; its worst exit code."""
+    """Worker ``k`` of ``n``: answer its pieces (:class:`_Writer` writes them in order); its worst exit code."""
     import gc
 
     from .batch import Answerer
 
     answerer = Answerer(compact)
-    progress = Progress("batch")
-    token_in, token_out = ring[k][0], ring[(k + 1) % n][1]
+    writer = _Writer(k, n, total, out, ring)
     worst = ExitCode.OK
     for i, (start, end, number) in enumerate(share):
         parts, last = [], number
@@ -99,17 +146,9 @@ def _answer(
             last = number + first + len(lines) - 2
         if freeze:
             gc.freeze()
-        piece = k + i * n  # its place in the file
-        if piece and os.read(token_in, 1) != b"t":
-            raise _Stopped
-        _write_all(out, "".join(parts))
-        progress.update(last)
-        if piece + 1 < total:
-            try:
-                os.write(token_out, b"t")
-            except BrokenPipeError:  # the next worker is gone: not the output's reader
-                raise _Stopped from None
-    progress.close()
+        writer.add(k + i * n, "".join(parts), last)  # k + i * n: its place in the file
+    writer.flush(wait=True)
+    writer.progress.close()
     return worst
 
 

@@ -8,7 +8,7 @@ from . import eal
 from .declare import CACHE_LAYOUT, CACHE_SIZE, ObjectDecl, Param, Resolved, at_most_one, name_param
 from .errors import InputError, Rejection
 from .intmath import ceil_div
-from .mempool import CACHE_SLOT_BYTES, RING_LIMIT, PoolSpec, check_u32, create_pool, header_layout, header_size
+from .mempool import CACHE_SLOT_BYTES, RING_LIMIT, PoolSpec, check_u32, create_pool, pool_calc
 from .mempool.drivers import OPS
 from .platform import Platform
 from .records import Mempool, Result
@@ -108,10 +108,9 @@ def max_cached(cache_size: int, p: Platform) -> int:
 
 def cache_report(mp: Mempool, p: Platform, layout: str, lcores: int | None = None) -> dict[str, object]:
     """The per-lcore cache in both layouts (seed mempool-index-based-cache)."""
-    h_ptr = header_layout(mp.cache_size, mp.private_data_size, p, "pointer")
-    h_idx = header_layout(mp.cache_size, mp.private_data_size, p, "index")
-    mz_ptr = eal.memzone_len(header_size(h_ptr, p), p)
-    mz_idx = eal.memzone_len(header_size(h_idx, p), p)
+    calc = pool_calc(p)  # its memoized header layouts and MP_<name> lengths
+    h_ptr, mz_ptr, _ = calc.header(mp.cache_size, mp.private_data_size, "pointer")
+    h_idx, mz_idx, _ = calc.header(mp.cache_size, mp.private_data_size, "index")
     held = max_cached(mp.cache_size, p)
     objects = sum(m.len for m in mp.memzones if m.role == "objects")
     out: dict[str, object] = {
