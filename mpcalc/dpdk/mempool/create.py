@@ -213,41 +213,12 @@ class PoolCalc:
                 "rte_mempool_create_empty",
                 f"{_SRC}:898-903",
             )
-            return PoolSizes(
-                eff,
-                objsz,
-                header,
-                header_len,
-                None,
-                None,
-                None,
-                0,
-                (err,),
-                True,
-                header_len,
-                header_heap,
-                objsz.total_size,
-            )
+            return _failed(eff, objsz, header, header_len, err, leaked_heap=header_heap)
         pg_shift = 0 if eff & _NO_IOVA_CONTIG else self.pg_shift
         if ops in STACK_OPS:
             driver = stack_zone(name_bytes, count, ops == "lf_stack", p)
             if driver.error is not None:  # rte_mempool_populate_default fails: rte_mempool_free frees the header
-                return PoolSizes(
-                    eff,
-                    objsz,
-                    header,
-                    header_len,
-                    None,
-                    None,
-                    None,
-                    0,
-                    (driver.error,),
-                    False,
-                    0,
-                    0,
-                    objsz.total_size,
-                    "stack",
-                )
+                return _failed(eff, objsz, header, header_len, driver.error, "stack")
             objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
             stack_hazards = driver.hazards
             if wraps or objs_len > SSIZE_MAX:
@@ -277,7 +248,7 @@ class PoolCalc:
                 "rte_ring_get_memsize_elem",
                 "v22.11:lib/ring/rte_ring.c:59-64",
             )
-            return PoolSizes(eff, objsz, header, header_len, None, None, None, 0, (err,), False, 0, 0, objsz.total_size)
+            return _failed(eff, objsz, header, header_len, err)
         objs_len = eal.memzone_len(calc_mem_size(objsz.total_size, count, pg_shift), p)
         hazards: tuple[Rejection, ...] = ()
         if slots == 0 or wraps or objs_len > SSIZE_MAX:
@@ -303,6 +274,36 @@ class PoolCalc:
                 "ring",
             )
         )
+
+
+def _failed(
+    eff: int,
+    objsz: ObjSize,
+    header: HeaderLayout,
+    header_len: int,
+    error: Rejection,
+    driver_zone: str = "ring",
+    leaked_heap: int | None = None,
+) -> PoolSizes:
+    """A pool whose creation failed once its header was laid out: nothing stays reserved, or, with
+    ``leaked_heap``, the header memzone DPDK leaks (its length and heap)."""
+    leaked = leaked_heap is not None
+    return PoolSizes(
+        eff,
+        objsz,
+        header,
+        header_len,
+        None,
+        None,
+        None,
+        0,
+        (error,),
+        leaked,
+        header_len if leaked else 0,
+        leaked_heap or 0,
+        objsz.total_size,
+        driver_zone,
+    )
 
 
 #: ``PoolSizes(*values)`` without the generated ``__new__``'s Python frame (sizes runs millions of times)
