@@ -31,12 +31,7 @@ class Job(NamedTuple):
 
     @classmethod
     def of(cls, decl: ObjectDecl, platform: Platform, args: Mapping[str, Any]) -> "Job":
-        name = decl.name
-        full = {**(_DEFAULTS.get(name) or _defaults(decl)), **args}
-        for key in _NEEDED.get(name) or _needed(decl):
-            if full[key] is None:
-                raise InputError(f"--{key.replace('_', '-')} is required (unless --fit finds it)")
-        return cls(decl, platform, full, decl.resolve(full))
+        return cls(decl, platform, *complete(decl, args))
 
     @property
     def command(self) -> str:
@@ -113,6 +108,17 @@ class Job(NamedTuple):
 
 _DEFAULTS: dict[str, dict[str, Any]] = {}
 _NEEDED: dict[str, tuple[str, ...]] = {}
+
+
+def complete(decl: ObjectDecl, args: Mapping[str, Any]) -> tuple[dict[str, Any], Resolved]:
+    """``args`` with every key of the object (absent ones take their defaults), the required ones checked,
+    and ``decl.resolve`` of them: a :class:`Job`'s ``args`` and ``resolved``."""
+    name = decl.name
+    full = {**(_DEFAULTS.get(name) or _defaults(decl)), **args}
+    for key in _NEEDED.get(name) or _needed(decl):
+        if full[key] is None:
+            raise InputError(f"--{key.replace('_', '-')} is required (unless --fit finds it)")
+    return full, decl.resolve(full)
 
 
 def _defaults(decl: ObjectDecl) -> dict[str, Any]:

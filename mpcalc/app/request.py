@@ -18,7 +18,7 @@ from ..dpdk.platform import PLATFORM_KEYS, Platform, describe, platform_from
 from ..dpdk.records import Footprint, Result
 from .advice import advise
 from .exitcodes import ExitCode
-from .job import Job, fit_rejection
+from .job import Job, complete, fit_rejection
 from .report import Report
 
 
@@ -102,15 +102,15 @@ def footprints(request: Request) -> Numbers:
     function when it has one and nothing else is asked (no --fit, --explain or gate), else read off
     the results."""
     analysis = request.analysis
-    if (analysis is not NO_ANALYSIS and analysis != NO_ANALYSIS) or objects.get(request.command).footprint is None:
+    decl = objects.get(request.command)
+    numbers = decl.footprint
+    if (analysis is not NO_ANALYSIS and analysis != NO_ANALYSIS) or numbers is None:
         report = evaluate(request).report
         return Numbers(report.command, report.inputs, [(r.flags, r.footprint) for r in report.results])
-    job = job_of(request)
-    numbers = job.decl.footprint
-    assert numbers is not None
-    inputs, extra = job.resolved
+    platform = platform_from(request.platform)
+    inputs, extra = complete(decl, request.args)[1]  # what Job.of makes of them, without the Job
     masks = request.args.get("flags") or [0]
-    return Numbers(request.command, inputs, [(mask, numbers(inputs, extra, mask, job.platform)) for mask in masks])
+    return Numbers(request.command, inputs, [(mask, numbers(inputs, extra, mask, platform)) for mask in masks])
 
 
 def sized_inputs(job: Job, results: list[Result]) -> dict[str, Any]:
