@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
-from .runner import READY, AppError, program
+from .runner import READY, AppError, program, stop
 
 DUMPS = ("dump_mempool", "dump_memzone")
 
@@ -79,7 +78,9 @@ def capture(
     when ``dumps``) and the telemetry replies (when ``with_telemetry``), as one text."""
     argv = [program(kind), "--file-prefix", prefix, *eal, "--", *app]
     if kind == "testpmd" and dumps:
-        argv = ["stdbuf", "-o0", *argv]  # the dumps are stdio, the prompt is write(2): keep them in order
+        # the dumps are stdio, the prompt is write(2): flushed a line at a time, they stay in order (unbuffered,
+        # -o0, a syscall per fprintf, made a 4 KiB-page dump outlast the deadline on a loaded machine)
+        argv = ["stdbuf", "-oL", *argv]
     replies: list[str] = []
     with tempfile.TemporaryFile(mode="w+") as log:
         proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, text=True)
@@ -95,21 +96,7 @@ def capture(
             if with_telemetry:
                 replies = telemetry(prefix)
         finally:
-            if proc.poll() is None:
-                if kind == "testpmd":
-                    try:
-                        assert proc.stdin is not None
-                        proc.stdin.write("quit\n")
-                        proc.stdin.flush()
-                    except OSError:
-                        pass
-                else:
-                    proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=60)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            stop(proc, kind)
             log.seek(0)
             output = log.read()
             shutil.rmtree(f"/var/run/dpdk/{prefix}", ignore_errors=True)

@@ -108,21 +108,7 @@ def run_app(kind: str, eal: list[str], app: list[str], prefix: str, timeout: flo
                 out.order.append(z["Name"])
             out.heap = infos[-1]["/eal/heap_info"]
         finally:
-            if proc.poll() is None:
-                if kind == "testpmd":
-                    try:
-                        assert proc.stdin is not None
-                        proc.stdin.write("quit\n")
-                        proc.stdin.flush()
-                    except OSError:
-                        pass
-                else:
-                    proc.send_signal(signal.SIGINT)
-                try:
-                    proc.wait(timeout=60)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            stop(proc, kind)
             log.seek(0)
             out.output = log.read()
             shutil.rmtree(f"/var/run/dpdk/{prefix}", ignore_errors=True)
@@ -139,3 +125,23 @@ def started(kind: str, eal: list[str], app: list[str], prefix: str) -> tuple[boo
 
 
 __all__ = ["App", "AppError", "build_l3fwd", "os", "run_app", "started"]
+
+
+def stop(proc: subprocess.Popen[str], kind: str) -> None:
+    """End a running application as its user would: testpmd's ``quit``, l3fwd's SIGINT; kill it after 60 s."""
+    if proc.poll() is not None:
+        return
+    if kind == "testpmd":
+        try:
+            assert proc.stdin is not None
+            proc.stdin.write("quit\n")
+            proc.stdin.flush()
+        except OSError:
+            pass
+    else:
+        proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
