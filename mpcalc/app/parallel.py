@@ -169,7 +169,7 @@ def run_parallel(source: IO[bytes], out: IO[str], compact: bool, jobs: int, free
                 status = _answer(k, jobs, len(share), share[k::jobs], fd, out_fd, ring, compact, freeze)
             except BrokenPipeError:
                 status = _BROKEN_PIPE
-            except _Stopped:
+            except (_Stopped, KeyboardInterrupt):  # Ctrl-C reaches every worker: the parent says it, once
                 status = _STOPPED
             except BaseException:  # said on stderr; the parent raises
                 import traceback
