@@ -18,8 +18,10 @@ import pytest
 from mpcalc import inspect as ins
 
 from .apps.capture import capture
+from .test_apps_real import CASES as APP_CASES
+from .test_apps_real import NOHUGE
 
-NOHUGE = ["--no-huge", "-m", "1024", "--no-pci"]
+#: tap interfaces of their own (test_apps_real uses mpct0/mpct1)
 TAPS = ["--vdev", "net_tap0,iface=mpci0", "--vdev", "net_tap1,iface=mpci1"]
 
 #: (id, program, EAL options, application options)
@@ -30,18 +32,7 @@ CASES = [
         ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
         ["-i", "--total-num-mbufs=5000", "--mbuf-size=2048,1024"],
     ),
-    (
-        "testpmd-anon",
-        "testpmd",
-        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
-        ["-i", "--total-num-mbufs=5000", "--mp-alloc=anon"],
-    ),
-    (
-        "testpmd-xmem",
-        "testpmd",
-        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
-        ["-i", "--total-num-mbufs=5000", "--mp-alloc=xmem"],
-    ),
+    *(c for c in APP_CASES if c[0] in ("testpmd-anon", "testpmd-xmem")),  # the live suite's option sets
     (
         "testpmd-xbuf",
         "testpmd",
