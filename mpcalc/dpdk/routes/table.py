@@ -157,6 +157,42 @@ class TableBuilder:
         return RouteTable(self.family, self.nets, self.depths, self.nhs, self.lines, self.source)
 
 
+class Gather:
+    """Routes appended one at a time to a :class:`TableBuilder`, 65,536 at a time: host bits already masked,
+    next hops numbered from 1 in order of appearance (only their equality matters to DPDK), and with
+    ``dedup`` the first route of each prefix kept (a route dump lists a prefix once per peer)."""
+
+    def __init__(self, builder: TableBuilder, dedup: bool) -> None:
+        self.builder = builder
+        self.seen: set[int] | None = set() if dedup else None
+        self.hops: dict[object, int] = {}
+        self._reset()
+
+    def _reset(self) -> None:
+        self.nets: list[int] = []
+        self.depths = bytearray()
+        self.nhs = array("Q")
+        self.lines = array("I")
+
+    def add(self, net: int, depth: int, hop: object, line: int) -> None:
+        if self.seen is not None:
+            key = net << 8 | depth
+            if key in self.seen:
+                return
+            self.seen.add(key)
+        self.nets.append(net)
+        self.depths.append(depth)
+        self.nhs.append(self.hops.setdefault(hop, len(self.hops) + 1))
+        self.lines.append(line)
+        if len(self.depths) >= 1 << 16:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.depths:
+            self.builder.add(self.nets, self.depths, self.nhs, self.lines, 0)
+            self._reset()
+
+
 def _bulk(text: str, family: int) -> tuple[Sequence[int], bytes, array[int] | None] | None:
     """Columns of a chunk in the canonical shape (every line ``PREFIX/DEPTH NH`` with one space, or
     every line ``PREFIX/DEPTH``; no comment, no blank line), or None to read it line by line."""

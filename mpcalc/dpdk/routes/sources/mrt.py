@@ -20,12 +20,11 @@ Pure Python, stdlib only (no click, no rich).
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Callable
 from typing import IO
 
 from ...errors import InputError
-from ..table import TableBuilder
+from ..table import Gather, TableBuilder
 
 TABLE_DUMP, TABLE_DUMP_V2 = 12, 13
 #: TABLE_DUMP_V2 subtypes read: subtype -> (address family, ADD-PATH)
@@ -77,12 +76,7 @@ def read(stream: IO[bytes], family: int, builder: TableBuilder, progress: Callab
     full = (1 << width) - 1
     masks = [full ^ ((1 << (width - d)) - 1) for d in range(width + 1)]
     alen = 4 if family == 4 else 16
-    seen: set[int] = set()
-    hops: dict[bytes | None, int] = {}
-    nets: list[int] = []
-    depths = bytearray()
-    nhs = array("Q")
-    lines = array("I")
+    routes = Gather(builder, dedup=True)  # a dump lists a prefix once per peer: its first entry
     buf = b""
     pos = 0
     record = 0
@@ -147,17 +141,5 @@ def read(stream: IO[bytes], family: int, builder: TableBuilder, progress: Callab
                 continue
         except IndexError:
             raise bad("shorter than its fields") from None
-        net &= masks[depth]
-        key = net << 8 | depth
-        if key in seen:
-            continue
-        seen.add(key)
-        nets.append(net)
-        depths.append(depth)
-        nhs.append(hops.setdefault(hop, len(hops) + 1))
-        lines.append(record)
-        if len(depths) >= 1 << 16:
-            builder.add(nets, depths, nhs, lines, 0)
-            nets, depths, nhs, lines = [], bytearray(), array("Q"), array("I")
-    if depths:
-        builder.add(nets, depths, nhs, lines, 0)
+        routes.add(net & masks[depth], depth, hop, record)
+    routes.flush()

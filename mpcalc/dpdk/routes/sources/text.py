@@ -13,11 +13,10 @@ from __future__ import annotations
 import json
 import re
 import socket
-from array import array
 from collections.abc import Iterable, Iterator
 
 from ...errors import InputError
-from ..table import TableBuilder
+from ..table import Gather, TableBuilder
 
 Row = tuple[int, str, int | None, object]
 Lines = Iterable[tuple[int, str]]
@@ -242,12 +241,7 @@ def collect(rows: Iterable[Row], family: int, builder: TableBuilder, *, dedup: b
     af = socket.AF_INET if family == 4 else socket.AF_INET6
     full = (1 << width) - 1
     masks = [full ^ ((1 << (width - d)) - 1) for d in range(width + 1)]
-    hops: dict[object, int] = {}
-    seen: set[int] = set()
-    nets: list[int] = []
-    depths = bytearray()
-    nhs = array("Q")
-    lines = array("I")
+    routes = Gather(builder, dedup)
     source = builder.source
     for number, addr, depth, hop in rows:
         if depth is None:
@@ -258,17 +252,5 @@ def collect(rows: Iterable[Row], family: int, builder: TableBuilder, *, dedup: b
             net = int.from_bytes(socket.inet_pton(af, addr), "big") & masks[depth]
         except (OSError, ValueError):
             raise InputError(f"{source}:{number}: {addr}/{depth} is not an IPv{family} prefix", param=source) from None
-        if dedup:
-            key = net << 8 | depth
-            if key in seen:
-                continue
-            seen.add(key)
-        nets.append(net)
-        depths.append(depth)
-        nhs.append(hops.setdefault(hop, len(hops) + 1))
-        lines.append(number)
-        if len(depths) >= 1 << 16:
-            builder.add(nets, depths, nhs, lines, 0)
-            nets, depths, nhs, lines = [], bytearray(), array("Q"), array("I")
-    if depths:
-        builder.add(nets, depths, nhs, lines, 0)
+        routes.add(net, depth, hop, number)
+    routes.flush()
