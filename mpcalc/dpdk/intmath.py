@@ -2,10 +2,14 @@
 
 Every byte count in mpcalc is a Python ``int``; these helpers reproduce the C
 semantics (including the uint32 wrap-around) of the macros DPDK uses.
+
+>>> gcd(3, 4), gcd(2, 4), gcd(0, 4), gcd(4, 0)
+(1, 2, 4, 4)
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 U32 = 1 << 32
@@ -50,15 +54,9 @@ def is_pow2(value: int) -> bool:
     return ((value - 1) & value) == 0
 
 
-def gcd(a: int, b: int) -> int:
-    """``get_gcd`` of lib/mempool/rte_mempool.c (Euclid; gcd(0, b) == b).
-
-    >>> gcd(3, 4), gcd(2, 4), gcd(0, 4)
-    (1, 2, 4)
-    """
-    while b:
-        a, b = b, a % b
-    return a
+#: ``get_gcd`` (v22.11:lib/mempool/rte_mempool.c:60-81): Euclid on unsigned ints, gcd(0, b) == b; for the
+#: non-negative operands DPDK gives it, that is ``math.gcd`` (in C: the object layout calls it in a loop).
+gcd: Callable[[int, int], int] = math.gcd
 
 
 def ceil_div(value: int, divisor: int) -> int:

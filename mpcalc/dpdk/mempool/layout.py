@@ -5,8 +5,10 @@ Citations are at v22.11 unless a release fact says otherwise (the populate path 
 v22.11 to v26.07).
 """
 
+import functools
+
 from ..flags import MempoolFlag
-from ..intmath import ceil_a, gcd, u32
+from ..intmath import U32_MAX, ceil_a, gcd, u32
 from ..platform import Platform
 from ..records import HeaderLayout, ObjSize
 
@@ -25,16 +27,16 @@ def obj_constants(p: Platform) -> tuple[int, int, int, int]:
 
 
 def _spread(obj_size: int, ma: int, over: int) -> int:
-    """``arch_mem_object_align`` on x86 (v22.11:lib/mempool/rte_mempool.c:88-117): the size in MA-sized lines
-    grows until it shares no factor with ``over`` = channels x ranks."""
-    lines = u32(obj_size + ma - 1) // ma
+    """``arch_mem_object_align`` on x86 (v22.11:lib/mempool/rte_mempool.c:89-108): the size in MA-sized lines
+    grows until it shares no factor with ``over`` = channels x ranks (unsigned int arithmetic)."""
+    lines = ((obj_size + ma - 1) & U32_MAX) // ma
     while gcd(lines, over) != 1:
         lines += 1
-    return u32(lines * ma)
+    return (lines * ma) & U32_MAX
 
 
 def arch_mem_object_align(obj_size: int, p: Platform) -> int:
-    """``arch_mem_object_align`` (v22.11:lib/mempool/rte_mempool.c:88-117).
+    """``arch_mem_object_align`` (v22.11:lib/mempool/rte_mempool.c:89-108).
 
     On x86 the size in MA-sized lines grows until it shares no factor with
     channels x ranks; elsewhere the size is unchanged.
@@ -57,16 +59,20 @@ def calc_obj_size(elt_size: int, flags: int, p: Platform) -> ObjSize:
 
 
 def obj_size(elt_size: int, flags: int, ma: int, objhdr: int, objtlr: int, over: int) -> ObjSize:
-    """:func:`calc_obj_size` on a platform's :func:`obj_constants`."""
+    """:func:`calc_obj_size` on a platform's :func:`obj_constants` (``& U32_MAX``: a uint32 assignment)."""
     header = objhdr if flags & _NO_CACHE_ALIGN else ceil_a(objhdr, ma)
     trailer = objtlr
-    elt = u32(ceil_a(elt_size, 8))
+    elt = ceil_a(elt_size, 8) & U32_MAX
     if not flags & _NO_CACHE_ALIGN:
-        total = u32(header + elt + trailer)
+        total = (header + elt + trailer) & U32_MAX
         trailer += (ma - (total & (ma - 1))) & (ma - 1)
     if not flags & _NO_SPREAD and over:
-        trailer = u32(_spread(u32(header + elt + trailer), ma, over) - header - elt)
-    return ObjSize(header_size=header, elt_size=elt, trailer_size=trailer, total_size=u32(header + elt + trailer))
+        trailer = (_spread((header + elt + trailer) & U32_MAX, ma, over) - header - elt) & U32_MAX
+    return _new_objsize((header, elt, trailer, (header + elt + trailer) & U32_MAX))
+
+
+#: ``ObjSize(*values)`` without the generated ``__new__``'s Python frame (a pool's layout is computed per pool)
+_new_objsize = functools.partial(tuple.__new__, ObjSize)
 
 
 #: below this elt_size the object size cannot wrap uint32: header, trailer and the spreading padding
