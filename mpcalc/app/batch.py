@@ -17,7 +17,7 @@ from ..dpdk import objects
 from ..dpdk.declare import Param
 from ..dpdk.errors import InputError
 from ..dpdk.platform import PLATFORM_PARAMS
-from ..dpdk.records import Footprint, kind_flags_label
+from ..dpdk.records import Footprint, kind_flags_label, positional
 from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
 from .request import ANALYSIS_PARAMS, NO_ANALYSIS, Analysis, Request, evaluate, footprints
@@ -179,7 +179,7 @@ class Lines:
                 raise LineError(f"{name} needs {key!r}", key=key)
         if args.get("routes_file") == "-":
             raise LineError("routes_file '-' would read the batch's own input", key="routes_file")
-        return Request(name, args, platform, Analysis(**analysis) if analysis else NO_ANALYSIS)
+        return _new_request((name, args, platform, Analysis(**analysis) if analysis else NO_ANALYSIS))
 
     def answer(self, value: Any, compact: bool) -> tuple[bool, str, int]:
         """The answer to one line's JSON value, as (numbered, text, exit code): a numbered answer is
@@ -215,6 +215,9 @@ class Lines:
             )
         write = dumps if request.analysis.explain else self.write
         return False, write(outcome.report.to_dict()), outcome.code
+
+
+_new_request = positional(Request)
 
 
 def numbered(record: str, code: int) -> tuple[bool, str, int]:

@@ -15,7 +15,7 @@ from ..dpdk.declare import Param
 from ..dpdk.eal import assemble
 from ..dpdk.flags import flag_names
 from ..dpdk.platform import PLATFORM_KEYS, Platform, describe, platform_from
-from ..dpdk.records import Footprint, Result
+from ..dpdk.records import Footprint, Result, positional
 from .advice import advise
 from .exitcodes import ExitCode
 from .job import Job, complete, fit_rejection
@@ -97,6 +97,9 @@ class Numbers(NamedTuple):
     results: list[tuple[int, Footprint]]
 
 
+_new_numbers = positional(Numbers)
+
+
 def footprints(request: Request) -> Numbers:
     """The numbers of :func:`evaluate`'s results, per flag combination: from the object's footprint
     function when it has one and nothing else is asked (no --fit, --explain or gate), else read off
@@ -110,7 +113,7 @@ def footprints(request: Request) -> Numbers:
     platform = platform_from(request.platform)
     inputs, extra = complete(decl, request.args)[1]  # what Job.of makes of them, without the Job
     masks = request.args.get("flags") or [0]
-    return Numbers(request.command, inputs, [(mask, numbers(inputs, extra, mask, platform)) for mask in masks])
+    return _new_numbers((request.command, inputs, [(mask, numbers(inputs, extra, mask, platform)) for mask in masks]))
 
 
 def sized_inputs(job: Job, results: list[Result]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 
 from .errors import InputError
 from .intmath import U32_MAX
+from .records import positional
 from .units import parse_count, parse_size
 
 #: the kinds of input a parameter can be
@@ -174,9 +175,13 @@ class Resolved(NamedTuple):
     extra: Mapping[str, Any]
 
 
+#: ``Resolved(*values)``, as :func:`mpcalc.dpdk.records.positional` makes it
+new_resolved = positional(Resolved)
+
+
 def plain(args: Mapping[str, Any]) -> Resolved:
     """The default :attr:`ObjectDecl.resolve`: every argument but the flags is an input."""
-    return Resolved({k: v for k, v in args.items() if k != "flags"}, {})
+    return new_resolved(({k: v for k, v in args.items() if k != "flags"}, {}))
 
 
 class ObjectDecl(NamedTuple):

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from .errors import Rejection
 from .intmath import ceil_a, ceil_div
 from .platform import Platform
-from .records import Allocation, Footprint, Mempool, Result
+from .records import Allocation, Footprint, Mempool, Result, new_footprint
 
 
 def memzone_len(requested: int, p: Platform) -> int:
@@ -97,7 +97,7 @@ def footprint(
     for size in allocations:
         total += size
         heap += _heap_cost(size, p)
-    return Footprint(object_size, total, heap, hugepages(heap, p), errors)
+    return new_footprint((object_size, total, heap, hugepages(heap, p), errors))
 
 
 _heap_cost = functools.lru_cache(maxsize=4096)(heap_cost)

@@ -1,14 +1,27 @@
 """The records the engine returns.  JSON is a projection of them (``to_dict``)."""
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .errors import Rejection
 from .flags import VALID_USER_FLAGS, effective_flags
 from .flags import flag_names as _flag_names
 from .objflags import KIND_FLAGS, OWN_ZONES
+
+_T = TypeVar("_T", bound=tuple[Any, ...])
+
+
+def positional(cls: type[_T]) -> Callable[[tuple[Any, ...]], _T]:
+    """``cls(*values)`` of a NamedTuple class without its generated ``__new__`` (a Python frame), for the
+    records a batch line makes: ``positional(Footprint)((size, total, heap, pages, errors))``.
+
+    >>> positional(Footprint)((64, 1, 2, None, ())) == Footprint(64, 1, 2, None, ())
+    True
+    """
+    return functools.partial(tuple.__new__, cls)
+
 
 #: the shared, read-only default of Result.details
 _NO_DETAILS: Mapping[str, object] = MappingProxyType({})
@@ -146,6 +159,7 @@ class Mempool(NamedTuple):
         }
 
 
+@functools.lru_cache(maxsize=1024)
 def kind_flags_label(kind: str, flags: int) -> str:
     """:func:`flags_label` in the vocabulary of object ``kind`` (a ring's RING_F_*, a hash's extra flags)."""
     own = KIND_FLAGS.get(kind)
@@ -164,6 +178,10 @@ class Footprint(NamedTuple):
     heap_bytes: int
     hugepages: int | None
     errors: tuple[Rejection, ...]
+
+
+#: ``Footprint(*values)``, as :func:`positional` makes it
+new_footprint = positional(Footprint)
 
 
 class Result(NamedTuple):

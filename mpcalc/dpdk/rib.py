@@ -5,14 +5,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import eal
-from .declare import FLAGS, ObjectDecl, Param, Resolved, exactly_one
+from .declare import FLAGS, ObjectDecl, Param, Resolved, exactly_one, new_resolved
 from .eal import assemble
 from .errors import InputError, Rejection
 from .facts import ReleaseFacts
 from .intmath import INT_MAX, u32
 from .mempool import RING_LIMIT, PoolSpec, create_pool, pool_sizes
 from .platform import Platform
-from .records import Allocation, Footprint, Mempool, Result
+from .records import Allocation, Footprint, Mempool, Result, positional
 
 
 def rib_max_nodes(routes: int) -> int:
@@ -96,10 +96,14 @@ def _parts(
     pool_name, elt = _node_pool(name, ext_size, family, r)
     tailq, struct = _allocation_sizes(family, r)
     allocs = (
-        Allocation(name=d["tailq"], size=tailq, role="tailq entry"),
-        Allocation(name=d["prefix"] + name, size=struct, role=f"struct rte_{d['kind']}"),
+        _new_allocation((d["tailq"], tailq, "tailq entry")),
+        _new_allocation((d["prefix"] + name, struct, f"struct rte_{d['kind']}")),
     )
-    return PoolSpec(name=pool_name, count=max_nodes, elt_size=elt, flags=flags), allocs, None
+    return PoolSpec(pool_name, max_nodes, elt, flags=flags), allocs, None
+
+
+#: ``Allocation(*values)`` for the two a batch makes per RIB (mpcalc.dpdk.records.positional)
+_new_allocation = positional(Allocation)
 
 
 def _after_pool(allocs: tuple[Allocation, ...], ring_slots: int | None) -> list[Allocation]:
@@ -148,15 +152,13 @@ def size(name: str, max_nodes: int, ext_size: int, flags: int, family: int, p: P
 def _resolve(a: Mapping[str, Any]) -> Resolved:
     exactly_one(a, "routes", "nodes")
     routes = a["routes"]
-    return Resolved(
-        {
-            "name": a["name"],
-            "routes": routes,
-            "max_nodes": rib_max_nodes(routes) if routes is not None else a["nodes"],
-            "ext_size": a["ext_size"],
-        },
-        {},
-    )
+    inputs = {
+        "name": a["name"],
+        "routes": routes,
+        "max_nodes": rib_max_nodes(routes) if routes is not None else a["nodes"],
+        "ext_size": a["ext_size"],
+    }
+    return new_resolved((inputs, {}))
 
 
 def _declare(family: int) -> ObjectDecl:

@@ -8,12 +8,12 @@
 from collections.abc import Mapping
 from typing import Any
 
-from ..declare import CACHE_LAYOUT, CACHE_SIZE, FLAGS, ObjectDecl, Param, Resolved, name_param
+from ..declare import CACHE_LAYOUT, CACHE_SIZE, FLAGS, ObjectDecl, Param, Resolved, name_param, new_resolved
 from ..eal import assemble, hugepages
 from ..errors import InputError
 from ..intmath import U32_MAX
 from ..platform import Platform
-from ..records import Footprint, Result
+from ..records import Footprint, Result, new_footprint
 from .create import RING_LIMIT, PoolCalc, PoolSizes, PoolSpec, create_pool, pool_calc, pool_sizes
 from .drivers import OPS
 from .layout import (
@@ -104,7 +104,7 @@ def footprint(a: Mapping[str, Any], extra: object, flags: int, p: Platform) -> F
         a["cache_layout"],
         a["ops"] or "",
     )
-    return Footprint(s.object_size, s.total_bytes, s.heap_bytes, hugepages(s.heap_bytes, p), s.errors)
+    return new_footprint((s.object_size, s.total_bytes, s.heap_bytes, hugepages(s.heap_bytes, p), s.errors))
 
 
 #: ``--ops``: rte_mempool_create_empty + rte_mempool_set_ops_byname + rte_mempool_populate_default
@@ -131,18 +131,16 @@ def _spec(a: Mapping[str, Any], flags: int) -> PoolSpec:
 
 
 def _resolve(a: Mapping[str, Any]) -> Resolved:
-    return Resolved(
-        {
-            "name": a["name"],
-            "count": a["count"],
-            "elt_size": a["elt_size"],
-            "cache_size": a["cache_size"],
-            "private_size": a["private_size"],
-            "cache_layout": a["cache_layout"],
-            "ops": a["ops"],
-        },
-        {},
-    )
+    inputs = {
+        "name": a["name"],
+        "count": a["count"],
+        "elt_size": a["elt_size"],
+        "cache_size": a["cache_size"],
+        "private_size": a["private_size"],
+        "cache_layout": a["cache_layout"],
+        "ops": a["ops"],
+    }
+    return new_resolved((inputs, {}))
 
 
 POOL = ObjectDecl(

@@ -13,7 +13,7 @@ from ..errors import Rejection
 from ..flags import MempoolFlag, effective_flags
 from ..intmath import U32_MAX, align32pow2, is_pow2
 from ..platform import Platform
-from ..records import Allocation, HeaderLayout, Mempool, Memzone, ObjSize
+from ..records import Allocation, HeaderLayout, Mempool, Memzone, ObjSize, positional
 from ..ring import RING_SZ_MASK, ring_memsize, zero_size_accepted
 from .checks import _SRC, SSIZE_MAX, _reject, create_empty_checks, size_hazards
 from .drivers import STACK_OPS, stack_zone
@@ -306,8 +306,7 @@ def _failed(
     )
 
 
-#: ``PoolSizes(*values)`` without the generated ``__new__``'s Python frame (sizes runs millions of times)
-_new_sizes = functools.partial(tuple.__new__, PoolSizes)
+_new_sizes = positional(PoolSizes)
 
 #: per-platform memo tables are cleared when they grow past this, and pool_calc keeps the PoolCalcs of at most
 #: 64 platforms: a long batch over many platforms keeps a bounded memory

@@ -5,12 +5,10 @@ Citations are at v22.11 unless a release fact says otherwise (the populate path 
 v22.11 to v26.07).
 """
 
-import functools
-
 from ..flags import MempoolFlag
 from ..intmath import U32_MAX, ceil_a, gcd, u32
 from ..platform import Platform
-from ..records import HeaderLayout, ObjSize
+from ..records import HeaderLayout, ObjSize, positional
 
 # the flags as plain ints: ``int & IntFlag`` runs enum code (IntFlag.__rand__), ``int & int`` does not
 _NO_SPREAD = int(MempoolFlag.NO_SPREAD)
@@ -71,8 +69,7 @@ def obj_size(elt_size: int, flags: int, ma: int, objhdr: int, objtlr: int, over:
     return _new_objsize((header, elt, trailer, (header + elt + trailer) & U32_MAX))
 
 
-#: ``ObjSize(*values)`` without the generated ``__new__``'s Python frame (a pool's layout is computed per pool)
-_new_objsize = functools.partial(tuple.__new__, ObjSize)
+_new_objsize = positional(ObjSize)
 
 
 #: below this elt_size the object size cannot wrap uint32: header, trailer and the spreading padding
