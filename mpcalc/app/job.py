@@ -114,8 +114,9 @@ def complete(decl: ObjectDecl, args: Mapping[str, Any]) -> tuple[dict[str, Any],
     """``args`` with every key of the object (absent ones take their defaults), the required ones checked,
     and ``decl.resolve`` of them: a :class:`Job`'s ``args`` and ``resolved``."""
     name = decl.name
-    full = {**(_DEFAULTS.get(name) or _defaults(decl)), **args}
-    for key in _NEEDED.get(name) or _needed(decl):
+    defaults, needed = _DEFAULTS.get(name), _NEEDED.get(name)
+    full = {**(_defaults(decl) if defaults is None else defaults), **args}
+    for key in _needed(decl) if needed is None else needed:
         if full[key] is None:
             raise InputError(f"--{key.replace('_', '-')} is required (unless --fit finds it)")
     return full, decl.resolve(full)
