@@ -21,11 +21,14 @@ from ..dpdk.records import Footprint, kind_flags_label, positional
 from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
 from .request import ANALYSIS_PARAMS, NO_ANALYSIS, Analysis, Request, evaluate, footprints
+from .shapes import Key, Reader, compile_shape
 
 #: the kinds whose value may be a JSON array: flag names, OVS's ports, an application's command line
 _LISTS = frozenset({"flags", "list", "argv"})
 #: memo sizes: a table is cleared when it grows past this (bounded memory)
 MEMO_LIMIT = 4096
+#: a shape's reader is compiled when this many records of it came (a line of a shape of its own is read)
+COMPILE_AFTER = 8
 #: the keys a command line has but a batch line may not (batch writes the output itself; the CI gates
 #: belong to single runs)
 NOT_IN_BATCH = ("format", "json", "svg", *(p.key for p in ANALYSIS_PARAMS if "batch" not in p.fronts))
@@ -69,17 +72,17 @@ def keys_of(command: str) -> dict[str, Param]:
     return {p.key: p for p in (*decl.params, *PLATFORM_PARAMS, *ANALYSIS_PARAMS) if "batch" in p.fronts}
 
 
-#: a batch key of a command: (part of the request, lowest and highest count or size, declaration, parsed values)
-_Key = tuple[int, int, int, Param, dict[Any, Any]]
-
-
 class Lines:
     """Turn batch records into requests (:meth:`request`) and answers (:meth:`answer`)."""
 
     def __init__(self) -> None:
         self._keys: dict[str, dict[str, Param]] = {}
         self._parsed: dict[tuple[str, str], dict[Any, Any]] = {}
-        self._tables: dict[str, tuple[dict[str, _Key], tuple[str, ...]]] = {}
+        self._tables: dict[str, tuple[dict[str, Key], tuple[str, ...]]] = {}
+        #: by command, the reader of its shape that came COMPILE_AFTER times last
+        self._reader: dict[str, Reader] = {}
+        #: by shape (the command, then the keys in order), the records :meth:`read` read
+        self._shapes: dict[tuple[str, ...], int] = {}
         self.write = document_writer()
 
     def keys(self, name: object) -> dict[str, Param]:
@@ -126,7 +129,7 @@ class Lines:
             found = self._parsed[(name, key)] = {}
         return found
 
-    def _table(self, name: str) -> tuple[dict[str, _Key], tuple[str, ...]]:
+    def _table(self, name: str) -> tuple[dict[str, Key], tuple[str, ...]]:
         """The keys of command ``name``: per key, the part of a request it goes to (0: the object's args,
         1: the platform, 2: the analysis), the (lowest, highest) value of a count or size (else (1, 0):
         none in range), its declaration, its parsed values; and the keys a line must give."""
@@ -148,6 +151,31 @@ class Lines:
         return found
 
     def request(self, record: dict[str, Any]) -> Request:
+        """The request of a line's record: by the compiled reader (:mod:`mpcalc.app.shapes`) of the last
+        shape of its command that came :data:`COMPILE_AFTER` times, else (and for whatever that
+        reader leaves) by :meth:`read`."""
+        name = record.get("command")
+        if type(name) is not str:
+            return self.read(record)
+        reader = self._reader.get(name)
+        if reader is not None:
+            found = reader(record)
+            if found is not None:
+                return found
+        request = self.read(record)
+        shape = (name, *record)
+        seen = self._shapes.get(shape, 0) + 1
+        if len(self._shapes) >= MEMO_LIMIT:
+            self._shapes.clear()
+        self._shapes[shape] = seen
+        if seen == COMPILE_AFTER:
+            compiled = compile_shape(name, tuple(record), *self._tables[name])
+            if compiled is not None:
+                self._reader[name] = compiled
+        return request
+
+    def read(self, record: dict[str, Any]) -> Request:
+        """The request of a line's record, key by key, or a :class:`LineError` that names the key."""
         name = record.get("command")
         if name is None:
             raise LineError('no "command" key (one of ' + ", ".join(objects.NAMES) + ")", key="command")
