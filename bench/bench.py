@@ -230,7 +230,7 @@ def memory(env: dict[str, str], tmp: Path) -> list[tuple[str, str]]:
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     for args in ([], ["--compact"]):
         for jobs in ("1", "0"):
-            best = min(run_batch(path, [*args, "--jobs", jobs], env)[0] for _ in range(2))
+            best = min(run_batch(path, [*args, "--jobs", jobs], env)[0] for _ in range(3))
             rows.append(
                 (
                     f"batch {' '.join(args) or '(full documents)'}, 100,000 distinct random lines, "
