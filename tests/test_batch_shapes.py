@@ -108,11 +108,14 @@ def records(draw: st.DrawFn) -> list[dict[str, Any]]:
     return out
 
 
-@settings(
-    max_examples=150,
+#: runs of records are long draws (their size is the point)
+LONG_DRAWS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
+
+
+@settings(LONG_DRAWS, max_examples=150)
 @given(records())
 def test_compiled_readers_read_as_lines_read_does(batch: list[dict[str, Any]]):
     fast, slow = Lines(), Lines()
@@ -120,11 +123,7 @@ def test_compiled_readers_read_as_lines_read_does(batch: list[dict[str, Any]]):
         assert outcome(fast.request, record) == outcome(slow.read, record)
 
 
-@settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
-)
+@settings(LONG_DRAWS, max_examples=30)
 @given(records())
 def test_answers_are_the_same_with_compiled_readers(batch: list[dict[str, Any]]):
     import json
