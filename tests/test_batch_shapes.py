@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mpcalc.app.batch import COMPILE_AFTER, Answerer, LineError, Lines
+from mpcalc.app.batch import COMPILE_AFTER, READERS, Answerer, LineError, Lines
 from mpcalc.app.request import Request
 from mpcalc.app.shapes import compile_shape
 
@@ -27,9 +27,9 @@ def test_a_shape_is_compiled_after_it_came_often_and_reads_its_records():
     lines = Lines()
     for count in range(1, COMPILE_AFTER):
         lines.request({**POOL, "count": count})
-    assert "pool" not in lines._reader
+    assert "pool" not in lines._readers
     lines.request(POOL)
-    reader = lines._reader["pool"]
+    (reader,) = lines._readers["pool"]
     shuffled = dict(reversed(list({**POOL, "count": 77}.items())))  # the same keys in another order
     assert reader(shuffled) == lines.read(shuffled)
     assert reader(shuffled).args["count"] == 77
@@ -40,7 +40,7 @@ def test_what_the_reader_cannot_read_is_read_key_by_key():
     for _ in range(COMPILE_AFTER):
         lines.request(POOL)
     lines.request({**POOL, "flags": 1, "page_size": 0})  # 1 and 0 parsed: True and False are not them
-    reader = lines._reader["pool"]
+    (reader,) = lines._readers["pool"]
     for other in (
         {**POOL, "flags": True},
         {**POOL, "page_size": False},
@@ -134,3 +134,16 @@ def test_answers_are_the_same_with_compiled_readers(batch: list[dict[str, Any]])
         each = [Answerer(compact).chunk(n, [line]) for n, line in enumerate(lines, 1)]  # never compiled
         assert text == "".join(t for t, _ in each)
         assert code == max((c for _, c in each), default=0)
+
+
+def test_a_command_keeps_the_readers_of_its_last_shapes():
+    lines = Lines()
+    shapes = [{**POOL, **extra} for extra in ({}, {"cache_size": 0}, {"ops": "stack"}, {"dpdk": "22.11"}, {"ranks": 1})]
+    for record in shapes:
+        for _ in range(COMPILE_AFTER):
+            lines.request(record)
+    readers = lines._readers["pool"]
+    assert len(readers) == READERS
+    assert readers[0](shapes[-1]) == lines.read(shapes[-1])
+    assert all(reader(shapes[0]) is None for reader in readers)  # the oldest shape's reader was dropped
+    assert [reader(shapes[1]) is not None for reader in readers] == [False, False, False, True]

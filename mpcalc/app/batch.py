@@ -29,6 +29,8 @@ _LISTS = frozenset({"flags", "list", "argv"})
 MEMO_LIMIT = 4096
 #: a shape's reader is compiled when this many records of it came (a line of a shape of its own is read)
 COMPILE_AFTER = 8
+#: compiled readers kept per command (a record of a shape without one is read key by key)
+READERS = 4
 #: the keys a command line has but a batch line may not (batch writes the output itself; the CI gates
 #: belong to single runs)
 NOT_IN_BATCH = ("format", "json", "svg", *(p.key for p in ANALYSIS_PARAMS if "batch" not in p.fronts))
@@ -79,8 +81,8 @@ class Lines:
         self._keys: dict[str, dict[str, Param]] = {}
         self._parsed: dict[tuple[str, str], dict[Any, Any]] = {}
         self._tables: dict[str, tuple[dict[str, Key], tuple[str, ...]]] = {}
-        #: by command, the reader of its shape that came COMPILE_AFTER times last
-        self._reader: dict[str, Reader] = {}
+        #: by command, the readers of its last READERS shapes that came COMPILE_AFTER times, the newest first
+        self._readers: dict[str, tuple[Reader, ...]] = {}
         #: by shape (the command, then the keys in order), the records :meth:`read` read
         self._shapes: dict[tuple[str, ...], int] = {}
         self.write = document_writer()
@@ -151,14 +153,13 @@ class Lines:
         return found
 
     def request(self, record: dict[str, Any]) -> Request:
-        """The request of a line's record: by the compiled reader (:mod:`mpcalc.app.shapes`) of the last
-        shape of its command that came :data:`COMPILE_AFTER` times, else (and for whatever that
-        reader leaves) by :meth:`read`."""
+        """The request of a line's record: by a compiled reader (:mod:`mpcalc.app.shapes`) of one of the
+        last :data:`READERS` shapes of its command that came :data:`COMPILE_AFTER` times, else (and for
+        whatever the readers leave) by :meth:`read`."""
         name = record.get("command")
         if type(name) is not str:
             return self.read(record)
-        reader = self._reader.get(name)
-        if reader is not None:
+        for reader in self._readers.get(name, ()):
             found = reader(record)
             if found is not None:
                 return found
@@ -171,7 +172,7 @@ class Lines:
         if seen == COMPILE_AFTER:
             compiled = compile_shape(name, tuple(record), *self._tables[name])
             if compiled is not None:
-                self._reader[name] = compiled
+                self._readers[name] = (compiled, *self._readers.get(name, ()))[:READERS]
         return request
 
     def read(self, record: dict[str, Any]) -> Request:
