@@ -54,7 +54,7 @@ def is_pow2(value: int) -> bool:
     return ((value - 1) & value) == 0
 
 
-#: ``get_gcd`` (v22.11:lib/mempool/rte_mempool.c:60-81): Euclid on unsigned ints, gcd(0, b) == b; for the
+#: ``get_gcd`` (v22.11:lib/mempool/rte_mempool.c:60-82): Euclid on unsigned ints, gcd(0, b) == b; for the
 #: non-negative operands DPDK gives it, that is ``math.gcd`` (in C: the object layout calls it in a loop).
 gcd: Callable[[int, int], int] = math.gcd
 

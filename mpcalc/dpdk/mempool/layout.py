@@ -25,7 +25,7 @@ def obj_constants(p: Platform) -> tuple[int, int, int, int]:
 
 
 def _spread(obj_size: int, ma: int, over: int) -> int:
-    """``arch_mem_object_align`` on x86 (v22.11:lib/mempool/rte_mempool.c:89-108): the size in MA-sized lines
+    """``arch_mem_object_align`` on x86 (v22.11:lib/mempool/rte_mempool.c:90-110): the size in MA-sized lines
     grows until it shares no factor with ``over`` = channels x ranks (unsigned int arithmetic)."""
     lines = ((obj_size + ma - 1) & U32_MAX) // ma
     while gcd(lines, over) != 1:
@@ -34,7 +34,7 @@ def _spread(obj_size: int, ma: int, over: int) -> int:
 
 
 def arch_mem_object_align(obj_size: int, p: Platform) -> int:
-    """``arch_mem_object_align`` (v22.11:lib/mempool/rte_mempool.c:89-108).
+    """``arch_mem_object_align`` (v22.11:lib/mempool/rte_mempool.c:90-116: x86, then the other architectures).
 
     On x86 the size in MA-sized lines grows until it shares no factor with
     channels x ranks; elsewhere the size is unchanged.
