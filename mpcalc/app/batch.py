@@ -17,10 +17,10 @@ from ..dpdk import objects
 from ..dpdk.declare import Param
 from ..dpdk.errors import InputError
 from ..dpdk.platform import PLATFORM_PARAMS
-from ..dpdk.records import Footprint, kind_flags_label, positional
+from ..dpdk.records import Footprint, kind_flags_label
 from ..stream import MAX_LINE_BYTES, Progress, split_chunks
 from .exitcodes import ExitCode
-from .request import ANALYSIS_PARAMS, NO_ANALYSIS, Analysis, Request, evaluate, footprints
+from .request import ANALYSIS_PARAMS, NO_ANALYSIS, Analysis, Request, evaluate, footprints, new_request
 from .shapes import Key, Reader, compile_shape
 
 #: the kinds whose value may be a JSON array: flag names, OVS's ports, an application's command line
@@ -208,7 +208,7 @@ class Lines:
                 raise LineError(f"{name} needs {key!r}", key=key)
         if args.get("routes_file") == "-":
             raise LineError("routes_file '-' would read the batch's own input", key="routes_file")
-        return _new_request((name, args, platform, Analysis(**analysis) if analysis else NO_ANALYSIS))
+        return new_request((name, args, platform, Analysis(**analysis) if analysis else NO_ANALYSIS))
 
     def answer(self, value: Any, compact: bool) -> tuple[bool, str, int]:
         """The answer to one line's JSON value, as (numbered, text, exit code): a numbered answer is
@@ -244,9 +244,6 @@ class Lines:
             )
         write = dumps if request.analysis.explain else self.write
         return False, write(outcome.report.to_dict()), outcome.code
-
-
-_new_request = positional(Request)
 
 
 def numbered(record: str, code: int) -> tuple[bool, str, int]:

@@ -46,6 +46,10 @@ class Request(NamedTuple):
     analysis: Analysis = Analysis()
 
 
+#: ``Request(*values)``, as :func:`mpcalc.dpdk.records.positional` makes it (a batch makes one a line)
+new_request = positional(Request)
+
+
 class Outcome(NamedTuple):
     report: Report
     code: ExitCode

@@ -16,8 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..dpdk.declare import Param
-from ..dpdk.records import positional
-from .request import NO_ANALYSIS, Request
+from .request import NO_ANALYSIS, Request, new_request
 
 #: a batch key of a command, as ``Lines._table`` gives it: (part of the request: 0 the object's arguments,
 #: 1 the platform, 2 the analysis; the lowest and highest count or size, (1, 0) for none; its declaration;
@@ -54,7 +53,7 @@ def compile_shape(
         or len(set(fields)) != len(fields)
     ):
         return None
-    namespace: dict[str, Any] = {"new_request": positional(Request), "NO_ANALYSIS": NO_ANALYSIS}
+    namespace: dict[str, Any] = {"new_request": new_request, "NO_ANALYSIS": NO_ANALYSIS}
     # the values, or None for a record of another shape
     lines = ["def read(record):", f"    if len(record) != {len(fields) + 1}:", "        return None", "    try:"]
     lines += [f"        v{i} = record[{key!r}]" for i, key in enumerate(fields)]
