@@ -187,6 +187,22 @@ def test_head_of_a_long_stream():
 
 # --- 4. widths -----------------------------------------------------------------------------------------------
 
+#: a diff whose left side DPDK rejects (section 6 asks why)
+REJECTED_LEFT = (
+    "diff",
+    "--left",
+    "--dpdk 22.11",
+    "--right",
+    "--dpdk 26.07",
+    "pool",
+    "--count",
+    "100",
+    "--elt-size",
+    "64",
+    "--cache-size",
+    "100",
+)
+
 WIDE = [
     ("rib", "--routes", "1M"),
     ("rib", "--routes", "1Mi", "--page-size", "4K", "--flags", "all"),
@@ -195,20 +211,7 @@ WIDE = [
     ("mbuf", "--count", "8191", "--cache-size", "256", "--lcores", "8"),
     ("fib", "--routes-file", "examples/routes/ipv4-small.txt"),
     ("diff", "--left", "--dpdk 21.11", "--right", "--dpdk 26.07", "mbuf", "--count", "8191", "--cache-size", "256"),
-    (
-        "diff",
-        "--left",
-        "--dpdk 22.11",
-        "--right",
-        "--dpdk 26.07",
-        "pool",
-        "--count",
-        "100",
-        "--elt-size",
-        "64",
-        "--cache-size",
-        "100",
-    ),
+    REJECTED_LEFT,
     ("plan", "examples/plans/l3fwd-router.toml"),
     ("plan", "examples/plans/vswitch.toml"),
 ]
@@ -496,20 +499,6 @@ def test_details_are_in_csv_and_markdown(argv, key, value):
 
 # --- 6. diff says why a side is rejected -------------------------------------------------------------------------
 
-REJECTED_LEFT = (
-    "diff",
-    "--left",
-    "--dpdk 22.11",
-    "--right",
-    "--dpdk 26.07",
-    "pool",
-    "--count",
-    "100",
-    "--elt-size",
-    "64",
-    "--cache-size",
-    "100",
-)
 REASON = "cache flush threshold 150 (1.5 x cache_size 100) exceeds n 100"
 
 
