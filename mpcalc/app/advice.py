@@ -25,8 +25,14 @@ def _ovs(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[
     return advice(result, platform)
 
 
+def _trace(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:
+    from .traceadvice import advice
+
+    return advice(result, platform)
+
+
 #: object name -> its adviser
-ADVISERS: dict[str, Adviser] = {"app": _app, "ovs": _ovs}
+ADVISERS: dict[str, Adviser] = {"app": _app, "ovs": _ovs, "trace": _trace}
 
 
 def advise(command: str, inputs: Mapping[str, Any], result: Result, platform: Platform) -> Result:

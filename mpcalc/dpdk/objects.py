@@ -24,6 +24,7 @@ OBJECTS: dict[str, tuple[str, str]] = {
     "lpm6": ("lpm6", "LPM6"),
     "app": ("apps", "APP"),
     "ovs": ("ovs", "OVS"),
+    "trace": ("trace", "TRACE"),
 }
 NAMES = tuple(OBJECTS)
 

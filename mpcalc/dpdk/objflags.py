@@ -52,4 +52,4 @@ VOCABULARIES: dict[str, FlagSet] = {"mempool": MEMPOOL_FLAGS, "ring": RING_FLAGS
 KIND_FLAGS: dict[str, FlagSet] = {"ring": RING_FLAGS, "hash": HASH_FLAGS}
 
 #: result kinds that reserve memzones outside any mempool: their JSON results list them as ``memzones``
-OWN_ZONES = frozenset({"ring", "hash", "lpm", "lpm6", "app", "ovs"})
+OWN_ZONES = frozenset({"ring", "hash", "lpm", "lpm6", "app", "ovs", "trace"})

@@ -1,0 +1,301 @@
+"""Any DPDK application, from DPDK's own trace: ``mpcalc trace TRACE``.
+
+An application started with EAL's ``--trace=`` options writes a CTF trace when it calls
+``rte_eal_cleanup`` (``rte_trace_save``).  :func:`read_events` reads it (a CTF folder as DPDK writes it,
+the folder that holds one, or ``babeltrace2``'s text of it in a file or on standard input: ``-``);
+:func:`mpcalc.dpdk.trace.replay.replay` replays it (every memzone, ``rte_malloc`` element and mempool,
+freed as DPDK frees them; the live sets at the end of start-up and at the end; the peak per socket);
+:mod:`.model` holds each pool against mpcalc's model and sizes the live set for the target build and
+machine.  :data:`TRACE` is the object every front end is made from (the command, a plan's ``[[trace]]``
+item, a batch line, the schema).
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from ..declare import CACHE_LAYOUT, ObjectDecl, Param, Resolved
+from ..errors import InputError
+from ..facts import RELEASES
+from ..platform import Platform
+from ..records import Result
+from ..standalone import finish
+from . import ctf, text
+from .events import Event, Stream
+from .model import PoolCheck, heap_of, pool_flag_changes, reconcile, target_parts
+from .replay import LOST_TYPE, NEEDED, TEARDOWN, Replay, replay
+
+__all__ = [
+    "LOST_TYPE",
+    "NEEDED",
+    "RECORD_OPTIONS",
+    "TEARDOWN",
+    "TRACE",
+    "Event",
+    "Replay",
+    "Stream",
+    "read_events",
+    "replay",
+    "size",
+    "trace_folder",
+]
+
+#: the EAL options that record what a replay needs (every release 21.11 to 26.07 has these tracepoints)
+RECORD_OPTIONS = (
+    "--trace=lib\\.eal\\.mem.*",
+    "--trace=lib\\.eal\\.memzone.*",
+    "--trace=lib\\.mempool\\..*",
+    "--trace=lib\\.ethdev\\..*",
+)
+#: the largest CTF stream file read (a trace buffer is --trace-bufsz, 1 MiB by default)
+MAX_STREAM_BYTES = 1 << 32
+
+
+def trace_folder(path: str) -> str | None:
+    """The CTF folder of ``path``: itself, or the one folder below it holding a ``metadata`` file (DPDK writes
+    ``<file-prefix>-<date>`` under ``--trace-dir``); None for a file (babeltrace2's text)."""
+    if not os.path.isdir(path):
+        return None
+    if ctf.is_ctf_dir(path):
+        return path
+    inner = sorted(n for n in os.listdir(path) if ctf.is_ctf_dir(os.path.join(path, n)))
+    if len(inner) == 1:
+        return os.path.join(path, inner[0])
+    if not inner:
+        raise InputError(f"{path}: no CTF trace here (no metadata file, nor a folder holding one)", param="trace")
+    raise InputError(
+        f"{path} holds {len(inner)} traces ({', '.join(inner[:3])}{', ...' if len(inner) > 3 else ''}): "
+        "each process (a primary, each secondary) writes its own; give one of them",
+        param="trace",
+    )
+
+
+def _merged(folder: str) -> tuple[Iterator[Event], dict[str, str]]:
+    """Every stream's events, merged by timestamp (the streams share DPDK's clock; a stream's own order is kept)."""
+    import heapq
+
+    with open(os.path.join(folder, "metadata"), encoding="utf-8", errors="replace") as f:
+        meta = ctf.read_metadata(f.read(), os.path.join(folder, "metadata"))
+    files = ctf.stream_files(folder)
+    if not files:
+        raise InputError(f"{folder}: the trace has metadata but no stream file", param="trace")
+    for path in files:
+        if os.path.getsize(path) > MAX_STREAM_BYTES:
+            raise InputError(f"{path}: over {MAX_STREAM_BYTES:,} bytes: not a DPDK trace buffer", param="trace")
+    streams = [ctf.read_stream(path, meta, i) for i, path in enumerate(files)]
+    return heapq.merge(*streams, key=lambda e: e.timestamp), dict(meta.env)
+
+
+def read_events(path: str) -> tuple[Iterator[Event], dict[str, str]]:
+    """The events of the trace at ``path`` (``-``: babeltrace2's text on standard input), and its environment
+    (``dpdk_version``; empty for babeltrace2's text, which does not print it)."""
+    if path == "-":
+        return text.read_text(sys.stdin, "<stdin>"), {}
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such file or folder", param="trace")
+    folder = trace_folder(path)
+    if folder is not None:
+        return _merged(folder)
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if head == ctf.CTF_MAGIC.to_bytes(4, "little"):
+        raise InputError(f"{path} is one stream of a CTF trace: give its folder (with the metadata file)")
+    handle = open(path, encoding="utf-8", errors="replace")  # noqa: SIM115 - closed by the generator below
+
+    def lines() -> Iterator[Event]:
+        with handle:
+            yield from text.read_text(handle, path)
+
+    return lines(), {}
+
+
+def recorded_release(env: Mapping[str, str]) -> str | None:
+    """The release a trace was recorded with, as mpcalc names it (``DPDK 22.11.11`` -> ``22.11``)."""
+    words = env.get("dpdk_version", "").split()
+    version = words[-1] if words else ""
+    branch = ".".join(version.split(".")[:2])
+    return branch if branch in RELEASES else None
+
+
+def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout: str = "pointer") -> Result:
+    """Replay the trace at ``path``, reconcile its pools, and size its start-up on ``p``."""
+    events, env = read_events(path)
+    kept = list(events) if path == "-" else []  # standard input is read once: kept for a second replay
+
+    def again() -> Iterator[Event]:
+        return iter(kept) if path == "-" else read_events(path)[0]
+
+    if path == "-":
+        events = iter(kept)
+    sources = dict(p.sources)
+    release = recorded_release(env)
+    notes: list[str] = []
+    if release and sources.get("dpdk") == "default" and release != p.dpdk:
+        p = p._replace(dpdk=release)  # the recorded release, unless --dpdk re-targets it
+    run, recorded_p, checks, zones, allocs = _recorded(events, again, env, path, p, release)
+    recorded_page = max(run.page_sizes) if run.page_sizes else None
+    parts, by_socket = target_parts(
+        run.startup, checks, zones, allocs, p, pool_flag_changes(changes or []), cache_layout
+    )
+    if not env:
+        notes.append("babeltrace2's text does not give the DPDK release: the target's (--dpdk) is assumed")
+    if run.startup.lost:
+        notes.append(
+            f"{len(run.startup.lost)} allocation(s) of the start-up lost their size in the trace (rte_malloc with "
+            "a NULL type: DPDK's tracepoint returns before writing it): each is counted as one element of the "
+            "smallest size, so the totals are lower bounds"
+        )
+    if run.unseen_frees:
+        notes.append(
+            f"{len(run.unseen_frees)} free(s) of pointers the trace never allocated (allocated before "
+            "tracing began, or lost payloads)"
+        )
+    notes.append(
+        f"tracing itself allocated {len(run.streams)} trace buffer(s) (--trace-bufsz + 64 B each) in the heap: "
+        "not in the trace, and not counted (the untraced application does not have them)"
+    )
+    result = finish("trace", 0, p, parts)
+    sockets = []
+    for s in sorted(by_socket):
+        r = finish("trace", 0, p, by_socket[s])
+        sockets.append({"socket": s, "heap_bytes": r.heap_bytes, "total_bytes": r.total_bytes})
+    startup_heap, end_heap = heap_of(run.startup, recorded_p), heap_of(run.end, recorded_p)
+    carried_zones = [z for z in result.zones]
+    carried_allocs = [a for a in result.allocations]
+    details: dict[str, object] = {
+        "trace": {
+            "source": path,
+            "events": run.events,
+            "dpdk_version": env.get("dpdk_version"),
+            "streams": [{"stream": s.index, "cpu_id": s.cpu_id, "thread": s.thread} for s in run.streams],
+            "tracepoints": dict(sorted(run.counts.items())),
+        },
+        "recorded": {
+            "dpdk": recorded_p.dpdk,
+            "arch": recorded_p.arch,
+            "cache_line": recorded_p.cache_line,
+            "page_size": recorded_page,
+            "found": "the release from the trace's metadata (env.dpdk_version); the architecture under which "
+            "every pool's memzones are the model's; the page size of lib.mempool.get.page.size",
+        },
+        "startup": {
+            "rule": run.startup_rule,
+            "event": run.startup.seq,
+            "memzones": len(run.startup.zones),
+            "allocations": len(run.startup.allocs) + len(run.startup.lost),
+            "pools": sorted(run.startup.pools),
+            "heap_bytes": _sockets(startup_heap),
+        },
+        "end": {
+            "event": run.end.seq,
+            "memzones": sorted(run.end.zones),
+            "allocations": len(run.end.allocs) + len(run.end.lost),
+            "heap_bytes": _sockets(end_heap),
+        },
+        "peak": [{"socket": s, "heap_bytes": b, "event": at} for s, (b, at) in sorted(run.peak.items())],
+        "reconcile": [c.to_dict() for c in checks],
+        "unexplained_bytes": sum(c.unexplained_bytes for c in checks),
+        "carried": {
+            "memzones": len(carried_zones),
+            "allocations": len(carried_allocs),
+            "bytes": sum(z.len for z in carried_zones) + sum(a.size for a in carried_allocs),
+        },
+        "lost_payloads": {"startup": len(run.startup.lost), "end": len(run.end.lost)},
+        "ports": [run.ports[k].to_dict() for k in sorted(run.ports)],
+        "failed": [{"what": w, "name": n, "size": sz} for w, n, sz in run.failed],
+        "sockets": sockets,
+        "notes": notes,
+    }
+    return result._replace(details=details)
+
+
+def _recorded(
+    events: Iterator[Event],
+    again: Callable[[], Iterator[Event]],
+    env: dict[str, str],
+    path: str,
+    p: Platform,
+    release: str | None,
+) -> tuple[Replay, Platform, list[PoolCheck], set[str], set[int]]:
+    """The replay, on the platform the run was recorded on: the first, of the target's own build and each
+    architecture's default build (4 channels, 1 rank: EAL's default), under which every modelled pool's
+    memzones are the model's (a trace does not say its architecture); the target's when none is."""
+    from ..facts import ARCHES
+    from ..platform import make_platform
+
+    first = p._replace(dpdk=release) if release else p
+    candidates = [first] + [
+        make_platform(dpdk=first.dpdk, arch=a, page_size=first.page_size) for a in sorted(ARCHES) if a != first.arch
+    ]
+    run = replay(events, first, path, env)
+    best: tuple[Platform, list[PoolCheck], set[str], set[int]] | None = None
+    for candidate in candidates:
+        checks, zones, allocs = reconcile(run.startup, candidate)
+        if best is None:
+            best = (candidate, checks, zones, allocs)
+        if all(c.status != "differs" for c in checks):
+            best = (candidate, checks, zones, allocs)
+            break
+    assert best is not None
+    if best[0] != first:  # the heap's element costs follow the recorded platform's cache line and malloc_elem
+        run = replay(again(), best[0], path, env)
+    return (run, *best)
+
+
+def _sockets(heap: Mapping[int, int]) -> list[dict[str, int]]:
+    return [{"socket": s, "heap_bytes": b} for s, b in sorted(heap.items())]
+
+
+def _resolve(args: Mapping[str, Any]) -> Resolved:
+    given = list(args.get("trace") or ())
+    if len(given) != 1:
+        raise InputError(
+            "give one trace: a CTF folder as DPDK writes it (--trace-dir), the folder holding one, "
+            "or babeltrace2's text of it (a file, or - for standard input)",
+            param="trace",
+        )
+    changes = list(args.get("pool_flags") or ())
+    pool_flag_changes(changes)
+    return Resolved({"trace": given, "pool_flags": changes, "cache_layout": args["cache_layout"]}, {})
+
+
+def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
+    return size(inputs["trace"][0], p, list(inputs["pool_flags"]), inputs["cache_layout"])
+
+
+TRACE = ObjectDecl(
+    name="trace",
+    summary="Any DPDK application from its own trace (EAL --trace=..., written at rte_eal_cleanup): every memzone, "
+    "rte_malloc element and mempool of the run, its pools held against the model, and its start-up sized for "
+    "the target build and machine (--dpdk, --arch, --page-size, ...). Record with: "
+    + " ".join(RECORD_OPTIONS)
+    + " --trace-dir DIR --trace-bufsz 16M.",
+    params=(
+        Param(
+            "trace",
+            "argv",
+            "The trace: a CTF folder as DPDK writes it under --trace-dir (or that folder's parent holding one), "
+            "or babeltrace2's text of it (a file, or - for standard input).",
+            default=None,
+            required=True,
+            metavar="TRACE",
+        ),
+        Param(
+            "pool_flags",
+            "list",
+            "Re-target a pool's mempool flags: NAME=FLAGS, NAME a pool name or a shell pattern "
+            "(rib*=no_cache_align,no_spread,no_iova_contig); repeatable.",
+            default=(),
+            metavar="NAME=FLAGS",
+        ),
+        CACHE_LAYOUT,
+    ),
+    build=_build,
+    resolve=_resolve,
+    zone_prefix="trace:",
+)

@@ -1,0 +1,207 @@
+"""A reader of the CTF traces DPDK writes (``rte_trace_save``), to their own metadata.
+
+DPDK's trace is CTF 1.8 (v22.11:lib/eal/common/eal_common_trace_ctf.c, the same layout 21.11 to 26.07):
+``metadata`` (TSDL text: integer and floating-point aliases, the trace's byte order, a packet header of
+``uint32_t magic; uint8_t uuid[16]``, a packet context of ``uint32_t cpu_id; string_bounded_t name[32]``,
+an event header of a 48-bit timestamp and a 16-bit id aligned to 64 bits, and one ``event`` block a
+tracepoint with its fields) and one stream file a thread, ``channel0_<n>``, holding one packet: its
+header and context, then the events.  Each event starts on an 8-byte boundary
+(``__rte_trace_mem_get``, v22.11:lib/eal/include/rte_trace_point.h:321-322) and its fields follow
+packed, as ``__rte_trace_point_emit`` copies them (:363-367).
+
+Only what DPDK's metadata uses is read: the metadata is parsed, not assumed, so a tracepoint added in a
+later release is read by its own declaration.  Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from ..errors import InputError
+from .events import Event, Stream
+
+__all__ = ["CTF_MAGIC", "Metadata", "is_ctf_dir", "read_metadata", "read_stream", "stream_files"]
+
+#: the packet header's magic number (CTF 1.8)
+CTF_MAGIC = 0xC1FC1FC1
+
+_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_ALIAS = re.compile(r"typealias\s+(integer|floating_point)\s*\{([^}]*)\}\s*:=\s*(\w+)\s*;")
+_EVENT = re.compile(
+    r"event\s*\{\s*id\s*=\s*(\d+)\s*;\s*name\s*=\s*\"([^\"]*)\"\s*;\s*fields\s*:=\s*struct\s*\{(.*?)\}\s*;\s*\}\s*;",
+    re.S,
+)
+_FIELD = re.compile(r"(\w+)\s+(\w+)\s*(?:\[\s*(\d+)\s*\])?\s*;")
+_ATTR = re.compile(r"(\w+)\s*=\s*([^;]+);")
+
+
+class _Type(NamedTuple):
+    """A scalar type of the metadata: its struct code, its size in bytes, whether it is text."""
+
+    code: str
+    size: int
+    text: bool
+
+
+class _Field(NamedTuple):
+    name: str
+    type: _Type
+    length: int  # 0: a scalar; N: an array of N (a string_bounded_t[N] is text)
+
+
+class Metadata(NamedTuple):
+    """What the metadata says: the byte order, the environment (``dpdk_version``), the clock's frequency,
+    and each event id's name and fields."""
+
+    byte_order: str  # "<" or ">"
+    env: dict[str, str]
+    clock_freq: int
+    events: dict[int, tuple[str, tuple[_Field, ...]]]
+
+
+_INT_CODES = {(8, False): "B", (16, False): "H", (32, False): "I", (64, False): "Q"}
+_INT_CODES.update({(8, True): "b", (16, True): "h", (32, True): "i", (64, True): "q"})
+
+
+def _type(kind: str, body: str) -> _Type | None:
+    attrs = {k: v.strip() for k, v in _ATTR.findall(body)}
+    if kind == "floating_point":
+        mant = int(attrs.get("mant_dig", "0"))
+        return _Type("f", 4, False) if mant == 24 else _Type("d", 8, False) if mant == 53 else None
+    size = int(attrs.get("size", "0"))
+    signed = attrs.get("signed", "false") == "true"
+    code = _INT_CODES.get((size, signed))
+    if code is None:
+        return None  # the 48-bit clock alias: the event header, read apart
+    return _Type(code, size // 8, "encoding" in attrs)
+
+
+def read_metadata(text: str, where: str = "metadata") -> Metadata:
+    """The metadata's byte order, environment, clock and events (:class:`Metadata`).
+
+    >>> m = read_metadata('typealias integer {size = 32; base = x;} := uint32_t; trace { byte_order = le; }; '
+    ...                   'event { id = 7; name = "lib.x"; fields := struct { uint32_t _len; }; };')
+    >>> m.byte_order, m.events[7][0], [f.name for f in m.events[7][1]]
+    ('<', 'lib.x', ['len'])
+    """
+    if not text.lstrip().startswith("/* CTF 1.8") and "trace {" not in text and "trace{" not in text:
+        raise InputError(f"{where} is not CTF metadata (it does not begin with '/* CTF 1.8 */')", param="trace")
+    body = _COMMENT.sub(" ", text)
+    types: dict[str, _Type] = {}
+    for kind, attrs, alias in _ALIAS.findall(body):
+        t = _type(kind, attrs)
+        if t is not None:
+            types[alias] = t
+    order = re.search(r"byte_order\s*=\s*(\w+)\s*;", body)
+    byte_order = ">" if order and order.group(1) in ("be", "network") else "<"
+    env: dict[str, str] = {}
+    block = re.search(r"env\s*\{(.*?)\}\s*;", body, re.S)
+    if block:
+        env = {k: v.strip().strip('"') for k, v in _ATTR.findall(block.group(1))}
+    freq = re.search(r"clock\s*\{[^}]*freq\s*=\s*(\d+)", body, re.S)
+    events: dict[int, tuple[str, tuple[_Field, ...]]] = {}
+    for ident, name, fields in _EVENT.findall(body):
+        out = []
+        for tname, fname, length in _FIELD.findall(fields):
+            t = types.get(tname)
+            if t is None:
+                raise InputError(f"{where}: event {name!r} has a field of a type mpcalc does not read: {tname!r}")
+            out.append(_Field(fname[1:] if fname.startswith("_") else fname, t, int(length or 0)))
+        events[int(ident)] = (name, tuple(out))
+    if not events:
+        raise InputError(f"{where} declares no events: not a DPDK trace's metadata", param="trace")
+    return Metadata(byte_order, env, int(freq.group(1)) if freq else 0, events)
+
+
+#: the packet header and context every DPDK stream file opens with: magic, uuid[16], cpu_id, name[32]
+_PACKET = struct.Struct("<I16sI32s")
+
+
+class _Decoder(NamedTuple):
+    name: str
+    unpack: Any  # struct.Struct.unpack_from
+    size: int
+    names: tuple[str, ...]
+    #: per field: (its first value's index in the unpacked tuple, how many values, is it text)
+    slots: tuple[tuple[int, int, bool], ...]
+
+
+def _decoders(meta: Metadata) -> dict[int, _Decoder]:
+    out = {}
+    for ident, (name, fields) in meta.events.items():
+        fmt, slots, at = meta.byte_order, [], 0
+        for f in fields:
+            if f.type.text:
+                fmt += f"{max(f.length, 1)}s"
+                slots.append((at, 1, True))
+                at += 1
+            elif f.length:
+                fmt += f"{f.length}{f.type.code}"
+                slots.append((at, f.length, False))
+                at += f.length
+            else:
+                fmt += f.type.code
+                slots.append((at, 1, False))
+                at += 1
+        s = struct.Struct(fmt)
+        out[ident] = _Decoder(name, s.unpack_from, s.size, tuple(f.name for f in fields), tuple(slots))
+    return out
+
+
+def _text(raw: bytes) -> str:
+    return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+
+
+def read_stream(path: str, meta: Metadata, index: int) -> Iterator[Event]:
+    """The events of one stream file, in the order the thread wrote them."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < _PACKET.size:
+        raise InputError(f"{path}: {len(data)} bytes, shorter than a stream's {_PACKET.size}-byte header: truncated")
+    magic, _uuid, cpu_id, thread = _PACKET.unpack_from(data, 0)
+    if meta.byte_order == ">":
+        magic, cpu_id = struct.unpack(">II", data[:4] + data[20:24])
+    if magic != CTF_MAGIC:
+        raise InputError(f"{path}: magic {magic:#x}, not CTF's {CTF_MAGIC:#x}: not a DPDK trace stream")
+    stream = Stream(index, cpu_id, _text(thread))
+    decoders = _decoders(meta)
+    header = struct.Struct(meta.byte_order + "Q").unpack_from
+    at, end = _PACKET.size, len(data)
+    base = _PACKET.size  # events are aligned from the start of the trace memory, after the header
+    while at + 8 <= end:
+        (word,) = header(data, at)
+        ident, stamp = word >> 48, word & 0xFFFF_FFFF_FFFF
+        d = decoders.get(ident)
+        if d is None:
+            raise InputError(f"{path}: byte {at}: event id {ident} is not in the metadata: corrupt or truncated")
+        if at + 8 + d.size > end:
+            raise InputError(f"{path}: byte {at}: {d.name} ends past the file's end: truncated")
+        values = d.unpack(data, at + 8)
+        fields: dict[str, Any] = {}
+        for key, (i, n, text) in zip(d.names, d.slots, strict=True):
+            fields[key] = _text(values[i]) if text else values[i] if n == 1 else values[i : i + n]
+        yield Event(d.name, fields, stream, stamp)
+        at += 8 + d.size
+        at = base + ((at - base + 7) & ~7)
+
+
+def stream_files(folder: str) -> list[str]:
+    """The stream files of a trace folder (every file but ``metadata``), in their channel order."""
+
+    def order(name: str) -> tuple[int, str]:
+        tail = name.rsplit("_", 1)[-1]
+        return (int(tail), name) if tail.isdigit() else (1 << 30, name)
+
+    return [
+        os.path.join(folder, n)
+        for n in sorted(os.listdir(folder), key=order)
+        if n != "metadata" and not n.startswith(".") and os.path.isfile(os.path.join(folder, n))
+    ]
+
+
+def is_ctf_dir(folder: str) -> bool:
+    return os.path.isfile(os.path.join(folder, "metadata"))
