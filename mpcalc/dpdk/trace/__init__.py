@@ -144,11 +144,17 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
     )
     if not env:
         notes.append("babeltrace2's text does not give the DPDK release: the target's (--dpdk) is assumed")
-    if run.startup.lost:
+    lost = [a for a in run.startup.lost if not a.recovered]
+    if len(lost) < len(run.startup.lost):
         notes.append(
-            f"{len(run.startup.lost)} allocation(s) of the start-up lost their size in the trace (rte_malloc with "
-            "a NULL type: DPDK's tracepoint returns before writing it): each is counted as one element of the "
-            "smallest size, so the totals are lower bounds"
+            f"{len(run.startup.lost) - len(lost)} allocation(s) of the start-up lost their size in the trace "
+            "(rte_malloc with a NULL type: DPDK's tracepoint returns before writing it); their heap elements were "
+            "recovered from the addresses of the elements around them (a group's total is exact, its split is not)"
+        )
+    if lost:
+        notes.append(
+            f"{len(lost)} allocation(s) of the start-up lost their size in the trace and could not be recovered: "
+            "each is counted as one element of the smallest size, so the heap is a lower bound"
         )
     if run.unseen_frees:
         notes.append(
@@ -205,7 +211,12 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
             "allocations": len(carried_allocs),
             "bytes": sum(z.len for z in carried_zones) + sum(a.size for a in carried_allocs),
         },
-        "lost_payloads": {"startup": len(run.startup.lost), "end": len(run.end.lost)},
+        "lost_payloads": {
+            "startup": len(run.startup.lost),
+            "recovered": sum(a.recovered for a in run.startup.lost),
+            "end": len(run.end.lost),
+        },
+        "exact": not lost,
         "ports": [run.ports[k].to_dict() for k in sorted(run.ports)],
         "failed": [{"what": w, "name": n, "size": sz} for w, n, sz in run.failed],
         "sockets": sockets,

@@ -26,11 +26,21 @@ from ..records import Allocation, Mempool, Memzone
 from ..standalone import Parts
 from .replay import LOST_TYPE, Live, PoolRecord, TraceAlloc, TraceZone
 
-__all__ = ["CARRIED_ROLE", "LOST_ROLE", "PoolCheck", "heap_of", "pool_flag_changes", "reconcile", "target_parts"]
+__all__ = [
+    "CARRIED_ROLE",
+    "LOST_ROLE",
+    "RECOVERED_ROLE",
+    "PoolCheck",
+    "heap_of",
+    "pool_flag_changes",
+    "reconcile",
+    "target_parts",
+]
 
 #: the role of what the trace recorded and mpcalc does not model: carried as recorded
 CARRIED_ROLE = "recorded (not modelled)"
 LOST_ROLE = "recorded, size lost (at least one element)"
+RECOVERED_ROLE = "recorded, size lost, recovered from the neighbouring elements' addresses"
 
 
 class PoolCheck(NamedTuple):
@@ -206,7 +216,7 @@ def target_parts(
         parts.allocations.append(alloc)
         on(a.socket).allocations.append(alloc)
     for a in live.lost:
-        alloc = Allocation(LOST_TYPE, 0, LOST_ROLE)
+        alloc = Allocation(LOST_TYPE, a.size, RECOVERED_ROLE if a.recovered else LOST_ROLE)
         parts.allocations.append(alloc)
         on(a.socket).allocations.append(alloc)
     return parts, by_socket

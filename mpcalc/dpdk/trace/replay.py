@@ -51,10 +51,11 @@ __all__ = [
     "replay",
 ]
 
-#: the tracepoints a replay needs (the memory ones; mempool and ethdev name what the memory is for)
-NEEDED = ("lib.eal.memzone.reserve", "lib.eal.mem.malloc", "lib.eal.mem.free")
-#: the events that end the start-up: its live set is the one just before the first of them
-TEARDOWN = frozenset({"lib.ethdev.stop", "lib.ethdev.close", "lib.mempool.free"})
+#: the tracepoints a replay needs: every DPDK application reserves memzones and mallocs in rte_eal_init, so a
+#: trace without both was recorded without them (mempool and ethdev events name what the memory is for)
+NEEDED = ("lib.eal.memzone.reserve", "lib.eal.mem.malloc")
+#: the events that end the start-up (its ports stopping): its live set is the one just before the first of them
+TEARDOWN = frozenset({"lib.ethdev.stop", "lib.ethdev.close"})
 #: the type an allocation whose payload the trace lost is listed under
 LOST_TYPE = "(payload lost: rte_malloc with a NULL type)"
 #: SOCKET_ID_ANY
@@ -87,6 +88,8 @@ class TraceAlloc(NamedTuple):
     seq: int
     owner: str = ""
     lost: bool = False
+    #: a lost payload whose element was recovered from its neighbours' addresses (``size`` is then its share)
+    recovered: bool = False
 
 
 @dataclass
@@ -192,6 +195,11 @@ class _State:
         self.building: dict[int, str] = {}
         self.tailq: dict[int, int] = {}
         self.seq = 0
+        #: lost payloads recovered from addresses: the start of the last element whose address is known, what
+        #: was reserved since (lost elements, and memzones of known cost), and whether nothing was freed since
+        self.anchor: int | None = None
+        self.pending: list[TraceAlloc | int] = []
+        self.recovered = 0
 
     # --- the heap -------------------------------------------------------------------------------
     def _socket(self, socket: int) -> int:
@@ -229,6 +237,10 @@ class _State:
             self._grow(old.socket, -self._zone_cost(old))
         self.zones[name] = z
         self._grow(z.socket, self._zone_cost(z))
+        if z.align > self.p.cache_line or z.bound:
+            self.anchor = None  # its padding depends on its address
+        else:
+            self.pending.append(self._zone_cost(z))
 
     def _zone_owner(self, name: str, stream: int) -> str:
         """The pool a memzone is part of, by rte_mempool's names: ``MP_<pool>`` (its header, reserved before
@@ -249,6 +261,7 @@ class _State:
         return rest
 
     def memzone_free(self, e: Event) -> None:
+        self.anchor = None
         f = e.fields
         if int(f.get("rc", 0)):
             return
@@ -288,6 +301,7 @@ class _State:
         if size == 0:  # DPDK does not trace a size of 0: the payload was lost
             a = TraceAlloc(LOST_TYPE, 0, 0, _ANY, 0, self.seq, self._owner(e), lost=True)
             self._add(a)
+            self.pending.append(a)
             self.last_malloc[sid] = a
             return
         if ptr == 0:
@@ -301,11 +315,37 @@ class _State:
         a = TraceAlloc(kind, size, int(f["align"]), int(f["socket"]), ptr, self.seq, owner)
         self._add(a)
         self.last_malloc[sid] = a
+        self._anchor(a)
+
+    def _anchor(self, a: TraceAlloc) -> None:
+        """A known element: the lost ones reserved between it and the previous known one, with nothing freed
+        in between, fill the gap of addresses between the two (malloc_elem_alloc carves each element from the
+        top of the free element it splits, lib/eal/common/malloc_elem.c:420-470), less the memzones among them."""
+        line, header = self.p.cache_line, self.p.malloc_elem_header
+        if a.align > line:
+            self.anchor, self.pending = None, []
+            return
+        start, end = a.ptr - header, a.ptr + (-(-max(a.size, 1) // line) * line)
+        lost = [x for x in self.pending if isinstance(x, TraceAlloc)]
+        if lost and self.anchor is not None and self.anchor >= end:
+            gap = self.anchor - end - sum(x for x in self.pending if isinstance(x, int))
+            least = header + line
+            if gap >= least * len(lost) and gap % line == 0:
+                shares = [least] * (len(lost) - 1) + [gap - least * (len(lost) - 1)]
+                for old, cost in zip(lost, shares, strict=True):
+                    if old not in self.lost:
+                        continue
+                    new = old._replace(size=cost - header, recovered=True)
+                    self.lost[self.lost.index(old)] = new
+                    self._grow(old.socket, cost - self._alloc_cost(old))
+                    self.recovered += 1
+        self.anchor, self.pending = start, []
 
     def zmalloc(self, e: Event) -> None:
         self.malloc(e, zeroed=True)
 
     def realloc(self, e: Event) -> None:
+        self.anchor = None
         f = e.fields
         size, ptr = int(f["size"]), int(f["ptr"])
         if not ptr:
@@ -330,6 +370,7 @@ class _State:
         ptr = int(e.fields["ptr"])
         if not ptr:
             return
+        self.anchor = None  # a hole the heap may hand out again: addresses no longer tell sizes
         a = self.allocs.pop(ptr, None)
         if a is not None:
             self._grow(a.socket, -self._alloc_cost(a))
@@ -476,11 +517,11 @@ def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[s
         )
     end = s.live()
     if startup is None:
-        rule = "no teardown event (ethdev stop or close, mempool free): the end of the trace"
+        rule = "no port was stopped or closed (lib.ethdev.stop, lib.ethdev.close): the end of the trace"
         startup = end
     else:
         first = next(t for t in sorted(TEARDOWN) if t in counts)
-        rule = f"the events before the first teardown event ({first} and the like), event {startup.seq + 1}"
+        rule = f"the events before the first port was stopped or closed ({first}, event {startup.seq + 1})"
     return Replay(
         source=source,
         events=n,

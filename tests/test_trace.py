@@ -1,0 +1,202 @@
+"""``mpcalc trace``: DPDK's CTF traces of real runs, replayed and held against the same run's own view.
+
+The traces and views are recorded (tests/conformance/traces/README.md gives each run's commands): every
+application there was traced with Debian's DPDK 22.11.11 and, while it ran, asked for its memzones and its heap
+(testpmd's ``dump memzone``, telemetry ``/eal/memzone_info`` and ``/eal/heap_info``).  These tests read the
+recordings only, so they need no DPDK.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mpcalc.dpdk.eal import heap_cost, memzone_len
+from mpcalc.dpdk.errors import InputError
+from mpcalc.dpdk.platform import make_platform
+from mpcalc.dpdk.trace import read_events, recorded_release, replay
+from mpcalc.dpdk.trace.model import heap_of
+from mpcalc.dpdk.units import parse_size
+from mpcalc.inspect import parse
+
+TRACES = Path(__file__).parent / "conformance" / "traces"
+#: the recorded runs whose view was taken while they ran
+VIEWED = sorted(p.name for p in TRACES.iterdir() if (p / "view.txt").is_file() and (p / "ctf").is_dir())
+#: runs whose buffer was too small on purpose (tests/conformance/traces/README.md)
+LOST = {"lost", "lost-overwrite"}
+P = make_platform(dpdk="22.11")
+
+
+def _bufsz(case: str) -> int:
+    """The --trace-bufsz the run was recorded with (COMMAND), else DPDK's default, 1 MiB."""
+    command = TRACES / case / "COMMAND"
+    found = re.search(r"--trace-bufsz[= ](\S+?)['\"]?(?:\s|$)", command.read_text()) if command.is_file() else None
+    return parse_size(found.group(1)) if found else 1 << 20
+
+
+def _same(fields: dict[str, Any]) -> dict[str, Any]:
+    """An event's fields as both readers must give them.  Where DPDK lost a payload (``size`` 0: a NULL type,
+    whose bytes DPDK never wrote, so they read 0) babeltrace2 prints the type string of an earlier event: an
+    empty text array does not clear its buffer.  That text is babeltrace2's, not the trace's: left out."""
+    out = {k: list(v) if isinstance(v, tuple) else v for k, v in fields.items()}
+    if out.get("size") == 0 and "type" in out:
+        del out["type"]
+    return out
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in TRACES.iterdir() if (p / "events.txt").is_file()))
+def test_the_ctf_reader_reads_what_babeltrace2_prints(case: str) -> None:
+    """mpcalc's own CTF reader gives every event babeltrace2 printed, in its order, with the same fields."""
+    ours, _ = read_events(str(TRACES / case / "ctf"))
+    theirs, _ = read_events(str(TRACES / case / "events.txt"))
+    a = [(e.name, _same(e.fields)) for e in ours]
+    b = [(e.name, _same(e.fields)) for e in theirs]
+    assert len(a) == len(b) > 0
+    assert a == b
+
+
+@pytest.mark.parametrize("case", [c for c in VIEWED if c not in LOST])
+def test_the_replay_is_the_runs_own_view(case: str) -> None:
+    """Every memzone of the running application, by name and length, and its heap's Alloc_size to the byte, less
+    the trace buffers tracing itself allocated (--trace-bufsz + 64 B each, not in the trace)."""
+    view = parse((TRACES / case / "view.txt").read_text(), case)
+    events, env = read_events(str(TRACES / case / "ctf"))
+    run = replay(events, P._replace(dpdk=recorded_release(env) or "22.11"), case, env)
+    live = run.startup
+    assert {n: memzone_len(z.requested, P) for n, z in live.zones.items()} == {n: z.len for n, z in view.zones.items()}
+    if 0 not in view.heaps:
+        return
+    heap = view.heaps[0]
+    ours = heap_of(live, P).get(0, 0)
+    count = sum(1 for z in live.zones.values() if z.socket < 256) + len(live.allocs) + len(live.lost)
+    buffers = heap["Alloc_count"] - count
+    assert 1 <= buffers <= 4  # one per thread that traced after the heap was up
+    # a lost payload not recovered from addresses counts as the smallest element: here that is what it was
+    assert heap["Alloc_size"] - ours == buffers * heap_cost(_bufsz(case) + 64, P)
+    if case.startswith("l3fwd"):  # its lost payloads all lie between elements of known addresses
+        assert live.lost and all(a.recovered for a in live.lost)
+
+
+def test_a_no_huge_trace_retargeted_to_2m_pages_is_the_real_2m_run(run_json: Any) -> None:
+    """testpmd traced under --no-huge, sized for 2 MiB pages, has the memzones of the same command run on real 2 MiB
+    hugepages (testpmd-null-default-2m's own view)."""
+    code, doc = run_json("trace", str(TRACES / "testpmd-null-default" / "ctf"), "--page-size", "2M")
+    assert code == 0
+    result = doc["results"][0]
+    zones = {z["name"]: z["len"] for mp in result["mempools"] for z in mp["memzones"]}
+    zones.update({z["name"]: z["len"] for z in result["memzones"]})
+    real = parse((TRACES / "testpmd-null-default-2m" / "view.txt").read_text(), "2m")
+    assert zones == {n: z.len for n, z in real.zones.items()}
+    assert result["details"]["recorded"]["page_size"] == 4096
+    assert result["details"]["unexplained_bytes"] == 0
+
+
+def test_the_json_answer(run_json: Any) -> None:
+    code, doc = run_json("trace", str(TRACES / "testpmd-null-2port-mq"))  # the folder holding the CTF folder
+    assert code == 0
+    d = doc["results"][0]["details"]
+    assert d["recorded"]["dpdk"] == "22.11" and d["recorded"]["arch"] == "x86_64"
+    assert [c["status"] for c in d["reconcile"]] == ["matched"]
+    # net_null's 16 queue structures are rte_zmalloc_socket(NULL, ...): sizes lost; the first port's 8 lie between
+    # elements of known addresses, the second's do not (test_the_replay_is_the_runs_own_view holds the heap exact)
+    assert d["lost_payloads"] == {"startup": 16, "recovered": 8, "end": 16} and d["exact"] is False
+    _, em = run_json("trace", str(TRACES / "l3fwd-em" / "ctf"))
+    assert em["results"][0]["details"]["exact"] is True
+    assert d["advice"]["settings"]["eal_args"].startswith("--socket-mem ")
+    assert len(d["ports"]) == 2 and {p["rx_queues"] for p in d["ports"]} == {4}
+
+
+def test_babeltrace2_text_on_stdin_gives_the_same_answer(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    direct = run("trace", str(TRACES / "l3fwd-lpm" / "ctf"), "--json")
+    monkeypatch.setattr("sys.stdin", io.StringIO((TRACES / "l3fwd-lpm" / "events.txt").read_text()))
+    piped = run("trace", "-", "--json")
+    a, b = json.loads(direct.out), json.loads(piped.out)
+    for doc in (a, b):
+        doc["input"].pop("trace")
+        doc["results"][0]["details"].pop("trace")
+        doc["results"][0]["details"].pop("notes")
+    assert a == b
+
+
+def test_the_rib_patch_on_a_traced_l3fwd(run_json: Any) -> None:
+    """l3fwd's FIB node pools re-targeted with the RIB patch's flags: each node costs 64 B, not 192."""
+    path = str(TRACES / "l3fwd-fib" / "ctf")
+    _, before = run_json("trace", path)
+    _, after = run_json("trace", path, "--pool-flags", "MP_IPV4_*=no_cache_align,no_spread,no_iova_contig")
+
+    def pools(doc: dict[str, Any]) -> dict[str, Any]:
+        return {mp["name"]: mp for mp in doc["results"][0]["mempools"]}
+
+    b, a = pools(before)["MP_IPV4_L3FWD_FIB_0"], pools(after)["MP_IPV4_L3FWD_FIB_0"]
+    assert (b["total_size"], a["total_size"]) == (192, 64)
+    assert pools(after)["MP_IPV6_L3FWD_FIB_0"]["total_size"] == pools(before)["MP_IPV6_L3FWD_FIB_0"]["total_size"]
+    assert after["results"][0]["heap_bytes"] < before["results"][0]["heap_bytes"]
+
+
+def test_a_plan_item(tmp_path: Path, run: Any) -> None:
+    plan = tmp_path / "plan.toml"
+    plan.write_text(f'[[trace]]\nname = "l3fwd"\ntrace = [{json.dumps(str(TRACES / "l3fwd-em" / "ctf"))}]\n')
+    code, out, err = run("plan", str(plan), "--json")
+    assert code == 0, err
+    item = json.loads(out)["items"][0]
+    assert item["kind"] == "trace" and item["result"]["heap_bytes"] > 0
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d / "nothing", "no such file or folder"),
+        (lambda d: d, "no CTF trace here"),
+        (lambda d: _copy(d, "a") and _copy(d, "b") and d, "holds 2 traces"),
+        (lambda d: _cut(_copy(d, "t"), 100), "truncated"),
+        (lambda d: _garble(_copy(d, "t")), "not in the metadata"),
+        (lambda d: _text(d, "not an event\n"), "not babeltrace2's text of an event"),
+        (
+            lambda d: _text(d, '[1] (+?) lib.ethdev.start: { cpu_id = 0x0, name = "x" }, { port_id = 0x0 }\n'),
+            "has no lib.eal.memzone.reserve, lib.eal.mem.malloc event",
+        ),
+        (lambda d: _text(d, '[1] (+?) lib.eal.mem.malloc: { cpu_id = 0x0, name = "x" }, { type = \n'), "unexpected"),
+    ],
+)
+def test_bad_traces_get_one_line_and_exit_2(tmp_path: Path, run: Any, make: Any, message: str) -> None:
+    code, _, err = run("trace", str(make(tmp_path)))
+    assert code == 2
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def _copy(d: Path, name: str) -> Path:
+    shutil.copytree(TRACES / "l3fwd-fib" / "ctf", d / name)
+    return d / name
+
+
+def _cut(trace: Path, keep: int) -> Path:
+    stream = max(trace.glob("channel*"), key=lambda f: f.stat().st_size)
+    stream.write_bytes(stream.read_bytes()[: 56 + keep])
+    return trace
+
+
+def _garble(trace: Path) -> Path:
+    stream = max(trace.glob("channel*"), key=lambda f: f.stat().st_size)
+    data = bytearray(stream.read_bytes())
+    data[56 + 6 : 56 + 8] = b"\xff\xff"  # the first event's id
+    stream.write_bytes(bytes(data))
+    return trace
+
+
+def _text(d: Path, body: str) -> Path:
+    (d / "events.txt").write_text(body)
+    return d / "events.txt"
+
+
+def test_the_metadata_reader_refuses_what_is_not_ctf() -> None:
+    from mpcalc.dpdk.trace.ctf import read_metadata
+
+    with pytest.raises(InputError, match="not CTF metadata"):
+        read_metadata("hello", "m")
