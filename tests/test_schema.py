@@ -27,6 +27,7 @@ ARGS = {
     "lpm6": ["--max-rules", "1K", "--tbl8", "1K"],
     "app": ["--", "dpdk-testpmd", "-l", "0-1", "--no-huge", "--no-pci", "--vdev", "net_null0", "--", "-i"],
     "ovs": ["--port", "dpdk0,mtu_request=9000", "--port", "vhu0,type=dpdkvhostuserclient,n_rxq=2", "--per-port-memory"],
+    "trace": [str(ROOT / "tests" / "conformance" / "traces" / "testpmd-ring" / "ctf")],
 }
 
 

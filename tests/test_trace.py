@@ -195,6 +195,22 @@ def _text(d: Path, body: str) -> Path:
     return d / "events.txt"
 
 
+def test_a_trace_whose_start_was_overwritten_is_refused(run: Any) -> None:
+    """--trace-mode=overwrite (DPDK's default) with a 4 KiB buffer: only the events since the last wrap remain."""
+    for path in ("ctf", "events.txt"):
+        code, _, err = run("trace", str(TRACES / "lost-overwrite" / path))
+        assert code == 2 and "never reserved in the trace" in err and "--trace-bufsz" in err
+
+
+def test_a_trace_whose_buffer_filled_up_is_flagged(run_json: Any) -> None:
+    """--trace-mode=discard with a 4 KiB buffer: DPDK marks nothing; the stream ends within one event of 4,096."""
+    code, doc = run_json("trace", str(TRACES / "lost" / "ctf"))
+    notes = doc["results"][0]["details"]["notes"]
+    assert any("within one event of 4,096" in n and "--trace-bufsz" in n for n in notes)
+    _, fine = run_json("trace", str(TRACES / "l3fwd-fib" / "ctf"))
+    assert not any("within one event" in n for n in fine["results"][0]["details"]["notes"])
+
+
 def test_the_metadata_reader_refuses_what_is_not_ctf() -> None:
     from mpcalc.dpdk.trace.ctf import read_metadata
 

@@ -87,8 +87,34 @@ def _merged(folder: str) -> tuple[Iterator[Event], dict[str, str]]:
     for path in files:
         if os.path.getsize(path) > MAX_STREAM_BYTES:
             raise InputError(f"{path}: over {MAX_STREAM_BYTES:,} bytes: not a DPDK trace buffer", param="trace")
+    env = dict(meta.env)
+    full = _full(files, meta)
+    if full:
+        env[FULL] = full
     streams = [ctf.read_stream(path, meta, i) for i, path in enumerate(files)]
-    return heapq.merge(*streams, key=lambda e: e.timestamp), dict(meta.env)
+    return heapq.merge(*streams, key=lambda e: e.timestamp), env
+
+
+#: the environment key under which the reader passes on a stream that may have filled its buffer
+FULL = "mpcalc.full"
+
+
+def _full(files: list[str], meta: ctf.Metadata) -> str:
+    """A stream that ends within one event of a power of two (``--trace-bufsz`` as it is usually given, 1 MiB
+    by default): its buffer may have filled up, and in ``--trace-mode=discard`` DPDK drops every later event
+    and marks nothing (``__rte_trace_mem_get``, v22.11:lib/eal/include/rte_trace_point.h:312-320).  Only a
+    warning: a stream can end there by chance (testpmd-null-anon's wrote 65,512 bytes of a 16 MiB buffer)."""
+    largest = 8 + max(ctf.event_size(meta, i) for i in meta.events)
+    for path in files:
+        used = os.path.getsize(path) - ctf.PACKET_SIZE
+        room = 1 << used.bit_length() if used > 0 else 0
+        if used > 0 and room - used < largest:
+            return (
+                f"{os.path.basename(path)} holds {used:,} bytes of events, within one event of {room:,}: if that "
+                "was its --trace-bufsz, the buffer filled up and the events after it are missing (discard mode): "
+                "record again with a larger --trace-bufsz"
+            )
+    return ""
 
 
 def read_events(path: str) -> tuple[Iterator[Event], dict[str, str]]:
@@ -142,6 +168,8 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
     parts, by_socket = target_parts(
         run.startup, checks, zones, allocs, p, pool_flag_changes(changes or []), cache_layout
     )
+    if FULL in env:
+        notes.append(env.pop(FULL))
     if not env:
         notes.append("babeltrace2's text does not give the DPDK release: the target's (--dpdk) is assumed")
     lost = [a for a in run.startup.lost if not a.recovered]

@@ -24,7 +24,16 @@ from typing import Any, NamedTuple
 from ..errors import InputError
 from .events import Event, Stream
 
-__all__ = ["CTF_MAGIC", "Metadata", "is_ctf_dir", "read_metadata", "read_stream", "stream_files"]
+__all__ = [
+    "CTF_MAGIC",
+    "PACKET_SIZE",
+    "Metadata",
+    "event_size",
+    "is_ctf_dir",
+    "read_metadata",
+    "read_stream",
+    "stream_files",
+]
 
 #: the packet header's magic number (CTF 1.8)
 CTF_MAGIC = 0xC1FC1FC1
@@ -119,6 +128,12 @@ def read_metadata(text: str, where: str = "metadata") -> Metadata:
 
 #: the packet header and context every DPDK stream file opens with: magic, uuid[16], cpu_id, name[32]
 _PACKET = struct.Struct("<I16sI32s")
+PACKET_SIZE = _PACKET.size
+
+
+def event_size(meta: Metadata, ident: int) -> int:
+    """The bytes of an event's fields (its 8-byte header apart)."""
+    return sum(f.type.size * (f.length or 1) if not f.type.text else max(f.length, 1) for f in meta.events[ident][1])
 
 
 class _Decoder(NamedTuple):

@@ -200,6 +200,7 @@ class _State:
         self.anchor: int | None = None
         self.pending: list[TraceAlloc | int] = []
         self.recovered = 0
+        self.unseen_zones: list[str] = []
 
     # --- the heap -------------------------------------------------------------------------------
     def _socket(self, socket: int) -> int:
@@ -268,6 +269,8 @@ class _State:
         z = self.zones.pop(str(f["name"]), None)
         if z is not None:
             self._grow(z.socket, -self._zone_cost(z))
+        else:  # every reservation is traced: a free of a memzone never reserved means the start was lost
+            self.unseen_zones.append(str(f["name"]))
         self.unseen.pop(int(f.get("addr", 0)), None)  # its rte_free, just before, named its address
 
     # --- malloc ---------------------------------------------------------------------------------
@@ -513,6 +516,13 @@ def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[s
         raise InputError(
             f"{source}: the trace has no {', '.join(missing)} event: record it with "
             "--trace='lib\\.eal\\.mem.*' --trace='lib\\.eal\\.memzone.*' (see mpcalc trace --help)",
+            param="trace",
+        )
+    if s.unseen_zones:
+        raise InputError(
+            f"{source}: memzone {s.unseen_zones[0]!r} is freed but was never reserved in the trace: its start was "
+            "overwritten (the buffer filled up, --trace-mode=overwrite, DPDK's default) or not recorded: record "
+            "again with a larger --trace-bufsz (16M holds the start-up of testpmd and l3fwd)",
             param="trace",
         )
     end = s.live()
