@@ -118,21 +118,7 @@ def sizing_command(name: str) -> click.Command:
             outcome = evaluate(request)
         except InputError as exc:
             raise naming_the_option(exc, values) from None
-        report, gates = outcome.report, request.analysis
-        if gates.max_total is not None or gates.baseline is not None:  # the gates' checks go into the JSON too
-            from .app.gates import gate_report
-
-            report = report._replace(
-                gates=gate_report(
-                    max_total=gates.max_total,
-                    baseline=gates.baseline,
-                    tol=gates.tolerance,
-                    command=report.command,
-                    inputs=report.inputs,
-                    platform=report.platform,
-                    results=report.results,
-                )
-            )
+        report = outcome.report
         output(report, fmt)
         if userio.quiet():  # no report: DPDK's refusals are the errors left to say
             for r in report.results:

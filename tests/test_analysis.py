@@ -97,6 +97,33 @@ def test_max_total_exits_3_and_says_why(run):
     assert rc == ExitCode.OK and err == ""
 
 
+@pytest.mark.parametrize(
+    "argv,labels",
+    [
+        # a ring's flags are RING_F_* (0x4 is exact_sz, not the mempool's sp_put)
+        (("ring", "--count", "1000", "--flags", "exact_sz"), ["exact_sz"]),
+        (("hash", "--entries", "1K", "--key-len", "16", "--extra-flags", "ext_table"), ["ext_table"]),
+        (
+            ("pool", "-n", "1000", "--elt-size", "40", "--flags", "no_cache_align,no_spread"),
+            ["no_spread|no_cache_align"],
+        ),
+        (("pool", "-n", "1000", "--elt-size", "40", "--flags", "all"), None),
+    ],
+)
+def test_the_gates_name_each_flag_combination_once_on_stderr_and_in_the_json(run_json, run, argv, labels):
+    # one gate, evaluated once (mpcalc.app.request.evaluate): stderr says the JSON's failed checks' messages
+    rc, doc = run_json(*argv, "--max-total", "1")
+    assert rc == ExitCode.BUDGET
+    _, _, err = run(*argv, "--max-total", "1", "--json")
+    checks = doc["gates"]["checks"]
+    names = ["|".join(r["flags"]) or "none" for r in doc["results"]]
+    assert [c["flags"] for c in checks] == (labels or names) == names
+    assert err.splitlines() == [f"mpcalc: {c['message']}" for c in checks]
+    for c, r in zip(checks, doc["results"], strict=True):
+        assert c["message"] == f"total_bytes {r['total_bytes']:,} ({c['flags']}) is over --max-total 1"
+    assert doc["gates"]["ok"] is False and not any(c["ok"] for c in checks)
+
+
 def test_baseline_and_tolerance(run, tmp_path):
     # the same configuration on another platform (a baseline of other options is an error: test_newuser.py);
     # arm64's 128-byte cache line makes each node 256 B instead of 192: +127,977,088 bytes (31.9%)
@@ -166,3 +193,13 @@ def test_svg_saves_the_table_view(run, tmp_path, argv):
 def test_svg_to_an_unwritable_place(run, tmp_path):
     rc, _, err = run("rib", "--routes", "1M", "--svg", str(tmp_path / "no" / "such" / "dir.svg"))
     assert rc == ExitCode.USAGE and "--svg" in err and len(err.strip().splitlines()) == 1
+
+
+def test_evaluate_puts_the_gates_in_its_outcome():
+    from mpcalc.app.request import evaluate, request_of
+
+    outcome = evaluate(request_of("ring", {"count": 1000, "flags": [0x4], "max_total": 1}))
+    assert outcome.code == ExitCode.BUDGET and outcome.report.gates is not None
+    assert outcome.report.to_dict()["gates"]["checks"][0]["flags"] == "exact_sz"
+    assert outcome.messages == ("total_bytes 8,600 (exact_sz) is over --max-total 1",)
+    assert evaluate(request_of("ring", {"count": 1000})).report.gates is None

@@ -212,3 +212,15 @@ def test_the_table_counts_the_pages_of_the_applications_eal(run):
     code, out, _ = run("app", "--", "dpdk-testpmd", "-l", "0-1", "--no-huge", "--vdev", "net_null0", "--", "-i")
     assert code == 0
     assert "pages of 4K: " in out and "pages of 2M" not in out
+
+
+def test_testpmd_anon_no_iova_contig_passes_the_no_iova_contig_flag():
+    # testpmd: --no-iova-contig sets mempool_flags = RTE_MEMPOOL_F_NO_IOVA_CONTIG
+    # (v22.11.11:app/test-pmd/parameters.c:1444-1445), which --mp-alloc=anon passes to rte_mempool_create_empty
+    argv = ["dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_null0", "--", "-i", "--mp-alloc=anon"]
+    (plain,) = size(*argv).mempools
+    (pool,) = size(*argv, "--no-iova-contig").mempools
+    assert plain.flags == 0 and plain.ops_name == "ring_mp_mc"
+    assert pool.flags == 0x20 and pool.ops_name == "ring_mp_mc"  # not SP_PUT (0x4): ring_sp_mc
+    d = pool.to_dict()
+    assert d["flags"] == ["no_iova_contig"] and d["effective_flags"] == ["no_iova_contig"]

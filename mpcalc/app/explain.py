@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..dpdk.flags import MempoolFlag, flag_names
+from ..dpdk.flags import VALID_USER_FLAGS, MempoolFlag, flag_names, flags_label
 from ..dpdk.intmath import align32pow2, ceil_a, u32
 from ..dpdk.mempool import arch_mem_object_align, calc_mem_size, header_size, objects_per_page
 from ..dpdk.platform import Platform
@@ -25,7 +25,7 @@ def object_steps(mp: Mempool, p: Platform) -> list[str]:
         return []
     f, ma, o = mp.effective_flags, p.mempool_align, mp.objsz
     steps = [
-        f"rte_mempool_calc_obj_size: flags {', '.join(flag_names(f & 0x2F)) or 'none'}"
+        f"rte_mempool_calc_obj_size: flags {flags_label(flag_names(f & VALID_USER_FLAGS), prose=True)}"
         + (
             " (create_empty adds no_spread to no_cache_align)"
             if mp.flags & MempoolFlag.NO_CACHE_ALIGN and not mp.flags & MempoolFlag.NO_SPREAD

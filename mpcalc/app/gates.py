@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..dpdk.errors import InputError
+from ..dpdk.flags import flags_label
 from ..dpdk.records import Result
 from ..dpdk.units import parse_size
 
@@ -52,10 +53,6 @@ def tolerance(text: str, base: int) -> int:
         return parse_size(text)
     except InputError as exc:
         raise InputError(f"tolerance {text!r}: {exc}", param="--tolerance") from None
-
-
-def _label(flags: list[str]) -> str:
-    return ",".join(flags) or "none"
 
 
 def read_baseline(path: str) -> dict[str, Any]:
@@ -110,7 +107,7 @@ def differences(
             out.append(f"the baseline has {key} {_shown(old[key])}, absent here")
         elif old[key] != inputs[key]:
             out.append(f"{key} is {_shown(old[key])} in the baseline, {_shown(inputs[key])} here")
-    then = [_label(r["flags"]) for r in baseline["results"]]
+    then = [flags_label(r["flags"]) for r in baseline["results"]]
     if sorted(then) != sorted(flag_labels):
         out.append(f"the baseline has the flag combinations {'; '.join(then)}, this run {'; '.join(flag_labels)}")
     return out
@@ -120,7 +117,7 @@ def require_same(path: str, command: str, inputs: Mapping[str, Any], results: Se
     """The baseline, if it reports the same command and configuration; else InputError (exit 2) naming
     every difference."""
     doc = read_baseline(path)
-    labels = [_label(r.to_dict()["flags"]) for r in results]  # type: ignore[arg-type]
+    labels = [r.flags_label for r in results]
     diff = differences(doc, command, inputs, labels)
     if diff:
         raise InputError(
@@ -132,23 +129,16 @@ def require_same(path: str, command: str, inputs: Mapping[str, Any], results: Se
     return doc
 
 
-def check_baseline(path: str, results: Sequence[Result], tol: str) -> list[str]:
-    """What grew beyond the tolerance, one line each (empty: nothing did)."""
-    tolerance(tol, 0)  # a bad --tolerance is named before the file is read
-    return [c["message"] for c in _baseline_checks(read_baseline(path), results, tol) if not c["ok"]]
-
-
 def _baseline_checks(doc: Mapping[str, Any], results: Sequence[Result], tol: str) -> list[dict[str, Any]]:
-    old = {_label(r["flags"]): r for r in doc["results"]}
+    old = {flags_label(r["flags"]): r for r in doc["results"]}
     checks = []
     for r in results:
-        d = r.to_dict()
-        label = _label(d["flags"])  # type: ignore[arg-type]
+        label = r.flags_label
         before = old.get(label)
         if before is None:
             continue
         for key in ("total_bytes", "heap_bytes"):
-            was, now = before.get(key), d[key]
+            was, now = before.get(key), getattr(r, key)
             if not (isinstance(was, int) and isinstance(now, int)):
                 continue
             allowed = tolerance(tol, was)
@@ -183,12 +173,15 @@ def gate_report(
     platform: Mapping[str, Any],
     results: Sequence[Result],
 ) -> dict[str, Any]:
-    """The gates' section of the JSON: every check with its limit and verdict, and what differs from the
-    baseline's platform.  InputError (exit 2) when the baseline is another command or configuration."""
+    """The CI gates, once: the gates' section of the JSON, every check with its limit, verdict and message
+    (the failed checks' messages are what stderr says), and what differs from the baseline's platform.
+    InputError (exit 2) for a bad --tolerance, or a baseline of another command or configuration."""
     checks: list[dict[str, Any]] = []
+    if baseline is not None:
+        tolerance(tol, 0)  # a bad --tolerance is named before the file is read
     if max_total is not None:
         for r in results:
-            label = _label(r.to_dict()["flags"])  # type: ignore[arg-type]
+            label = r.flags_label
             ok = r.total_bytes <= max_total
             checks.append(
                 {
@@ -219,3 +212,8 @@ def gate_report(
             },
         }
     return {"max_total": max_total, "baseline": base, "checks": checks, "ok": all(c["ok"] for c in checks)}
+
+
+def failures(section: Mapping[str, Any]) -> tuple[str, ...]:
+    """The messages of the checks of :func:`gate_report`'s section that failed, one line each."""
+    return tuple(c["message"] for c in section["checks"] if not c["ok"])

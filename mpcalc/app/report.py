@@ -4,6 +4,7 @@ projection (``to_dict``); the renderers draw them."""
 from typing import NamedTuple
 
 from .. import __version__
+from ..dpdk.flags import flags_label
 from ..dpdk.records import SCHEMA_VERSION, Result
 
 
@@ -100,7 +101,7 @@ def diff_reports(left: Report, right: Report) -> DiffReport:
     rows: list[DiffRow] = []
     lres, rres = left.to_dict()["results"], right.to_dict()["results"]
     for lr, rr in zip(lres, rres, strict=True):  # type: ignore[call-overload]
-        label = "|".join(lr["flags"]) or "none"
+        label = flags_label(lr["flags"])
         lmap = {(s, n): v for s, n, v in _items(lr)}
         rmap = {(s, n): v for s, n, v in _items(rr)}
         keys = list(dict.fromkeys([(s, n) for s, n, _ in _items(lr)] + [(s, n) for s, n, _ in _items(rr)]))

@@ -13,7 +13,6 @@ from typing import Any, NamedTuple
 from ..dpdk import objects
 from ..dpdk.declare import Param
 from ..dpdk.eal import assemble
-from ..dpdk.flags import flag_names
 from ..dpdk.platform import PLATFORM_KEYS, Platform, describe, platform_from
 from ..dpdk.records import Footprint, Result, positional
 from .advice import advise
@@ -51,9 +50,10 @@ new_request = positional(Request)
 
 
 class Outcome(NamedTuple):
+    #: the report; with --max-total or --baseline its ``gates`` section (mpcalc.app.gates.gate_report)
     report: Report
     code: ExitCode
-    #: what a CI gate found (one line each), for stderr
+    #: the failed checks of the report's gates (one line each), for stderr
     messages: tuple[str, ...] = ()
 
 
@@ -88,9 +88,23 @@ def evaluate(request: Request) -> Outcome:
         results=tuple(results),
         notes=platform_notes(job.platform, *objects_zones(results)),
     )
-    problems = gates(analysis, results)
+    problems: tuple[str, ...] = ()
+    if analysis.max_total is not None or analysis.baseline is not None:
+        from .gates import failures, gate_report  # reads JSON with --baseline: imported only with a gate
+
+        section = gate_report(
+            max_total=analysis.max_total,
+            baseline=analysis.baseline,
+            tol=analysis.tolerance,
+            command=report.command,
+            inputs=report.inputs,
+            platform=report.platform,
+            results=report.results,
+        )
+        report = report._replace(gates=section)
+        problems = failures(section)
     code = ExitCode.BUDGET if problems else ExitCode.OK if report.ok else ExitCode.REJECTED
-    return Outcome(report, code, tuple(problems))
+    return Outcome(report, code, problems)
 
 
 class Numbers(NamedTuple):
@@ -164,23 +178,6 @@ def _one(job: Job, mask: int, analysis: Analysis) -> Result:
     if extra:
         result = result._replace(details={**result.details, **extra})
     return result
-
-
-def gates(analysis: Analysis, results: list[Result]) -> list[str]:
-    """CI gates: what is over budget or grew, one line each (empty: exit as the results say)."""
-    problems = []
-    if analysis.max_total is not None:
-        for r in results:
-            if r.total_bytes > analysis.max_total:
-                problems.append(
-                    f"total_bytes {r.total_bytes:,} ({','.join(flag_names(r.flags)) or 'none'}) is over "
-                    f"--max-total {analysis.max_total:,}"
-                )
-    if analysis.baseline is not None:
-        from .gates import check_baseline  # reads JSON: imported only with --baseline
-
-        problems += check_baseline(analysis.baseline, results, analysis.tolerance)
-    return problems
 
 
 def objects_zones(results: list[Result]) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 import itertools
 import string
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from .errors import InputError
@@ -146,6 +146,19 @@ MEMPOOL_FLAGS = FlagSet(
     sizing=tuple(str(f.name).lower() for f in SIZING_FLAGS),
     offered=tuple(str(f.name).lower() for f in MempoolFlag if f & VALID_USER_FLAGS),
 )
+
+
+def flags_label(names: Iterable[str], *, prose: bool = False) -> str:
+    """A flag combination in one word: its flag names joined by ``|`` (as C writes a mask), or ``none``.
+
+    The one spelling of a combination: a result's label (CSV, diffs, pictures, batch and sweep answers),
+    the CI gates' checks and messages, and what a baseline is matched by.  ``prose``: the same names as
+    a table's text shows them, a list a terminal can wrap between names.
+
+    >>> flags_label(["no_spread", "no_cache_align"]), flags_label([]), flags_label(["sp_enq", "sc_deq"], prose=True)
+    ('no_spread|no_cache_align', 'none', 'sp_enq, sc_deq')
+    """
+    return (", " if prose else "|").join(names) or "none"
 
 
 def parse_flags(text: str) -> int:

@@ -6,7 +6,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
 
 from .errors import Rejection
-from .flags import VALID_USER_FLAGS, effective_flags
+from .flags import VALID_USER_FLAGS, effective_flags, flags_label
 from .flags import flag_names as _flag_names
 from .objflags import KIND_FLAGS, OWN_ZONES
 
@@ -30,16 +30,6 @@ _NO_DETAILS: Mapping[str, object] = MappingProxyType({})
 @functools.lru_cache(maxsize=1024)
 def _names(mask: int) -> tuple[str, ...]:
     return tuple(_flag_names(mask))
-
-
-@functools.lru_cache(maxsize=1024)
-def flags_label(mask: int) -> str:
-    """``no_cache_align|no_spread``, or ``none``: a flag combination in one word.
-
-    >>> flags_label(3), flags_label(0)
-    ('no_spread|no_cache_align', 'none')
-    """
-    return "|".join(_names(mask)) or "none"
 
 
 def flag_names(mask: int) -> list[str]:
@@ -159,11 +149,22 @@ class Mempool(NamedTuple):
         }
 
 
+def kind_flag_names(kind: str, flags: int) -> list[str]:
+    """The names of ``flags`` in the vocabulary of object ``kind`` (a ring's RING_F_*, a hash's extra flags,
+    else mempool flags): a result's JSON ``flags``."""
+    own = KIND_FLAGS.get(kind)
+    return own.names(flags) if own else flag_names(flags)
+
+
 @functools.lru_cache(maxsize=1024)
 def kind_flags_label(kind: str, flags: int) -> str:
-    """:func:`flags_label` in the vocabulary of object ``kind`` (a ring's RING_F_*, a hash's extra flags)."""
-    own = KIND_FLAGS.get(kind)
-    return ("|".join(own.names(flags)) or "none") if own else flags_label(flags)
+    """:func:`mpcalc.dpdk.flags.flags_label` of :func:`kind_flag_names` (memoized: a batch asks for the same
+    few over and over).
+
+    >>> kind_flags_label("pool", 3), kind_flags_label("ring", 3), kind_flags_label("hash", 0)
+    ('no_spread|no_cache_align', 'sp_enq|sc_deq', 'none')
+    """
+    return flags_label(kind_flag_names(kind, flags))
 
 
 class Footprint(NamedTuple):
@@ -226,7 +227,7 @@ class Result(NamedTuple):
         own = KIND_FLAGS.get(self.kind)  # a ring's RING_F_*, a hash's extra flags
         return {
             "kind": self.kind,
-            "flags": own.names(self.flags) if own else flag_names(self.flags),
+            "flags": kind_flag_names(self.kind, self.flags),
             "effective_flags": [] if own else flag_names(self.effective_flags & VALID_USER_FLAGS),
             "mempools": [m.to_dict() for m in self.mempools],
             **({"memzones": [z.to_dict() for z in self.zones]} if self.kind in OWN_ZONES else {}),

@@ -24,10 +24,12 @@ from .standalone import Parts, finish, name_bytes
 
 RING_SZ_MASK = 0x7FFFFFFF  # RTE_RING_SZ_MASK (v22.11:lib/ring/rte_ring_core.h:41)
 RING_MZ_PREFIX = "RG_"  # RTE_RING_MZ_PREFIX (v22.11:lib/ring/rte_ring_core.h:50)
-SP_ENQ, SC_DEQ, EXACT_SZ = 0x1, 0x2, 0x4
-MP_RTS_ENQ, MC_RTS_DEQ, MP_HTS_ENQ, MC_HTS_DEQ = 0x8, 0x10, 0x20, 0x40
-#: RING_F_MASK (v22.11:lib/ring/rte_ring.c:37-39)
-RING_F_MASK = 0x7F
+SP_ENQ, SC_DEQ, EXACT_SZ = (RING_FLAGS.bits[n] for n in ("sp_enq", "sc_deq", "exact_sz"))
+MP_RTS_ENQ, MC_RTS_DEQ, MP_HTS_ENQ, MC_HTS_DEQ = (
+    RING_FLAGS.bits[n] for n in ("mp_rts_enq", "mc_rts_deq", "mp_hts_enq", "mc_hts_deq")
+)
+#: RING_F_MASK: every RING_F_* bit (v22.11:lib/ring/rte_ring.c:37-39)
+RING_F_MASK = sum(RING_FLAGS.bits.values())
 #: HTD_MAX_DEF: an RTS ring's head/tail distance is capacity / 8 (v22.11:lib/ring/rte_ring.c:45,230-233)
 HTD_MAX_DEF = 8
 _SRC = "v22.11:lib/ring/rte_ring.c"

@@ -20,12 +20,12 @@ from .dumps import Parsed
 
 #: the ring telemetry's producer/consumer types (v24.11:lib/ring/rte_ring.c:460-480) -> RING_F_* bits
 _SYNC_FLAGS = {
-    ("producer", "SP"): 0x1,
-    ("producer", "MP_RTS"): 0x8,
-    ("producer", "MP_HTS"): 0x20,
-    ("consumer", "SC"): 0x2,
-    ("consumer", "MC_RTS"): 0x10,
-    ("consumer", "MC_HTS"): 0x40,
+    ("producer", "SP"): dpdk_ring.SP_ENQ,
+    ("producer", "MP_RTS"): dpdk_ring.MP_RTS_ENQ,
+    ("producer", "MP_HTS"): dpdk_ring.MP_HTS_ENQ,
+    ("consumer", "SC"): dpdk_ring.SC_DEQ,
+    ("consumer", "MC_RTS"): dpdk_ring.MC_RTS_DEQ,
+    ("consumer", "MC_HTS"): dpdk_ring.MC_HTS_DEQ,
 }
 
 

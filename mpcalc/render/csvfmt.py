@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from ..app.report import DiffReport, Report
+from ..dpdk.flags import flags_label
 
 COLUMNS = ("result", "mempool", "section", "name", "value")
 _OBJECT_FIELDS = ("header_size", "elt_size", "trailer_size", "total_size")
@@ -21,7 +22,7 @@ _OBJECT_FIELDS = ("header_size", "elt_size", "trailer_size", "total_size")
 
 def rows(report: Report) -> Iterator[tuple[object, ...]]:
     for result in report.to_dict()["results"]:  # type: ignore[attr-defined]
-        label = "|".join(result["flags"]) or "none"
+        label = flags_label(result["flags"])
         for mp in result["mempools"]:
             for f in _OBJECT_FIELDS:
                 if mp[f] is not None:
@@ -89,7 +90,7 @@ def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "csv") -> None:
     pairs = zip(diff.left.to_dict()["results"], diff.right.to_dict()["results"], strict=True)  # type: ignore[call-overload]
     rejected = {}
     for lres, rres in pairs:
-        rejected["|".join(lres["flags"]) or "none"] = (lres["errors"], rres["errors"])
+        rejected[flags_label(lres["flags"])] = (lres["errors"], rres["errors"])
     for row in diff.rows:
         d = row.to_dict()
         lerr, rerr = (any(e["errno"] for e in side) for side in rejected.get(row.result, ((), ())))

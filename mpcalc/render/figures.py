@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from ..dpdk.flags import flags_label
+
 #: the kinds a result's heap is split into, in drawing order
 KINDS = ("objects", "ring", "header and caches", "tables", "other memzones", "other allocations", "heap overhead")
 #: memzone roles -> kind
@@ -126,10 +128,7 @@ def advised_figure(doc: Mapping[str, Any]) -> list[SocketFigure]:
 
 def report_figure(doc: Mapping[str, Any]) -> list[Bar]:
     """A sizing command's report (``--json``): one bar per flag combination, by kind."""
-    return [
-        Bar("|".join(r["flags"]) or "none", tuple(Segment(k, v) for k, v in breakdown(r).items()))
-        for r in doc["results"]
-    ]
+    return [Bar(flags_label(r["flags"]), tuple(Segment(k, v) for k, v in breakdown(r).items())) for r in doc["results"]]
 
 
 class Layout(NamedTuple):
@@ -148,7 +147,7 @@ def layouts(doc: Mapping[str, Any]) -> list[Layout]:
         if not r["mempools"] or r["mempools"][0]["total_size"] is None:
             continue
         mp = r["mempools"][0]
-        out.append(Layout("|".join(r["flags"]) or "none", mp["header_size"], mp["elt_size"], mp["trailer_size"]))
+        out.append(Layout(flags_label(r["flags"]), mp["header_size"], mp["elt_size"], mp["trailer_size"]))
     return out
 
 

@@ -10,6 +10,7 @@ import csv
 import json
 from typing import Any, TextIO
 
+from ..dpdk.flags import flags_label
 from ..dpdk.units import iec, page_label
 from ..inspect import CSV_COLUMNS, csv_rows
 
@@ -60,7 +61,7 @@ def render_table(doc: dict[str, Any], stream: TextIO) -> None:
                 (f"pool {p['name']}", "bold"),
                 f" ({', '.join(p['sources'])}): {r['count']:,} x elt_size {r['elt_size']} ({r['elt_size_range'][0]}.."
                 f"{r['elt_size_range'][1]} requested), cache_size {r['cache_size']}, private {r['private_data_size']}, "
-                f"flags {', '.join(r['flags']) or 'none'}, ops {r['ops_name'] or '?'}",
+                f"flags {flags_label(r['flags'], prose=True)}, ops {r['ops_name'] or '?'}",
             )
         )
         console.print(

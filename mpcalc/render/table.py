@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..app.report import Report
+from ..dpdk.flags import flags_label
 from ..dpdk.units import iec, page_label
 from . import routeanswer
 from .bars import text as bar_text
@@ -140,10 +141,6 @@ def _platform_line(report: Report, console: Console, prefix: str = "") -> str:
     return platform_lines(report.platform, console.width, prefix)
 
 
-def _flags_label(flags: list[str]) -> str:
-    return ", ".join(flags) or "none"
-
-
 def _layout_bar(mp: dict, width: int = 20) -> Text:
     total = mp["total_size"] or 1
     parts = [
@@ -184,7 +181,7 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
                 *(f"{mp[c]:,}" for c in ("header_size", "elt_size", "trailer_size", "total_size")), _layout_bar(mp)
             )
             console.print(t)
-    _title(console, f"reserved (flags {_flags_label(result['flags'])})")
+    _title(console, f"reserved (flags {flags_label(result['flags'], prose=True)})")
     t = Table()
     t.add_column("kind", no_wrap=True)
     t.add_column("name", overflow="fold")
@@ -343,7 +340,7 @@ def _summary(console: Console, results: list[dict]) -> None:
             saved = base - r["total_bytes"]
             last = f"{100 * saved / base:.1f}%" if base else "-"
         t.add_row(
-            _flags_label(r["flags"]),
+            flags_label(r["flags"], prose=True),
             ", ".join(added) or "-",
             "-" if obj is None else f"{obj:,} B",
             f"{r['total_bytes']:,}",
@@ -352,7 +349,7 @@ def _summary(console: Console, results: list[dict]) -> None:
         )
     console.print(t)
     for r in results:
-        _errors(console, r["errors"], prefix=f"{_flags_label(r['flags'])}: ")
+        _errors(console, r["errors"], prefix=f"{flags_label(r['flags'], prose=True)}: ")
 
 
 def render(report: Report, stream: TextIO, fmt: str = "table") -> None:

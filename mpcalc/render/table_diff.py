@@ -8,8 +8,9 @@ from rich.table import Table
 from rich.text import Text
 
 from ..app.report import DiffReport
+from ..dpdk.flags import flags_label
 from ..dpdk.units import iec
-from .table import _errors, _flags_label, _platform_line, _title, console_for
+from .table import _errors, _platform_line, _title, console_for
 
 
 def _side_cell(value: int | None, section: str, rejected: str | None) -> str:
@@ -27,11 +28,11 @@ def render_diff(diff: DiffReport, stream: TextIO, fmt: str = "table") -> None:
     console.print(_platform_line(diff.right, console, "right: "), soft_wrap=True)
     left, right = diff.left.to_dict()["results"], diff.right.to_dict()["results"]
     for lres, rres in zip(left, right, strict=True):  # type: ignore[call-overload]
-        label = "|".join(lres["flags"]) or "none"
+        label = flags_label(lres["flags"])
         lerr = next((e["errno"] for e in lres["errors"] if e["errno"]), None)  # a hazard keeps its numbers
         rerr = next((e["errno"] for e in rres["errors"] if e["errno"]), None)
         rows = [row for row in diff.rows if row.result == label]
-        _title(console, f"right minus left (flags {_flags_label(lres['flags'])})")
+        _title(console, f"right minus left (flags {flags_label(lres['flags'], prose=True)})")
         t = Table(caption="memzones, rte_malloc allocations, totals", caption_justify="right")
         t.add_column("name", overflow="fold")
         for col in ("left", "right", "delta", "IEC"):

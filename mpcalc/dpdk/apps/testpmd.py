@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..eal import memzone_len
 from ..errors import InputError
+from ..flags import MempoolFlag
 from ..intmath import ceil_a, ceil_div
 from ..mbuf import MbufSpec, mbuf_pool
 from ..mempool import PoolSpec, create_pool
@@ -221,7 +222,9 @@ def _pool(
     if t.mp_alloc == "anon":
         # rte_mempool_create_empty(name, n, sizeof(struct rte_mbuf) + seg, cache,
         # sizeof(struct rte_pktmbuf_pool_private), socket, mempool_flags) + rte_mempool_populate_anon:
-        # the objects are in anonymous mmap()ed memory, no objects memzone (testpmd.c:1183-1200)
+        # the objects are in anonymous mmap()ed memory, no objects memzone (testpmd.c:1183-1200);
+        # --no-iova-contig sets mempool_flags = RTE_MEMPOOL_F_NO_IOVA_CONTIG
+        # (v22.11.11:app/test-pmd/parameters.c:1444-1445)
         mp = create_pool(
             PoolSpec(
                 name=name,
@@ -229,7 +232,7 @@ def _pool(
                 elt_size=r.mbuf_size + seg,
                 cache_size=t.mbcache,
                 private_size=r.pktmbuf_pool_private_size,
-                flags=0x4 if t.no_iova_contig else 0,
+                flags=int(MempoolFlag.NO_IOVA_CONTIG) if t.no_iova_contig else 0,
             ),
             p,
         )
