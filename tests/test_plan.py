@@ -174,3 +174,43 @@ def test_plan_fit_nothing_fits(run):
         "plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--fit", "10M", "--fit-item", "mbuf_pool_p0", "--json"
     )
     assert rc == 1 and "no valid count" in err
+
+
+#: one item of every kind a plan file takes (test_a_plan_of_every_kind_validates checks it is every one)
+EVERY_KIND = {
+    "pool": {"count": 1000, "elt_size": 40},
+    "mbuf": {"count": 8191},
+    "rib": {"routes": 100},
+    "fib": {"routes": 1000, "tbl8": 64},
+    "rib6": {"routes": 100},
+    "fib6": {"routes": 1000, "type": "dummy"},
+    "ring": {"count": 1024, "flags": "exact_sz"},
+    "lpm": {"max_rules": 1000, "tbl8": 256},
+    "hash": {"entries": 1024, "key_len": 16},
+    "lpm6": {"max_rules": 1000, "tbl8": 1000},
+    "app": {"command_line": ["dpdk-testpmd", "-l", "0-1", "--no-huge", "--no-pci", "--vdev", "net_null0", "--", "-i"]},
+    "ovs": {"port": ["dpdk0"]},
+}
+
+
+def plan_toml(items: dict[str, dict]) -> str:
+    """A plan file of one item of each kind, named after its kind."""
+    out = []
+    for kind, keys in items.items():
+        out.append(f"[[{kind}]]\nname = {json.dumps(kind + '_item')}")
+        out += [f"{k} = {json.dumps(v)}" for k, v in keys.items()]
+    return "\n".join(out) + "\n"
+
+
+def test_a_plan_of_every_kind_validates_against_mpcalc_schema(run, tmp_path):
+    from mpcalc.dpdk import objects
+
+    assert list(EVERY_KIND) == list(objects.NAMES)
+    path = tmp_path / "every.toml"
+    path.write_text(plan_toml(EVERY_KIND))
+    rc, out, err = run("plan", str(path), "--json")
+    assert rc == ExitCode.OK, err
+    doc = json.loads(out)
+    assert [i["kind"] for i in doc["items"]] == list(objects.NAMES)
+    rc, schema, _ = run("schema")  # the schema mpcalc prints, not a file beside it
+    jsonschema.validate(doc, json.loads(schema))

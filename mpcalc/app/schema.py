@@ -81,6 +81,7 @@ def input_schema(name: str) -> dict[str, Any]:
 def documents() -> dict[str, Any]:
     """The schema of every JSON document mpcalc prints."""
     schema: dict[str, Any] = json.loads(files("mpcalc").joinpath("schema.json").read_text())
+    schema["$defs"]["planItem"]["properties"]["kind"] = {"enum": list(objects.NAMES)}
     report = schema["$defs"]["report"]
     report["allOf"] = [
         {"if": {"properties": {"command": {"const": name}}}, "then": {"properties": {"input": input_schema(name)}}}
