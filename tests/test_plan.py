@@ -190,6 +190,7 @@ EVERY_KIND = {
     "lpm6": {"max_rules": 1000, "tbl8": 1000},
     "app": {"command_line": ["dpdk-testpmd", "-l", "0-1", "--no-huge", "--no-pci", "--vdev", "net_null0", "--", "-i"]},
     "ovs": {"port": ["dpdk0"]},
+    "trace": {"trace": [str(ROOT / "tests" / "conformance" / "traces" / "testpmd-ring" / "ctf")]},
 }
 
 
