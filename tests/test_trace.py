@@ -140,6 +140,15 @@ def test_the_rib_patch_on_a_traced_l3fwd(run_json: Any) -> None:
     assert after["results"][0]["heap_bytes"] < before["results"][0]["heap_bytes"]
 
 
+def test_an_external_heap_is_not_hugepages(run_json: Any) -> None:
+    """testpmd --mp-alloc=xmem: its pool's memzones are on an external heap (socket 256), memory testpmd mapped
+    itself; the advice is for socket 0's EAL pages alone."""
+    _, doc = run_json("trace", str(TRACES / "testpmd-null-xmem" / "ctf"))
+    d = doc["results"][0]["details"]
+    assert [s["socket"] for s in d["sockets"]] == [0]
+    assert d["advice"]["settings"]["eal_args"] == "--socket-mem 12"
+
+
 def test_a_plan_item(tmp_path: Path, run: Any) -> None:
     plan = tmp_path / "plan.toml"
     plan.write_text(f'[[trace]]\nname = "l3fwd"\ntrace = [{json.dumps(str(TRACES / "l3fwd-em" / "ctf"))}]\n')

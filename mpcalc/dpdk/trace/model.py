@@ -40,6 +40,8 @@ __all__ = [
 #: the role of what the trace recorded and mpcalc does not model: carried as recorded
 CARRIED_ROLE = "recorded (not modelled)"
 LOST_ROLE = "recorded, size lost (at least one element)"
+#: the first socket id of an external heap (rte_malloc_heap_create)
+EXTERNAL_SOCKET = 256
 RECOVERED_ROLE = "recorded, size lost, recovered from the neighbouring elements' addresses"
 
 
@@ -184,11 +186,15 @@ def target_parts(
 ) -> tuple[Parts, dict[int, Parts]]:
     """The live set on the target ``p``: the pools that reconciled, recomputed (their flags changed where a
     pattern of ``changes`` names them); every other memzone and allocation carried as recorded.  Also the same
-    per socket (socket -1, SOCKET_ID_ANY, counts as 0)."""
+    per socket (socket -1, SOCKET_ID_ANY, counts as 0; an external heap's, from EXTERNAL_HEAP_MIN_SOCKET_ID = 256
+    up, v22.11:lib/eal/common/malloc_heap.c:32, is memory the application mapped itself: not the EAL's pages)."""
     parts = Parts()
     by_socket: dict[int, Parts] = {}
+    external = Parts()
 
     def on(socket: int) -> Parts:
+        if socket >= EXTERNAL_SOCKET:
+            return external
         s = max(socket, 0)
         if s not in by_socket:
             by_socket[s] = Parts()
