@@ -76,7 +76,7 @@ BAD = [
         "[platform]\nplatform='graviton3'\ndpdk='21.11'\n[[pool]]\nname='a'\ncount=1\nelt_size=8\n",
         "does not exist in DPDK 21.11",
     ),
-    ("[platform]\n", "lists no pool"),
+    ("[platform]\n", "lists no item (no [[pool]], [[mbuf]]"),
     ("this is = not [toml\n", "not valid TOML"),
 ]
 

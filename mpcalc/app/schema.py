@@ -16,7 +16,6 @@ from typing import Any
 from ..dpdk import objects
 from ..dpdk.declare import Param
 from ..dpdk.flags import MEMPOOL_FLAGS, FlagSet
-from ..dpdk.objflags import KIND_FLAGS, OWN_ZONES
 from ..dpdk.platform import PLATFORM_PARAMS
 from ..dpdk.records import SCHEMA_VERSION
 
@@ -58,7 +57,7 @@ def documents() -> dict[str, Any]:
 
 def _vocabulary(name: str) -> FlagSet:
     """The flag set a result of object ``name`` names its flags in."""
-    return KIND_FLAGS.get(name, MEMPOOL_FLAGS)
+    return objects.get(name).flag_set
 
 
 def _flag_names() -> dict[str, Any]:
@@ -78,7 +77,7 @@ def _result_of(name: str) -> dict[str, Any]:
     """What a result of object ``name`` is besides a result: its flags in its own vocabulary, and its own
     memzones listed (or none listed: they are in its mempools)."""
     flag = {"anyOf": [{"enum": list(_vocabulary(name).bits)}, {"type": "string", "pattern": "^0x[0-9a-f]+$"}]}
-    zones = {"required": ["memzones"]} if name in OWN_ZONES else {"not": {"required": ["memzones"]}}
+    zones = {"required": ["memzones"]} if objects.get(name).own_zones else {"not": {"required": ["memzones"]}}
     return {
         "if": {"properties": {"kind": {"const": name}}, "required": ["kind"]},
         "then": {"properties": {"flags": {"items": flag}}, **zones},
@@ -588,13 +587,13 @@ def input_schema(name: str) -> dict[str, Any]:
 
 def plan_file() -> dict[str, Any]:
     """The schema of a plan file (TOML, read as JSON would be): [platform] and an array of tables per object."""
-    from .plan import item_params, platform_params
+    from .plan import item_params, platform_params, tables
 
     items = {}
-    for name in objects.NAMES:
+    for table, name in tables().items():
         params = item_params(name)
         required = [k for k, p in params.items() if p.required or p.needed or k == "name"]
-        items[name] = {
+        items[table] = {
             "type": "array",
             "items": {
                 "type": "object",
@@ -609,8 +608,9 @@ def plan_file() -> dict[str, Any]:
         "$schema": _DRAFT,
         "$id": "https://mpcalc.invalid/schema/1.0/plan-file.json",
         "title": "mpcalc plan file",
-        "description": "A whole application for mpcalc plan: [platform] and one [[table]] per pool, mbuf pool, "
-        "RIB or FIB. Keys are the single commands' long options with _ for -.",
+        "description": "A whole application for mpcalc plan: [platform] and one [[table]] per item ("
+        + ", ".join(items)
+        + "). Keys are the single commands' long options with _ for -.",
         "type": "object",
         "additionalProperties": False,
         "properties": {"platform": {"type": "object", "additionalProperties": False, "properties": platform}, **items},

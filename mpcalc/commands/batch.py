@@ -1,7 +1,7 @@
 """``mpcalc batch``: many configurations, one JSON line each, answered as a stream.
 
 Input is JSON Lines: one object per line, keyed like the command line.  ``"command"`` names
-the object (pool, rib, rib6, fib, fib6, mbuf); every other key is a long option with ``_``
+the object (a sizing command: mpcalc.dpdk.objects); every other key is a long option with ``_``
 for ``-`` (``elt_size`` for ``--elt-size``, ``platform`` for ``--platform``), its value a JSON
 number, ``true``/``false`` for a switch, or the string the command line takes (``"1M"``,
 ``"2M"``, ``"no_cache_align|no_spread"``); ``flags`` may also be a list or ``"all"``.  Values
@@ -46,7 +46,7 @@ def command(input_file: str, compact: bool, jobs: int) -> int:
     """Evaluate JSON Lines configurations (FILE or stdin), one JSON answer per line, streaming.
 
     Each line is an object such as {"command": "pool", "count": 1000, "elt_size": 40, "flags": ["no_spread"]}:
-    "command" is pool, rib, rib6, fib, fib6 or mbuf; every other key is a long option with _ for -.
+    "command" is a sizing command (pool, ring, app, ...); every other key is a long option with _ for -.
     Each answer is the document --json prints (or, with --compact, a short record); a bad line
     yields {"line": N, "key": ..., "error": ..., "exit_code": 2} and the batch goes on.
     Exit code: 2 if any line was bad, else 1 if DPDK would reject any configuration, else 0.
