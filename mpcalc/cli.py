@@ -244,8 +244,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    from .dpdk.progress import reporting
+    from .stream import Progress
+
     try:
-        rc = cli.main(args=argv, prog_name="mpcalc", standalone_mode=False)
+        with reporting(Progress):  # the model's long work (a route file) counted on a terminal's stderr
+            rc = cli.main(args=argv, prog_name="mpcalc", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.exceptions.Abort:
