@@ -213,7 +213,7 @@ class _Group(click.Group):
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="mpcalc")
 def cli() -> None:
-    """Exact DPDK memory footprints of mempools, mbuf pools, RIBs and FIBs, offline.
+    """Exact DPDK memory footprints of DPDK's objects and whole applications, offline.
 
     Counts take 1K/1M/1G (10^3, 10^6, 10^9) or 1Ki/1Mi/1Gi (2^10, 2^20, 2^30);
     byte sizes take K/M/G or KiB/MiB/GiB (binary) and KB/MB/GB (decimal).
@@ -244,8 +244,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    from .dpdk.progress import reporting
+    from .stream import Progress
+
     try:
-        rc = cli.main(args=argv, prog_name="mpcalc", standalone_mode=False)
+        with reporting(Progress):  # the model's long work (a route file) counted on a terminal's stderr
+            rc = cli.main(args=argv, prog_name="mpcalc", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code
     except click.exceptions.Abort:

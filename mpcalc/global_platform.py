@@ -55,11 +55,12 @@ def forward(ctx: click.Context) -> None:
     takes = {p.name for p in command.params} if command else set()
     refused = [k for k in given if k not in takes]
     if refused:
+        from .dpdk.objects import NAMES
+
         opts = ", ".join("--" + k.replace("_", "-") for k in refused)
         raise click.UsageError(
             f"`mpcalc {name}` takes no {opts}: the platform options go with a sizing command "
-            f"(mpcalc {opts.split(',')[0]} ... pool|mbuf|rib|rib6|fib|fib6 ..., before or after "
-            "its name)",
+            f"(mpcalc {opts.split(',')[0]} ... {'|'.join(NAMES)} ..., before or after its name)",
             ctx,
         )
     ctx.default_map = {**(ctx.default_map or {}), name: {**(ctx.default_map or {}).get(name, {}), **given}}

@@ -49,9 +49,8 @@ def completions(p: Param, incomplete: str) -> list[str]:
         return [v for v in PAGE_SIZES if v.lower().startswith(incomplete.lower())]
     if p.kind != "flags":
         return []
-    from .dpdk.objflags import VOCABULARIES
 
-    names = VOCABULARIES[p.vocabulary].offer
+    names = p.vocabulary.offer
     cut = max(incomplete.rfind(","), incomplete.rfind("|")) + 1
     head, last = incomplete[:cut], incomplete[cut:].lower()
     given = {t.strip().lower() for t in head.replace("|", ",").split(",")}

@@ -2,7 +2,7 @@
 
 ``run(*argv)`` is ``mpcalc.cli.main(list(argv))`` with stdout and stderr captured (pytest's ``capsys``); it returns
 a :class:`Result` ``(code, out, err)``. ``run_json(*argv)`` adds ``--json``, checks the document against
-mpcalc/schema.json and returns ``(code, doc)``.
+the schema ``mpcalc schema`` prints (``schema_validator``) and returns ``(code, doc)``.
 
 Nothing here starts DPDK: the conformance suite's fixtures are in tests/conformance/conftest.py.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -54,12 +53,12 @@ def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
 
 @pytest.fixture(scope="session")
 def schema_validator() -> Any:
-    """A Draft 2020-12 validator for the schema ``mpcalc schema`` prints (mpcalc/schema.json)."""
+    """A Draft 2020-12 validator for the schema ``mpcalc schema`` prints (mpcalc.app.schema.documents)."""
     from jsonschema import Draft202012Validator
 
-    import mpcalc
+    from mpcalc.app.schema import documents
 
-    return Draft202012Validator(json.loads(Path(mpcalc.__file__).with_name("schema.json").read_text()))
+    return Draft202012Validator(documents())
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator
 
+from mpcalc.app.exitcodes import ExitCode
 from mpcalc.app.schema import documents
 from mpcalc.cli import main
 from mpcalc.stream import MAX_LINE_BYTES, split_lines
@@ -57,6 +58,30 @@ def test_each_line_is_the_document_json_prints(capsys, monkeypatch):
     for doc, argv in zip(docs, expected, strict=True):
         assert doc == cli_json(capsys, *argv), argv
         assert not list(VALIDATOR.iter_errors(doc))
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_an_internal_error_on_a_line_is_exit_4_and_the_batch_goes_on(capsys, monkeypatch, compact):
+    import mpcalc.app.batch as batch_module
+
+    def broken(request):  # a bug in mpcalc, met by one line
+        if request.args.get("count") == 13:
+            raise ZeroDivisionError("a bug")
+        return (real_footprints if compact else real_evaluate)(request)
+
+    real_evaluate, real_footprints = batch_module.evaluate, batch_module.footprints
+    monkeypatch.setattr(batch_module, "footprints" if compact else "evaluate", broken)
+    lines = [
+        '{"command": "pool", "count": 100, "elt_size": 40}',
+        '{"command": "pool", "count": 13, "elt_size": 40}',
+        "not json",
+        '{"command": "pool", "count": 100, "elt_size": 40}',
+    ]
+    rc, docs, _ = batch(capsys, monkeypatch, lines, *(["--compact"] if compact else []))
+    assert rc == ExitCode.INTERNAL == 4  # the documented internal-error code, above a bad line's 2
+    assert docs[1] == {"line": 2, "key": None, "error": "internal error: ZeroDivisionError: a bug", "exit_code": 4}
+    assert docs[2]["exit_code"] == 2 and len(docs) == 4 and "error" not in docs[3]
+    assert not list(VALIDATOR.iter_errors(docs[1]))
 
 
 def test_bad_lines_get_error_records_and_the_batch_goes_on(capsys, monkeypatch):

@@ -20,7 +20,6 @@ from mpcalc.cli import cli
 from mpcalc.dpdk import records as model
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA_PATH = Path(mpcalc.__file__).with_name("schema.json")
 SCHEMA = documents()
 VALIDATOR = Draft202012Validator(SCHEMA)
 

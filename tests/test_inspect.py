@@ -17,6 +17,7 @@ import pytest
 
 from mpcalc import engine
 from mpcalc import inspect as ins
+from mpcalc.app.schema import documents
 from mpcalc.cli import main
 from mpcalc.dpdk.errors import InputError
 from mpcalc.dpdk.mempool import PoolSpec
@@ -24,7 +25,7 @@ from mpcalc.dpdk.platform import make_platform
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "inspect"
-SCHEMA = json.loads((ROOT / "mpcalc" / "schema.json").read_text())
+SCHEMA = documents()
 
 
 def run(*args: str) -> tuple[int, str]:

@@ -126,3 +126,31 @@ def test_table_output_does_import_rich():
         sys.exit(rc)
     """)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_model_writes_nothing_to_a_terminal():
+    """mpcalc.dpdk and mpcalc.engine neither import the front ends' terminal progress (mpcalc.stream) nor write
+    to stdout or stderr: how far a long piece of work got goes to the front end's reporter
+    (mpcalc.dpdk.progress), passed down."""
+    import ast
+    from pathlib import Path
+
+    import mpcalc
+
+    root = Path(mpcalc.__file__).parent
+    bad = []
+    for path in [*sorted((root / "dpdk").rglob("*.py")), root / "engine.py"]:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "stream" and node.level:
+                bad.append(f"{path.relative_to(root)}:{node.lineno} imports stream")
+            elif (
+                isinstance(node, ast.Attribute)
+                and node.attr in ("stderr", "stdout")
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "sys"
+            ):
+                bad.append(f"{path.relative_to(root)}:{node.lineno} uses sys.{node.attr}")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print":
+                bad.append(f"{path.relative_to(root)}:{node.lineno} prints")
+    assert not bad, bad

@@ -375,6 +375,7 @@ def test_route_plan_progress_stdin_and_bound(tmp_path, monkeypatch, run_json):
 
     import mpcalc.stream
     from mpcalc.dpdk import fib, fib_routes
+    from mpcalc.dpdk.progress import reporting
 
     shown: list[tuple[str, int | None, list[int]]] = []
 
@@ -389,13 +390,19 @@ def test_route_plan_progress_stdin_and_bound(tmp_path, monkeypatch, run_json):
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(mpcalc.stream, "Progress", Recorder)
     path = tmp_path / "r.txt"
     path.write_text("".join(f"{10 + (i >> 16)}.{i >> 8 & 255}.{i & 255}.0/24 {i % 7}\n" for i in range(70000)))
     table, pl = fib.route_plan(str(path), 4, "dir24_8")
+    assert shown == []  # the model reports to no one unless a front end passes its reporter down
+    with reporting(Recorder):
+        table, pl = fib.route_plan(str(path), 4, "dir24_8")
     assert [(w, t) for w, t, _ in shown] == [("reading routes (bytes)", None), ("replaying rte_fib_add", 70000)]
     assert shown[0][2][-1] == path.stat().st_size and shown[1][2][0] == 0
     assert len(table) == 70000 and pl.distinct_routes == 70000
+    shown.clear()
+    monkeypatch.setattr(mpcalc.stream, "Progress", Recorder)  # what the command line passes down
+    assert run_json("lpm", "--routes-file", str(path))[0] == 0
+    assert [(w, t) for w, t, _ in shown] == [("reading routes (bytes)", None), ("replaying rte_lpm_add", 70000)]
     monkeypatch.setattr(fib_routes, "MAX_PLANNED_ROUTES", 69999)  # the bound fib declares, as route_plan reads it
     with pytest.raises(InputError, match="70,000 routes; the tbl8 planner takes at most 69,999"):
         fib.route_plan(str(path), 4, "dir24_8")

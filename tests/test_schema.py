@@ -77,3 +77,156 @@ def test_plan_file_schema_refuses_unknown_keys_and_tables():
 def test_schema_command_prints_both(run):
     rc, out, _ = run("schema", "--document", "plan-file")
     assert rc == 0 and json.loads(out) == schema.plan_file()
+
+
+# --- every JSON document of every command, against the schema mpcalc schema prints -------------------------
+
+INSPECT = ROOT / "examples" / "inspect"
+APPS = ROOT / "tests" / "conformance" / "apps"
+L3FWD = ["dpdk-l3fwd", "-l", "0", "--no-pci", "--no-huge", "-m", "1024", "--vdev", "net_tap0,iface=mpct0"]
+
+
+def batch_lines() -> str:
+    """A batch of one line of every object (the plan's items, as batch keys), a bad line and an --explain."""
+    from tests.test_plan import EVERY_KIND
+
+    lines = [json.dumps({"command": kind, **keys}) for kind, keys in EVERY_KIND.items()]
+    lines += ["not json", '{"command": "ring", "count": 3, "colour": 1}']
+    lines += [json.dumps({"command": "pool", "count": 1000, "elt_size": 40, "flags": "all", "explain": True})]
+    lines += [json.dumps({"command": "ring", "count": 1000, "flags": "all", "fit": "1M"})]
+    return "\n".join(lines) + "\n"
+
+
+#: a command line per kind of output; the runner below writes the plan and batch files they name
+DOCUMENT_RUNS: dict[str, tuple[str, ...]] = {
+    **{f"{name} --json": (name, "--json", *ARGS[name]) for name in objects.NAMES},
+    **{f"{name} --flags all": (name, "--json", *ARGS[name], "--flags", "all") for name in ("pool", "ring", "hash")},
+    "pool --explain --max-total": ("pool", "--json", *ARGS["pool"], "--explain", "--max-total", "1"),
+    "ring --fit": ("ring", "--json", "--flags", "exact_sz", "--fit", "64K"),
+    "rejected ring": ("ring", "--json", "-n", "1000"),  # EINVAL: not a power of two
+    "plan of every kind": ("plan", "{plan}", "--json"),
+    "diff mbuf": ("diff", "--left", "--dpdk 21.11", "--right", "--dpdk 25.11", "--json", "mbuf", "--count", "8191"),
+    "diff ring": (
+        "diff",
+        "--left",
+        "--arch x86_64",
+        "--right",
+        "--arch arm64",
+        "--json",
+        *ARGS["ring"][:0],
+        "ring",
+        "-n",
+        "1024",
+    ),
+    **{f"inspect {p.name}": ("inspect", str(p), "--json") for p in sorted(INSPECT.iterdir())},
+    "inspect an application": (
+        "inspect",
+        "--json",
+        str(APPS / "capture-l3fwd-fib-tap.txt"),
+        "--",
+        "dpdk-l3fwd",
+        "-l",
+        "0",
+        "--no-pci",
+        "--vdev",
+        "net_tap0,iface=mpct0",
+        "--vdev",
+        "net_tap1,iface=mpct1",
+        "--",
+        "-p",
+        "0x3",
+        "--config=(0,0,0),(1,0,0)",
+        "--lookup=fib",
+    ),
+    "batch": ("batch", "{batch}"),
+    "batch --compact": ("batch", "--compact", "{batch}"),
+    "sweep rib": ("sweep", "rib", "--vary", "routes=1K..1M", "--steps", "3", "--format", "jsonl"),
+    "sweep ring": ("sweep", "ring", "--vary", "count=1K..1M", "--steps", "3", "--format", "jsonl"),
+    "sweep a platform key": (
+        "sweep",
+        "pool",
+        "--vary",
+        "max_lcore=1..256",
+        "--steps",
+        "3",
+        "-n",
+        "8",
+        "--format",
+        "jsonl",
+        "--elt-size",
+        "40",
+    ),
+}
+
+
+def documents_of(run, tmp_path, argv: tuple[str, ...]) -> list[dict]:
+    """The JSON documents a command line prints: one, or one a line (batch, sweep)."""
+    from tests.test_plan import EVERY_KIND, plan_toml
+
+    plan, lines = tmp_path / "every.toml", tmp_path / "lines.jsonl"
+    plan.write_text(plan_toml(EVERY_KIND))
+    lines.write_text(batch_lines())
+    rc, out, err = run(*(a.format(plan=plan, batch=lines) for a in argv))
+    assert rc in (0, 1, 2, 3), err
+    text = out.strip()
+    return [json.loads(text)] if text.startswith("{\n") else [json.loads(line) for line in text.splitlines()]
+
+
+def which_documents(doc: dict) -> list[str]:
+    """The documents of mpcalc.app.schema.DOCUMENTS that ``doc`` is (one, if the schema is right)."""
+    full = schema.documents()
+    return [
+        name
+        for name in schema.DOCUMENTS
+        if not list(Draft202012Validator({**full, "oneOf": [{"$ref": f"#/$defs/{name}"}]}).iter_errors(doc))
+    ]
+
+
+@pytest.mark.parametrize("case", DOCUMENT_RUNS)
+def test_every_json_document_validates_against_mpcalc_schema(run, tmp_path, case):
+    _, printed, _ = run("schema")
+    validator = Draft202012Validator(json.loads(printed))  # the schema as mpcalc prints it
+    docs = documents_of(run, tmp_path, DOCUMENT_RUNS[case])
+    assert docs
+    for doc in docs:
+        errors = sorted(validator.iter_errors(doc), key=str)
+        assert not errors, [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in errors]
+
+
+def test_every_document_of_the_schema_is_printed_by_some_command(run, tmp_path):
+    """Each entry of mpcalc.app.schema.DOCUMENTS is what some case above prints (a new command's document
+    comes with its case), and each document is exactly one of them."""
+    seen = set()
+    for case in (
+        "pool --json",
+        "plan of every kind",
+        "diff ring",
+        "inspect telemetry.json",
+        "batch",
+        "batch --compact",
+        "sweep ring",
+    ):
+        for doc in documents_of(run, tmp_path, DOCUMENT_RUNS[case]):
+            (name,) = which_documents(doc)
+            seen.add(name)
+    assert seen == set(schema.DOCUMENTS)
+
+
+@pytest.mark.parametrize(
+    "case,wrong",
+    [
+        ("ring --json", lambda d: d["results"][0].pop("memzones")),  # a ring's memzones are its own
+        ("pool --json", lambda d: d["results"][0].__setitem__("memzones", [])),  # a pool's are in its mempools
+        ("ring --json", lambda d: d["results"][0].__setitem__("flags", ["sp_put"])),  # a mempool flag on a ring
+        ("pool --json", lambda d: d["results"][0].__setitem__("kind", "router")),
+        ("plan of every kind", lambda d: d["items"][0].__setitem__("kind", "router")),
+        ("batch --compact", lambda d: d.__setitem__("command", "router")),
+        ("sweep rib", lambda d: d.__setitem__("colour", 1)),
+    ],
+)
+def test_the_schema_refuses_what_no_command_prints(run, tmp_path, case, wrong):
+    doc = documents_of(run, tmp_path, DOCUMENT_RUNS[case])[0]
+    validator = Draft202012Validator(schema.documents())
+    assert not list(validator.iter_errors(doc))
+    wrong(doc)
+    assert list(validator.iter_errors(doc))

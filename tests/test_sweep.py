@@ -114,3 +114,33 @@ def test_plot_without_matplotlib_names_the_extra(run, tmp_path, monkeypatch):
     assert rc == 2 and out == ""
     assert err.strip() == "mpcalc: error: --plot needs matplotlib: pip install 'mpcalc[plot]'"
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_the_csv_is_the_csv_renderers_and_says_what_the_jsonl_says(run, monkeypatch):
+    """The CSV comes from mpcalc.render.csvfmt.sweep_writer: the same rows as the JSON Lines, true/false and an
+    empty cell for a null, and a cell with a comma quoted (a rejection's errnos, as a renderer writes them)."""
+    from mpcalc.app import sweep as app_sweep
+    from mpcalc.render import csvfmt
+
+    argv = ("sweep", "ring", "--vary", "count=1000..1024", "--steps", "3")
+    _, text, _ = run(*argv)
+    _, lines, _ = run(*argv, "--format", "jsonl")
+    table = list(csv.DictReader(io.StringIO(text)))
+    rows = [json.loads(line) for line in lines.splitlines()]
+
+    def cell(v: object) -> str:
+        return {True: "true", False: "false", None: ""}[v] if v is None or isinstance(v, bool) else str(v)
+
+    assert table == [{k: cell(v) for k, v in r.items()} for r in rows]
+    real = app_sweep.rows
+
+    def with_a_comma(*args):
+        for point in real(*args):
+            yield point._replace(rows=[(*r[:6], "EINVAL,ENOSPC") for r in point.rows])
+
+    monkeypatch.setattr("mpcalc.commands.sweep.rows", with_a_comma)
+    _, quoted, _ = run(*argv)
+    assert quoted.splitlines()[1].endswith(',"EINVAL,ENOSPC"')
+    buf = io.StringIO()
+    csvfmt.sweep_writer(buf, "count")(1, [("none", True, None, 1, 2, None, "")])
+    assert buf.getvalue() == "count,flags,ok,object_size,total_bytes,heap_bytes,hugepages,errors\n1,none,true,,1,2,,\n"

@@ -237,10 +237,10 @@ class Lines:
                         "line": 0,
                         "key": None,
                         "error": f"internal error: {type(exc).__name__}: {exc}",
-                        "exit_code": ExitCode.REJECTED,
+                        "exit_code": ExitCode.INTERNAL,
                     }
                 ),
-                ExitCode.REJECTED,
+                ExitCode.INTERNAL,
             )
         write = dumps if request.analysis.explain else self.write
         return False, write(outcome.report.to_dict()), outcome.code

@@ -254,31 +254,38 @@ def _iova_pa_chunk_headers(results: list[Result], p: Platform) -> int:
     return extra
 
 
+def tables() -> dict[str, str]:
+    """A plan file's tables of items (``[[ring]]``: ObjectDecl.plan_item) -> the object each is, in the
+    registry's order."""
+    return {objects.get(kind).plan_item: kind for kind in objects.NAMES}
+
+
 def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
     """Evaluate every item of a parsed plan file."""
-    unknown = sorted(set(doc) - {"platform", *objects.NAMES})
+    kinds = tables()
+    unknown = sorted(set(doc) - {"platform", *kinds})
     if unknown:
         raise _item_error(
-            path, f"[{unknown[0]}]", None, ValueError(f"unknown table (known: platform, {', '.join(objects.NAMES)})")
+            path, f"[{unknown[0]}]", None, ValueError(f"unknown table (known: platform, {', '.join(kinds)})")
         )
     platform, eal_heap = _platform(path, doc)
     items: list[Item] = []
     seen: dict[tuple[int, str], str] = {}
-    for kind in objects.NAMES:
-        entries = doc.get(kind, [])
+    for name, kind in kinds.items():
+        entries = doc.get(name, [])
         if isinstance(entries, dict):
             entries = [entries]
         if not isinstance(entries, list):
-            raise _item_error(path, f"[{kind}]", None, ValueError("must be an array of tables ([[...]])"))
+            raise _item_error(path, f"[{name}]", None, ValueError("must be an array of tables ([[...]])"))
         for index, table in enumerate(entries, 1):
-            where = f"[[{kind}]] #{index}"
+            where = f"[[{name}]] #{index}"
             if not isinstance(table, dict):
                 raise _item_error(path, where, None, ValueError("must be a table"))
             params = item_params(kind)
             if isinstance(table.get("name"), str):  # errors name the item as the file does
-                where = f"[[{kind}]] {table['name']!r}"
+                where = f"[[{name}]] {table['name']!r}"
             keys = _parse_keys(path, where, table, params)
-            where = f"[[{kind}]] {keys.get('name', '#' + str(index))!r}"
+            where = f"[[{name}]] {keys.get('name', '#' + str(index))!r}"
             missing = [k for k, prm in params.items() if (prm.required or prm.needed or k == "name") and k not in keys]
             if missing:
                 raise _item_error(path, where, missing[0], ValueError("is required"))
@@ -303,7 +310,7 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
             if len(items) > MAX_ITEMS:
                 raise _item_error(path, where, None, ValueError(f"more than {MAX_ITEMS:,} items"))
     if not items:
-        raise InputError(f"{path}: the plan lists no pool, mbuf, rib, rib6, fib or fib6", param=path)
+        raise InputError(f"{path}: the plan lists no item (no {', '.join(f'[[{t}]]' for t in kinds)})", param=path)
     return PlanReport(path=path, platform=platform, items=tuple(items), sockets=socket_plans(items, platform, eal_heap))
 
 
@@ -338,22 +345,22 @@ def fit_item(doc: Mapping[str, Any], path: str, name: str, budget: int) -> tuple
     import copy
 
     where = None
-    for kind in objects.NAMES:
-        entries = doc.get(kind, [])
+    for table_name, kind in tables().items():
+        entries = doc.get(table_name, [])
         for index, table in enumerate(entries if isinstance(entries, list) else [entries]):
             if isinstance(table, dict) and table.get("name") == name:
-                where = (kind, index)
+                where = (table_name, kind, index)
     if where is None:
         raise InputError(f"{path}: no item named {name!r} to --fit", param="--fit-item")
-    kind, index = where
-    table = doc[kind][index] if isinstance(doc[kind], list) else doc[kind]
+    table_name, kind, index = where
+    table = doc[table_name][index] if isinstance(doc[table_name], list) else doc[table_name]
     decl = objects.get(kind)
     key = decl.fit_key(table)
     assert key is not None
 
     def evaluate(value: int) -> PlanReport:
         trial = copy.deepcopy(dict(doc))
-        target = trial[kind][index] if isinstance(trial[kind], list) else trial[kind]
+        target = trial[table_name][index] if isinstance(trial[table_name], list) else trial[table_name]
         target[key] = value
         return plan(trial, path)
 

@@ -1,7 +1,7 @@
 """``mpcalc batch``: many configurations, one JSON line each, answered as a stream.
 
 Input is JSON Lines: one object per line, keyed like the command line.  ``"command"`` names
-the object (pool, rib, rib6, fib, fib6, mbuf); every other key is a long option with ``_``
+the object (a sizing command: mpcalc.dpdk.objects); every other key is a long option with ``_``
 for ``-`` (``elt_size`` for ``--elt-size``, ``platform`` for ``--platform``), its value a JSON
 number, ``true``/``false`` for a switch, or the string the command line takes (``"1M"``,
 ``"2M"``, ``"no_cache_align|no_spread"``); ``flags`` may also be a list or ``"all"``.  Values
@@ -11,8 +11,8 @@ Output: one JSON line per input line, in order.  By default it is the document t
 ``--json`` prints (compact, on one line); ``--compact`` writes a short record per configuration
 instead (the totals of each flag combination).  A line that cannot be used yields an error
 record ``{"line": N, "key": ..., "error": ..., "exit_code": 2}`` and the batch goes on.  Blank
-lines are skipped.  Exit code: 2 if any line was bad, else 1 if DPDK would reject any
-configuration, else 0.
+lines are skipped.  Exit code: 4 if mpcalc failed on a line (an internal error: a bug), else 2 if any
+line was bad, else 1 if DPDK would reject any configuration, else 0.
 
 The input is read in chunks as it arrives and every answer is written (and flushed) before the
 next read waits, so a producer may feed configurations one at a time (mpcalc.stream).  The
@@ -46,10 +46,11 @@ def command(input_file: str, compact: bool, jobs: int) -> int:
     """Evaluate JSON Lines configurations (FILE or stdin), one JSON answer per line, streaming.
 
     Each line is an object such as {"command": "pool", "count": 1000, "elt_size": 40, "flags": ["no_spread"]}:
-    "command" is pool, rib, rib6, fib, fib6 or mbuf; every other key is a long option with _ for -.
+    "command" is a sizing command (pool, ring, app, ...); every other key is a long option with _ for -.
     Each answer is the document --json prints (or, with --compact, a short record); a bad line
     yields {"line": N, "key": ..., "error": ..., "exit_code": 2} and the batch goes on.
-    Exit code: 2 if any line was bad, else 1 if DPDK would reject any configuration, else 0.
+    Exit code: 4 on an internal error (a bug), else 2 if any line was bad, else 1 if DPDK would reject any
+    configuration, else 0.
     """
     from ..app.batch import run_batch
 

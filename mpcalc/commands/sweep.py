@@ -147,13 +147,12 @@ def _run(
     plot_file: str | None,
     per: tuple[str, str] | None,
 ) -> int:
-    from ..render import plot
+    from ..render import csvfmt, plot
 
     out = sys.stdout
     if plot_file is not None:
         plot.matplotlib()  # fail before the work, with the one-line hint
-    if fmt == "csv":
-        out.write(",".join((key, *COLUMNS)) + "\n")
+    write_csv = csvfmt.sweep_writer(out, key) if fmt == "csv" else None
     curves: dict[str, list[tuple[int, float | None]]] = {}
     pages: list[int | None] = []
     held: list[int] = []
@@ -163,14 +162,11 @@ def _run(
     platform: dict[str, object] = {}
     for i, point in enumerate(rows(request, key, values)):
         value, platform = point.value, point.platform
+        if write_csv is not None:
+            write_csv(value, point.rows)
         for row in point.rows:
-            label, ok, obj, total, heap, hugepages, errors = row
-            if fmt == "csv":
-                buf.append(
-                    f"{value},{label},{'true' if ok else 'false'},{'' if obj is None else obj},"
-                    f"{total},{heap},{'' if hugepages is None else hugepages},{errors}\n"
-                )
-            else:
+            label, ok = row[0], row[1]
+            if write_csv is None:
                 buf.append(dumps({key: value, **dict(zip(COLUMNS, row, strict=True))}) + "\n")
             if plot_file is not None:
                 curves.setdefault(label, []).append((value, metric_value(metric, row, point.inputs, per)))

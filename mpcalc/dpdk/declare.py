@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from .errors import InputError
+from .flags import MEMPOOL_FLAGS, FlagSet
 from .intmath import U32_MAX
 from .records import positional
 from .units import parse_count, parse_size
@@ -47,8 +48,9 @@ class Param(NamedTuple):
     fronts: frozenset[str] = frozenset({"cli", "plan", "batch"})
     #: ``--flags all`` (every sizing combination) is accepted on the command line and in a batch
     all_combinations: bool = True
-    #: a flags parameter's vocabulary: mempool flags, or an object's own (mpcalc.dpdk.objflags.VOCABULARIES)
-    vocabulary: str = "mempool"
+    #: a flags parameter's vocabulary: mempool flags, or the object's own (a ring's RING_F_*: mpcalc.dpdk.objflags);
+    #: the object's results name their flags in it (:attr:`ObjectDecl.flag_set`)
+    vocabulary: FlagSet = MEMPOOL_FLAGS
 
     @property
     def option(self) -> str:
@@ -93,9 +95,7 @@ def _choice(p: Param, value: Any) -> Any:
 
 def _flags(p: Param, value: Any) -> list[int]:
     """A list of flag masks: one, or every sizing combination for ``all``."""
-    from .objflags import VOCABULARIES
-
-    vocabulary = VOCABULARIES[p.vocabulary]
+    vocabulary = p.vocabulary
     if isinstance(value, list):
         if not all(isinstance(v, str) for v in value):
             raise InputError(f"{value!r} is not a flag list")
@@ -187,6 +187,9 @@ def plain(args: Mapping[str, Any]) -> Resolved:
 class ObjectDecl(NamedTuple):
     """One DPDK object, as every front end sees it.
 
+    Everything a kind is, is here: the registry (mpcalc.dpdk.objects) and this make its command, plan item,
+    batch lines, sweeps, ``--fit``, its JSON (its flags' names, its own memzones) and its schema.
+
     ``build(inputs, extra, flags, platform)`` sizes it (:class:`~mpcalc.dpdk.records.Result`);
     ``resolve(args)`` checks the arguments together and derives the report's inputs, raising
     :class:`InputError` naming the option; ``fit`` maps the keys ``--fit`` can grow (the first
@@ -209,6 +212,11 @@ class ObjectDecl(NamedTuple):
     #: ``footprint(inputs, extra, flags, platform)``: the numbers of :attr:`build`'s result without its
     #: records, from the same composition (compact batch answers, sweeps); None: read off ``build``
     footprint: Callable[[Mapping[str, Any], Mapping[str, Any], int, Any], Any] | None = None
+    #: its memzones are its own, outside any mempool (a ring's RG_<name>: :attr:`Result.zones`): its JSON
+    #: results list them as ``memzones`` (else they are its mempools')
+    own_zones: bool = False
+    #: the plan file's table of this object (``[[pool]]``); None: its name
+    plan_table: str | None = None
 
     def input_name(self, key: str) -> str:
         return self.input_names.get(key, key)
@@ -228,7 +236,18 @@ class ObjectDecl(NamedTuple):
 
     @property
     def has_flags(self) -> bool:
-        return any(p.kind == "flags" and p.vocabulary == "mempool" for p in self.params)
+        """It takes mempool flags (``--flags all`` is every combination of the mempool's sizing flags)."""
+        return any(p.kind == "flags" and p.vocabulary is MEMPOOL_FLAGS for p in self.params)
+
+    @property
+    def flag_set(self) -> FlagSet:
+        """The vocabulary its results' flags are named in: its flags parameter's (mempool flags without one)."""
+        return next((p.vocabulary for p in self.params if p.kind == "flags"), MEMPOOL_FLAGS)
+
+    @property
+    def plan_item(self) -> str:
+        """The plan file's table of this object (``[[ring]]``)."""
+        return self.plan_table or self.name
 
     def fit_key(self, args: Mapping[str, Any]) -> str | None:
         """The key ``--fit`` grows: the first of :attr:`fit` that is given, else the first."""

@@ -117,18 +117,15 @@ def route_plan(
     path: str | None, family: int, dp_type: str, fmt: str = "auto"
 ) -> tuple["RouteTable | list[Any]", "RoutePlan | None"]:
     """Read a route table ('-': standard input) in ``fmt`` and, for DIR24_8/TRIE, replay it to plan the tbl8
-    groups; a one-line progress count on stderr while a big one is read and replayed (a terminal only)."""
+    groups; how far the reading and the replay got goes to the front end's reporter (mpcalc.dpdk.progress)."""
     if path is None:
         return [], None
-    from ..stream import Progress
     from . import routes as routemod
+    from .progress import task
     from .routes.sources import read_table
 
-    reading = Progress("reading routes (bytes)")
-    try:
-        table = read_table(path, family, fmt, progress=reading.update)
-    finally:
-        reading.close()
+    with task("reading routes (bytes)") as reading:
+        table = read_table(path, family, fmt, progress=reading)
     if dp_type == "dummy":
         return table, None
     if len(table) > MAX_PLANNED_ROUTES:
@@ -137,8 +134,5 @@ def route_plan(
             "give --routes and --tbl8 instead, or plan a part of the table",
             param="--routes-file",
         )
-    replaying = Progress(f"replaying rte_{'fib' if family == 4 else 'fib6'}_add", total=len(table))
-    try:
-        return table, routemod.plan(table, family, dp_type, progress=replaying.update)
-    finally:
-        replaying.close()
+    with task(f"replaying rte_{'fib' if family == 4 else 'fib6'}_add", total=len(table)) as replaying:
+        return table, routemod.plan(table, family, dp_type, progress=replaying)

@@ -238,7 +238,7 @@ HASH = ObjectDecl(
             "combination of the flags that change the memory).",
             default=[0],
             show_default="none",
-            vocabulary="hash",
+            vocabulary=HASH_FLAGS,
             short="--extra-flags",
         ),
     ),
@@ -246,4 +246,5 @@ HASH = ObjectDecl(
     resolve=_resolve,
     fit={"entries": ENTRIES_MAX - 1},
     zone_prefix="RG_HT_",
+    own_zones=True,
 )

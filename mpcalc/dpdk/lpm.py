@@ -193,4 +193,5 @@ LPM = ObjectDecl(
     # the largest max_rules whose uint32_t rules size does not wrap
     fit={"max_rules": U32_MAX // RULE_SIZE},
     zone_prefix="LPM_",
+    own_zones=True,
 )

@@ -196,4 +196,5 @@ LPM6 = ObjectDecl(
     # the largest max_rules whose rules hash (x 1.2 + 64 entries, one more key slot) DPDK can create
     fit={"max_rules": 894_784_799},
     zone_prefix="RG_HT_LRH_",
+    own_zones=True,
 )

@@ -2,9 +2,9 @@
 needs, and the first route that fails in a smaller one (``lpm --routes-file``, ``lpm6 --routes-file``).
 
 The table is read by :func:`mpcalc.dpdk.routes.sources.read_table` (every ``--routes-format``, compressed
-or not, progress on stderr: the FIB planner's reader and option).  With adds only (no deletes) neither
-table ever frees a tbl8 group, so what decides each add is small, and the same at every supported tag
-(checked at v21.11.9, v22.11, v23.11.7, v24.11.6, v25.11.2 and v26.07: only atomics, logging, the name
+or not, its progress told to the front end's reporter: the FIB planner's reader and option).  With adds only
+(no deletes) neither table ever frees a tbl8 group, so what decides each add is small, and the same at every
+supported tag (checked at v21.11.9, v22.11, v23.11.7, v24.11.6, v25.11.2 and v26.07: only atomics, logging, the name
 check and, from 24.11, ``struct rte_ipv6_addr`` changed):
 
 * ``rte_lpm_add`` (v22.11:lib/lpm/rte_lpm.c:799-844) refuses depth 0 and above 32 (EINVAL, :806-808: an
@@ -303,14 +303,11 @@ def resolve_routes(a: Mapping[str, Any], family: int) -> Resolved:
     fmt = a.get("routes_format") or "auto"
     lpm_plan = None
     if path is not None:
-        from ..stream import Progress
+        from .progress import task
 
         table = read(path, family, fmt)
-        replaying = Progress(f"replaying rte_{'lpm' if family == 4 else 'lpm6'}_add", total=len(table))
-        try:
-            lpm_plan = plan(table, family, progress=replaying.update)
-        finally:
-            replaying.close()
+        with task(f"replaying rte_{'lpm' if family == 4 else 'lpm6'}_add", total=len(table)) as replaying:
+            lpm_plan = plan(table, family, progress=replaying)
     rules_wanted, tbl8_wanted = lpm_plan.wanted() if lpm_plan else L3FWD[family]
     max_rules = a["max_rules"] if a["max_rules"] is not None else rules_wanted
     tbl8 = a["tbl8"] if a["tbl8"] is not None else tbl8_wanted

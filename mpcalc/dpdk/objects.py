@@ -2,7 +2,9 @@
 
 A declaration's module is imported when the object is first named, so ``mpcalc pool`` loads
 neither the FIB nor the route planner.  Adding an object: write its module (spec, sizing function,
-citations, declaration) and add one line here.
+citations, declaration) and add one line here; everything else (its command, plan item, batch lines,
+sweeps, ``--fit``, its JSON and its schema) is made from the declaration.  :func:`register` adds a
+declaration made elsewhere (a test's throwaway object) and :func:`unregister` takes it away again.
 """
 
 import functools
@@ -10,8 +12,9 @@ import importlib
 
 from .declare import ObjectDecl
 
-#: object name -> (module under mpcalc.dpdk, attribute holding its ObjectDecl), in the order a plan lists them
-OBJECTS: dict[str, tuple[str, str]] = {
+#: object name -> (module under mpcalc.dpdk, attribute holding its ObjectDecl), in the order a plan lists them;
+#: or the declaration itself, for one :func:`register` added
+OBJECTS: dict[str, tuple[str, str] | ObjectDecl] = {
     "pool": ("mempool", "POOL"),
     "mbuf": ("mbuf", "MBUF"),
     "rib": ("rib", "RIB"),
@@ -32,6 +35,29 @@ NAMES = tuple(OBJECTS)
 @functools.cache
 def get(name: str) -> ObjectDecl:
     """The declaration of object ``name`` (a KeyError for an unknown name)."""
-    module, attr = OBJECTS[name]
+    entry = OBJECTS[name]
+    if isinstance(entry, ObjectDecl):
+        return entry
+    module, attr = entry
     decl: ObjectDecl = getattr(importlib.import_module(f"{__package__}.{module}"), attr)
     return decl
+
+
+def register(decl: ObjectDecl) -> None:
+    """Add object ``decl.name`` (last in :data:`NAMES`), declared outside this registry."""
+    global NAMES
+    if decl.name in OBJECTS:
+        raise ValueError(f"object {decl.name!r} is already registered")
+    OBJECTS[decl.name] = decl
+    NAMES = tuple(OBJECTS)
+    get.cache_clear()
+
+
+def unregister(name: str) -> None:
+    """Take away an object :func:`register` added."""
+    global NAMES
+    if not isinstance(OBJECTS.get(name), ObjectDecl):
+        raise ValueError(f"object {name!r} was not registered by register()")
+    del OBJECTS[name]
+    NAMES = tuple(OBJECTS)
+    get.cache_clear()

@@ -10,7 +10,7 @@ rte_hash's ``RTE_HASH_EXTRA_FLAGS_*``, as :class:`mpcalc.dpdk.flags.FlagSet` (th
 
 from __future__ import annotations
 
-from .flags import MEMPOOL_FLAGS, FlagSet
+from .flags import FlagSet
 
 #: RING_F_* (v22.11:lib/ring/rte_ring_core.h:153-170), identical 21.11-26.07
 RING_FLAGS = FlagSet(
@@ -44,12 +44,3 @@ HASH_FLAGS = FlagSet(
     # rw_concurrency with rw_concurrency_lf: EINVAL (v22.11:lib/hash/rte_cuckoo_hash.c:182-188)
     exclusive=((0x4, 0x20),),
 )
-
-#: a flags parameter's vocabulary (mpcalc.dpdk.declare.Param.vocabulary) -> its flag set
-VOCABULARIES: dict[str, FlagSet] = {"mempool": MEMPOOL_FLAGS, "ring": RING_FLAGS, "hash": HASH_FLAGS}
-
-#: result kind -> the flag set its Result.flags is in (the others are mempool flags)
-KIND_FLAGS: dict[str, FlagSet] = {"ring": RING_FLAGS, "hash": HASH_FLAGS}
-
-#: result kinds that reserve memzones outside any mempool: their JSON results list them as ``memzones``
-OWN_ZONES = frozenset({"ring", "hash", "lpm", "lpm6", "app", "ovs", "trace"})

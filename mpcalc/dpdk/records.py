@@ -6,9 +6,8 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, TypeVar
 
 from .errors import Rejection
-from .flags import VALID_USER_FLAGS, effective_flags, flags_label
+from .flags import MEMPOOL_FLAGS, VALID_USER_FLAGS, effective_flags, flags_label
 from .flags import flag_names as _flag_names
-from .objflags import KIND_FLAGS, OWN_ZONES
 
 _T = TypeVar("_T", bound=tuple[Any, ...])
 
@@ -149,11 +148,18 @@ class Mempool(NamedTuple):
         }
 
 
+def _decl(kind: str) -> Any:
+    """The declaration of object ``kind`` (mpcalc.dpdk.declare.ObjectDecl): what its results' JSON says."""
+    from .objects import get  # the registry imports the objects, which import these records
+
+    return get(kind)
+
+
 def kind_flag_names(kind: str, flags: int) -> list[str]:
-    """The names of ``flags`` in the vocabulary of object ``kind`` (a ring's RING_F_*, a hash's extra flags,
-    else mempool flags): a result's JSON ``flags``."""
-    own = KIND_FLAGS.get(kind)
-    return own.names(flags) if own else flag_names(flags)
+    """The names of ``flags`` in the vocabulary of object ``kind`` (its ObjectDecl.flag_set: a ring's RING_F_*,
+    a hash's extra flags, else mempool flags): a result's JSON ``flags``."""
+    vocabulary = _decl(kind).flag_set
+    return flag_names(flags) if vocabulary is MEMPOOL_FLAGS else vocabulary.names(flags)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -197,7 +203,7 @@ class Result(NamedTuple):
     hugepages: int | None
     errors: tuple[Rejection, ...]
     details: Mapping[str, object] = _NO_DETAILS
-    #: memzones outside any mempool (a ring's RG_<name>, a hash's rings: mpcalc.dpdk.objflags.OWN_ZONES kinds)
+    #: memzones outside any mempool (a ring's RG_<name>, a hash's rings: kinds whose ObjectDecl.own_zones)
     zones: tuple[Memzone, ...] = ()
 
     @property
@@ -224,13 +230,14 @@ class Result(NamedTuple):
         return kind_flags_label(self.kind, self.flags)
 
     def to_dict(self) -> dict[str, object]:
-        own = KIND_FLAGS.get(self.kind)  # a ring's RING_F_*, a hash's extra flags
+        decl = _decl(self.kind)
+        mempool_flags = decl.flag_set is MEMPOOL_FLAGS  # else a ring's RING_F_*, a hash's extra flags
         return {
             "kind": self.kind,
             "flags": kind_flag_names(self.kind, self.flags),
-            "effective_flags": [] if own else flag_names(self.effective_flags & VALID_USER_FLAGS),
+            "effective_flags": flag_names(self.effective_flags & VALID_USER_FLAGS) if mempool_flags else [],
             "mempools": [m.to_dict() for m in self.mempools],
-            **({"memzones": [z.to_dict() for z in self.zones]} if self.kind in OWN_ZONES else {}),
+            **({"memzones": [z.to_dict() for z in self.zones]} if decl.own_zones else {}),
             "allocations": [a.to_dict() for a in self.allocations],
             "details": dict(self.details),
             "total_bytes": self.total_bytes,

@@ -240,11 +240,12 @@ RING = ObjectDecl(
             "mc_hts_deq, RING_F_* names, a mask (0x14), none, or all (with and without exact_sz).",
             default=[0],
             show_default="none",
-            vocabulary="ring",
+            vocabulary=RING_FLAGS,
         ),
     ),
     build=_build,
     resolve=_resolve,
     fit={"count": 1 << 30},
     zone_prefix="RG_",
+    own_zones=True,
 )

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
+from ..app import sweep
 from ..app.report import DiffReport, Report
 from ..dpdk.flags import flags_label
 
@@ -129,3 +130,17 @@ def render_plan(report, stream: TextIO, fmt: str = "csv") -> None:
     for s in doc["sockets"]:
         for key in ("total_bytes", "heap_bytes", "eal_heap", "pages"):
             writer.writerow([s["socket"], "", "socket", key, "" if s[key] is None else s[key]])
+
+
+def sweep_writer(stream: TextIO, key: str) -> Callable[[int, list[sweep.Row]], None]:
+    """``mpcalc sweep``'s CSV: the header (the varied key, then mpcalc.app.sweep.COLUMNS) now, and the writer
+    of a value's rows, one a flag combination (true/false for ok, an empty cell for a null)."""
+    writer = csv.writer(stream, lineterminator="\n")
+    writer.writerow((key, *sweep.COLUMNS))
+    shown = {True: "true", False: "false"}
+
+    def rows(value: int, point: list[sweep.Row]) -> None:
+        # csv writes None as ""
+        writer.writerows([(value, r[0], shown[r[1]], r[2], r[3], r[4], r[5], r[6]) for r in point])
+
+    return rows

@@ -31,7 +31,6 @@ import oracle  # noqa: E402
 from mpcalc import inspect as ins  # noqa: E402
 
 EXAMPLES = ROOT / "examples" / "inspect"
-SCHEMA = ROOT / "mpcalc" / "schema.json"
 
 #: (probe command, name, count, elt_size, cache_size, private, flags)
 POOLS = [
@@ -115,7 +114,9 @@ def _check(
 ) -> None:
     import jsonschema
 
-    jsonschema.validate(report, json.loads(SCHEMA.read_text()))
+    from mpcalc.app.schema import documents
+
+    jsonschema.validate(report, documents())
     pools = {p["name"]: p for p in report["pools"]}
     assert sorted(pools) == sorted(names)
     specs = {name: (kind, n, elt, cache, priv, flags) for kind, name, n, elt, cache, priv, flags in POOLS}

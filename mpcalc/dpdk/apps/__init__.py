@@ -116,4 +116,5 @@ APP = ObjectDecl(
     build=_build,
     resolve=_resolve,
     zone_prefix="app:",
+    own_zones=True,
 )

@@ -184,4 +184,5 @@ OVS = ObjectDecl(
     build=_build,
     resolve=_resolve,
     zone_prefix="MP_ovs",
+    own_zones=True,
 )

@@ -337,4 +337,5 @@ TRACE = ObjectDecl(
     build=_build,
     resolve=_resolve,
     zone_prefix="trace:",
+    own_zones=True,
 )
