@@ -52,12 +52,28 @@ def _same(fields: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("case", sorted(p.name for p in TRACES.iterdir() if (p / "events.txt").is_file()))
 def test_the_ctf_reader_reads_what_babeltrace2_prints(case: str) -> None:
     """mpcalc's own CTF reader gives every event babeltrace2 printed, in its order, with the same fields."""
-    ours, _ = read_events(str(TRACES / case / "ctf"))
+    ours, _ = read_events(str(TRACES / case / "ctf"), wanted=None)
     theirs, _ = read_events(str(TRACES / case / "events.txt"))
     a = [(e.name, _same(e.fields)) for e in ours]
     b = [(e.name, _same(e.fields)) for e in theirs]
     assert len(a) == len(b) > 0
     assert a == b
+
+
+@pytest.mark.parametrize("case", sorted(p.name for p in TRACES.iterdir() if (p / "ctf").is_dir()))
+@pytest.mark.parametrize("chunk", [64, 1 << 20])
+def test_the_fast_reading_replays_as_the_full_one(case: str, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading only the fields the replay uses, a chunk at a time (of 64 bytes: every event across a chunk's
+    end), gives the events of the plain reading, and the same replay."""
+    from mpcalc.dpdk.trace import ctf
+
+    full = list(read_events(str(TRACES / case / "ctf"), wanted=None)[0])
+    monkeypatch.setattr(ctf, "CHUNK", chunk)
+    fast = list(read_events(str(TRACES / case / "ctf"))[0])
+    assert [(e.name, e.stream, e.timestamp) for e in fast] == [(e.name, e.stream, e.timestamp) for e in full]
+    assert all(f.fields == e.fields for f, e in zip(fast, full, strict=True) if f.fields)
+    if case not in LOST:
+        assert replay(iter(fast), P, case) == replay(iter(full), P, case)
 
 
 @pytest.mark.parametrize("case", [c for c in VIEWED if c not in LOST])
@@ -66,18 +82,19 @@ def test_the_replay_is_the_runs_own_view(case: str) -> None:
     the trace buffers tracing itself allocated (--trace-bufsz + 64 B each, not in the trace)."""
     view = parse((TRACES / case / "view.txt").read_text(), case)
     events, env = read_events(str(TRACES / case / "ctf"))
-    run = replay(events, P._replace(dpdk=recorded_release(env) or "22.11"), case, env)
+    p = P._replace(dpdk=recorded_release(env) or "22.11")
+    run = replay(events, p, case, env)
     live = run.startup
-    assert {n: memzone_len(z.requested, P) for n, z in live.zones.items()} == {n: z.len for n, z in view.zones.items()}
+    assert {n: memzone_len(z.requested, p) for n, z in live.zones.items()} == {n: z.len for n, z in view.zones.items()}
     if 0 not in view.heaps:
         return
     heap = view.heaps[0]
-    ours = heap_of(live, P).get(0, 0)
+    ours = heap_of(live, p).get(0, 0)
     count = sum(1 for z in live.zones.values() if z.socket < 256) + len(live.allocs) + len(live.lost)
     buffers = heap["Alloc_count"] - count
     assert 1 <= buffers <= 4  # one per thread that traced after the heap was up
     # a lost payload not recovered from addresses counts as the smallest element: here that is what it was
-    assert heap["Alloc_size"] - ours == buffers * heap_cost(_bufsz(case) + 64, P)
+    assert heap["Alloc_size"] - ours == buffers * heap_cost(_bufsz(case) + 64, p)
     if case.startswith("l3fwd"):  # its lost payloads all lie between elements of known addresses
         assert live.lost and all(a.recovered for a in live.lost)
 
@@ -226,3 +243,28 @@ def test_the_metadata_reader_refuses_what_is_not_ctf() -> None:
 
     with pytest.raises(InputError, match="not CTF metadata"):
         read_metadata("hello", "m")
+
+
+@pytest.mark.parametrize("case", ["testpmd-null-default", "testpmd-null-2port-mq", "l3fwd-fib", "l3fwd-em", "maker"])
+def test_inspect_takes_a_trace(run_json: Any, case: str) -> None:
+    """``mpcalc inspect TRACE``: each pool alive at the end of start-up recovered from its recorded creation and
+    explained, its memzones measured in the trace (the page size its pools asked for)."""
+    code, doc = run_json("inspect", str(TRACES / case / "ctf"))
+    assert code == 0
+    assert doc["formats"] == ["dpdk_trace"] if "formats" in doc else True
+    pools = doc["pools"]
+    assert pools and all(p["explained"] and p["unexplained_bytes"] == 0 for p in pools), [
+        (p["name"], p["unexplained_bytes"]) for p in pools if not p["explained"]
+    ]
+    assert {p["platform"]["page_size"] for p in pools} == {4096}
+
+
+def test_inspect_reads_babeltrace2_text_as_the_ctf(run: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    ctf = json.loads(run("inspect", str(TRACES / "l3fwd-em" / "ctf"), "--json").out)
+    monkeypatch.setattr("sys.stdin", io.StringIO((TRACES / "l3fwd-em" / "events.txt").read_text()))
+    text = json.loads(run("inspect", "-", "--json").out)
+    for doc in (ctf, text):
+        doc.pop("source", None)
+    assert [p["memzones"] for p in ctf["pools"]] == [p["memzones"] for p in text["pools"]]

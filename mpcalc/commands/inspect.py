@@ -6,6 +6,8 @@ The parsing and reconciliation are in :mod:`mpcalc.inspect` (pure), the renderin
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 
 import click
@@ -13,6 +15,7 @@ import click
 from .. import inspect as ins
 from ..app.exitcodes import ExitCode
 from ..cli import output_options
+from ..dpdk.trace.text import is_text_trace
 from ..render import inspect as draw
 
 #: the platform options inspect can pin (the platform's own declarations, with no default)
@@ -34,15 +37,17 @@ def _pin_options() -> list[click.Option]:
 
 
 @click.command("inspect", params=_pin_options())
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("file", type=click.Path(allow_dash=True))
 @click.argument("command_line", nargs=-1, type=click.UNPROCESSED, metavar="[-- COMMAND LINE]")
 @output_options
 def command(file: str, command_line: tuple[str, ...], fmt: str, **pinned: object) -> int:
     """Read what a live DPDK reports and hold it against the model.
 
-    FILE (or - for stdin) holds any mix of rte_mempool_dump() text (dpdk-proc-info --show-mempool,
-    testpmd's dump_mempool), rte_memzone_dump() text and the JSON dpdk-telemetry.py prints for
-    /mempool/list and /mempool/info,NAME. Each pool's configuration is recovered, recomputed and
+    FILE (or - for stdin) is a DPDK trace (a CTF folder as EAL --trace-dir writes it, or babeltrace2's
+    text of one: the pools and memzones alive at the end of its start-up), or holds any mix of
+    rte_mempool_dump() text (dpdk-proc-info --show-mempool, testpmd's dump_mempool), rte_memzone_dump()
+    text and the JSON dpdk-telemetry.py prints for /mempool/list and /mempool/info,NAME. Each pool's
+    configuration is recovered, recomputed and
     compared memzone by memzone; differences get a likely cause; advice ranks what flags, a smaller
     cache, a count under the ring's power of two or another page size would save. Options pin what
     the dump cannot tell; everything else is inferred.
@@ -52,6 +57,10 @@ def command(file: str, command_line: tuple[str, ...], fmt: str, **pinned: object
     (a pool, a FIB with its RIB node pool and tables, ethdev, ...), the heap checked against telemetry's
     /eal/heap_info,0, and each pool advised only the levers its creator has.
     """
+    pins = ins.Pins(**pinned)  # type: ignore[arg-type]
+    command = list(command_line) or None
+    if file != "-" and os.path.isdir(file):  # a CTF trace as DPDK writes it
+        return _show(ins.inspect_trace(file, pins, command), fmt)
     if file == "-":
         text, source = sys.stdin.read(), "<stdin>"
     else:
@@ -61,8 +70,14 @@ def command(file: str, command_line: tuple[str, ...], fmt: str, **pinned: object
         except OSError as exc:
             raise click.UsageError(f"cannot read {file!r}: {exc.strerror}") from None
         source = file
-    pins = ins.Pins(**pinned)  # type: ignore[arg-type]
-    report = ins.inspect_text(text, source, pins, list(command_line) or None)
+    if is_text_trace(next((ln for ln in text.splitlines() if ln.strip()), "")):  # babeltrace2's text of a trace
+        if file == "-":
+            sys.stdin = io.StringIO(text)  # the trace reader reads standard input itself
+        return _show(ins.inspect_trace(file, pins, command), fmt)
+    return _show(ins.inspect_text(text, source, pins, command), fmt)
+
+
+def _show(report: ins.InspectReport, fmt: str) -> int:
     doc = report.to_dict()
     if fmt == "json":
         draw.render_json(doc, sys.stdout)

@@ -75,7 +75,9 @@ __all__ = [
     "ZoneDump",
     "advise",
     "csv_rows",
+    "inspect_parsed",
     "inspect_text",
+    "inspect_trace",
     "parse",
     "reconcile",
     "reconcile_pool",
@@ -87,9 +89,21 @@ def inspect_text(
 ) -> InspectReport:
     """Parse ``text`` and reconcile it: the whole of ``mpcalc inspect`` but the rendering.  With the
     application's ``command_line``, the dump is also explained by ``mpcalc app`` of it (report.application)."""
+    return inspect_parsed(parse(text, source), pins, command_line)
+
+
+def inspect_trace(path: str, pins: Pins | None = None, command_line: list[str] | None = None) -> InspectReport:
+    """:func:`inspect_text` of a DPDK trace (a CTF folder, or babeltrace2's text): the memzones and pools alive at
+    the end of the run's start-up (:mod:`.parse_trace`)."""
+    from .parse_trace import parse_trace
+
+    return inspect_parsed(parse_trace(path, _platform(pins or Pins())), pins, command_line)
+
+
+def inspect_parsed(parsed: Parsed, pins: Pins | None = None, command_line: list[str] | None = None) -> InspectReport:
+    """Reconcile what was read (and, with the application's command line, explain it by ``mpcalc app``)."""
     from .apps import app_model, explain
 
-    parsed = parse(text, source)
     if not command_line:
         return reconcile(parsed, pins)
     app = app_model(command_line, _platform(pins or Pins()))

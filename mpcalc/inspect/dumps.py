@@ -50,8 +50,10 @@ class ZoneDump:
 
     @property
     def where(self) -> str:
-        """Where the input gives this memzone: ``memzone dump, line N`` or ``telemetry /eal/memzone_info, line N``."""
-        return f"{'telemetry /eal/memzone_info' if self.source == 'telemetry' else 'memzone dump'}, line {self.line}"
+        """Where the input gives this memzone: ``memzone dump, line N``, ``telemetry /eal/memzone_info, line N`` or
+        ``trace, event N``."""
+        what = {"telemetry": "telemetry /eal/memzone_info", "trace": "trace, event"}.get(self.source, "memzone dump")
+        return f"{what}, line {self.line}" if self.source != "trace" else f"{what} {self.line}"
 
     @property
     def external(self) -> bool:

@@ -147,7 +147,8 @@ def reconcile_pool(
     explained = bool(meas) and all(r["delta"] in (0, None) for r in rows) and layout_ok
     obj = mp.objsz
     dumped = {k: p.get(k) for k in ("header_size", "elt_size", "trailer_size")}
-    dumped["total_size"] = sum(dumped.values())
+    parts = list(dumped.values())
+    dumped["total_size"] = None if None in parts else sum(parts)  # a trace records no object layout
     object_rows = [{"name": k, "modelled": getattr(obj, k) if obj else None, "measured": v} for k, v in dumped.items()]
     for r in object_rows:
         r["delta"] = None if r["measured"] is None or r["modelled"] is None else r["measured"] - r["modelled"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dpdk.records import SCHEMA_VERSION
+from .parse_trace import FORMAT as TRACE_FORMAT
 
 
 def document() -> dict[str, Any]:
@@ -38,7 +39,9 @@ def document() -> dict[str, Any]:
                     "lines": {"type": "integer"},
                     "formats": {
                         "type": "array",
-                        "items": {"enum": ["mempool_dump", "proc_info_summary", "memzone_dump", "telemetry"]},
+                        "items": {
+                            "enum": ["mempool_dump", "proc_info_summary", "memzone_dump", "telemetry", TRACE_FORMAT]
+                        },
                     },
                     "skipped_lines": {"type": "integer", "minimum": 0},
                     "skipped": {
@@ -76,7 +79,10 @@ def document() -> dict[str, Any]:
                     ],
                     "properties": {
                         "name": {"type": "string"},
-                        "sources": {"type": "array", "items": {"enum": ["mempool_dump", "proc_info", "telemetry"]}},
+                        "sources": {
+                            "type": "array",
+                            "items": {"enum": ["mempool_dump", "proc_info", "telemetry", TRACE_FORMAT]},
+                        },
                         "recovered": {
                             "type": "object",
                             "required": [
@@ -169,7 +175,7 @@ def document() -> dict[str, Any]:
                                 "additionalProperties": False,
                                 "properties": {
                                     "name": {"type": "string"},
-                                    "role": {"enum": ["header", "ring", "stack", "objects"]},
+                                    "role": {"enum": ["header", "ring", "stack", "objects", "anonymous"]},
                                     "modelled": {"type": "integer", "minimum": 0},
                                     "measured": {"type": ["integer", "null"]},
                                     "delta": {"type": ["integer", "null"]},

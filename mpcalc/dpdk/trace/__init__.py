@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..declare import CACHE_LAYOUT, ObjectDecl, Param, Resolved
 from ..errors import InputError
@@ -28,7 +28,7 @@ from ..standalone import finish
 from . import ctf, text
 from .events import Event, Stream
 from .model import PoolCheck, heap_of, pool_flag_changes, reconcile, target_parts
-from .replay import LOST_TYPE, NEEDED, TEARDOWN, Replay, replay
+from .replay import HANDLED, LOST_TYPE, NEEDED, TEARDOWN, Replay, replay
 
 __all__ = [
     "LOST_TYPE",
@@ -37,9 +37,11 @@ __all__ = [
     "TEARDOWN",
     "TRACE",
     "Event",
+    "Recorded",
     "Replay",
     "Stream",
     "read_events",
+    "recorded",
     "replay",
     "size",
     "trace_folder",
@@ -75,7 +77,7 @@ def trace_folder(path: str) -> str | None:
     )
 
 
-def _merged(folder: str) -> tuple[Iterator[Event], dict[str, str]]:
+def _merged(folder: str, wanted: frozenset[str] | None) -> tuple[Iterator[Event], dict[str, str]]:
     """Every stream's events, merged by timestamp (the streams share DPDK's clock; a stream's own order is kept)."""
     import heapq
 
@@ -91,8 +93,18 @@ def _merged(folder: str) -> tuple[Iterator[Event], dict[str, str]]:
     full = _full(files, meta)
     if full:
         env[FULL] = full
-    streams = [ctf.read_stream(path, meta, i) for i, path in enumerate(files)]
-    return heapq.merge(*streams, key=lambda e: e.timestamp), env
+    streams = [
+        ctf.read_stream(path, meta, i, wanted)
+        for i, path in enumerate(files)
+        if os.path.getsize(path) > ctf.PACKET_SIZE  # a thread that traced nothing
+    ]
+    if len(streams) == 1:
+        return streams[0], env
+    return heapq.merge(*streams, key=_timestamp), env
+
+
+def _timestamp(e: Event) -> int:
+    return e.timestamp
 
 
 #: the environment key under which the reader passes on a stream that may have filled its buffer
@@ -117,16 +129,17 @@ def _full(files: list[str], meta: ctf.Metadata) -> str:
     return ""
 
 
-def read_events(path: str) -> tuple[Iterator[Event], dict[str, str]]:
+def read_events(path: str, wanted: frozenset[str] | None = HANDLED) -> tuple[Iterator[Event], dict[str, str]]:
     """The events of the trace at ``path`` (``-``: babeltrace2's text on standard input), and its environment
-    (``dpdk_version``; empty for babeltrace2's text, which does not print it)."""
+    (``dpdk_version``; empty for babeltrace2's text, which does not print it).  A CTF event not named in
+    ``wanted`` (by default the ones the replay reads) comes without its fields; None reads every one."""
     if path == "-":
         return text.read_text(sys.stdin, "<stdin>"), {}
     if not os.path.exists(path):
         raise InputError(f"{path}: no such file or folder", param="trace")
     folder = trace_folder(path)
     if folder is not None:
-        return _merged(folder)
+        return _merged(folder, wanted)
     with open(path, "rb") as f:
         head = f.read(4)
     if head == ctf.CTF_MAGIC.to_bytes(4, "little"):
@@ -148,8 +161,21 @@ def recorded_release(env: Mapping[str, str]) -> str | None:
     return branch if branch in RELEASES else None
 
 
-def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout: str = "pointer") -> Result:
-    """Replay the trace at ``path``, reconcile its pools, and size its start-up on ``p``."""
+class Recorded(NamedTuple):
+    """A trace replayed on the platform it was recorded on, its pools held against the model."""
+
+    run: Replay
+    platform: Platform
+    checks: list[PoolCheck]
+    #: the memzone names and allocation pointers the modelled pools account for
+    zones: set[str]
+    allocs: set[int]
+    env: dict[str, str]
+
+
+def recorded(path: str, p: Platform) -> Recorded:
+    """Read and replay the trace at ``path`` on the platform it was recorded on (``p``'s, with the trace's own
+    release and the architecture under which its pools are the model's), and reconcile its pools."""
     events, env = read_events(path)
     kept = list(events) if path == "-" else []  # standard input is read once: kept for a second replay
 
@@ -158,12 +184,18 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
 
     if path == "-":
         events = iter(kept)
-    sources = dict(p.sources)
+    run, recorded_p, checks, zones, allocs = _recorded(events, again, env, path, p, recorded_release(env))
+    return Recorded(run, recorded_p, checks, zones, allocs, env)
+
+
+def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout: str = "pointer") -> Result:
+    """Replay the trace at ``path``, reconcile its pools, and size its start-up on ``p``."""
+    rec = recorded(path, p)
+    run, recorded_p, checks, zones, allocs, env = rec
     release = recorded_release(env)
     notes: list[str] = []
-    if release and sources.get("dpdk") == "default" and release != p.dpdk:
+    if release and dict(p.sources).get("dpdk") == "default" and release != p.dpdk:
         p = p._replace(dpdk=release)  # the recorded release, unless --dpdk re-targets it
-    run, recorded_p, checks, zones, allocs = _recorded(events, again, env, path, p, release)
     recorded_page = max(run.page_sizes) if run.page_sizes else None
     parts, by_socket = target_parts(
         run.startup, checks, zones, allocs, p, pool_flag_changes(changes or []), cache_layout

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from ..errors import InputError
+from ..records import positional
 from .events import Event, Stream
 
 __all__ = [
@@ -143,6 +144,9 @@ class _Decoder(NamedTuple):
     names: tuple[str, ...]
     #: per field: (its first value's index in the unpacked tuple, how many values, is it text)
     slots: tuple[tuple[int, int, bool], ...]
+    #: every field one value (no array but text): the fields are dict(zip(names, values)), then the texts decoded
+    plain: bool
+    texts: tuple[str, ...]
 
 
 def _decoders(meta: Metadata) -> dict[int, _Decoder]:
@@ -163,7 +167,9 @@ def _decoders(meta: Metadata) -> dict[int, _Decoder]:
                 slots.append((at, 1, False))
                 at += 1
         s = struct.Struct(fmt)
-        out[ident] = _Decoder(name, s.unpack_from, s.size, tuple(f.name for f in fields), tuple(slots))
+        plain = all(n == 1 for _, n, _ in slots)
+        texts = tuple(f.name for f in fields if f.type.text)
+        out[ident] = _Decoder(name, s.unpack_from, s.size, tuple(f.name for f in fields), tuple(slots), plain, texts)
     return out
 
 
@@ -171,37 +177,68 @@ def _text(raw: bytes) -> str:
     return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
 
 
-def read_stream(path: str, meta: Metadata, index: int) -> Iterator[Event]:
-    """The events of one stream file, in the order the thread wrote them."""
+_event = positional(Event)
+
+#: what an event's fields are read as when the caller does not want them (read_stream's ``wanted``)
+_UNREAD: dict[str, Any] = {}
+#: the bytes read from a stream file at a time: memory does not grow with the trace
+CHUNK = 1 << 20  # (an event is at most 8 + 65,535 bytes: __RTE_TRACE_FIELD_SIZE_MASK)
+
+
+def read_stream(path: str, meta: Metadata, index: int, wanted: frozenset[str] | None = None) -> Iterator[Event]:
+    """The events of one stream file, in the order the thread wrote them, read a chunk at a time.  An event whose
+    name is not in ``wanted`` (None: every name) comes with no fields, undecoded: the same events, in the same
+    order (tests/test_trace.py holds the two readings equal)."""
     with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < _PACKET.size:
-        raise InputError(f"{path}: {len(data)} bytes, shorter than a stream's {_PACKET.size}-byte header: truncated")
-    magic, _uuid, cpu_id, thread = _PACKET.unpack_from(data, 0)
-    if meta.byte_order == ">":
-        magic, cpu_id = struct.unpack(">II", data[:4] + data[20:24])
-    if magic != CTF_MAGIC:
-        raise InputError(f"{path}: magic {magic:#x}, not CTF's {CTF_MAGIC:#x}: not a DPDK trace stream")
-    stream = Stream(index, cpu_id, _text(thread))
-    decoders = _decoders(meta)
-    header = struct.Struct(meta.byte_order + "Q").unpack_from
-    at, end = _PACKET.size, len(data)
-    base = _PACKET.size  # events are aligned from the start of the trace memory, after the header
-    while at + 8 <= end:
-        (word,) = header(data, at)
-        ident, stamp = word >> 48, word & 0xFFFF_FFFF_FFFF
-        d = decoders.get(ident)
-        if d is None:
-            raise InputError(f"{path}: byte {at}: event id {ident} is not in the metadata: corrupt or truncated")
-        if at + 8 + d.size > end:
-            raise InputError(f"{path}: byte {at}: {d.name} ends past the file's end: truncated")
-        values = d.unpack(data, at + 8)
-        fields: dict[str, Any] = {}
-        for key, (i, n, text) in zip(d.names, d.slots, strict=True):
-            fields[key] = _text(values[i]) if text else values[i] if n == 1 else values[i : i + n]
-        yield Event(d.name, fields, stream, stamp)
-        at += 8 + d.size
-        at = base + ((at - base + 7) & ~7)
+        head = f.read(_PACKET.size)
+        if len(head) < _PACKET.size:
+            raise InputError(
+                f"{path}: {len(head)} bytes, shorter than a stream's {_PACKET.size}-byte header: truncated"
+            )
+        magic, _uuid, cpu_id, thread = _PACKET.unpack_from(head, 0)
+        if meta.byte_order == ">":
+            magic, cpu_id = struct.unpack(">II", head[:4] + head[20:24])
+        if magic != CTF_MAGIC:
+            raise InputError(f"{path}: magic {magic:#x}, not CTF's {CTF_MAGIC:#x}: not a DPDK trace stream")
+        stream = Stream(index, cpu_id, _text(thread))
+        decoders = _decoders(meta)
+        decode = {i: wanted is None or d.name in wanted for i, d in decoders.items()}
+        room = 16 + max((d.size for d in decoders.values()), default=0)  # the largest event, and its padding
+        header = struct.Struct(meta.byte_order + "Q").unpack_from
+        data, at, offset = f.read(CHUNK), 0, _PACKET.size  # offset: the file position of data[0]
+        while True:
+            while len(data) - at < room:  # less than the largest event left: read on
+                more = f.read(CHUNK)
+                if not more:
+                    break
+                data, at = data[at:] + more, 0
+                offset = f.tell() - len(data)
+            if at + 8 > len(data):
+                return
+            (word,) = header(data, at)
+            ident, stamp = word >> 48, word & 0xFFFF_FFFF_FFFF
+            d = decoders.get(ident)
+            if d is None:
+                raise InputError(
+                    f"{path}: byte {offset + at}: event id {ident} is not in the metadata: corrupt or truncated"
+                )
+            if at + 8 + d.size > len(data):
+                raise InputError(f"{path}: byte {offset + at}: {d.name} ends past the file's end: truncated")
+            if decode[ident]:
+                values = d.unpack(data, at + 8)
+                if d.plain:  # scalars and strings only, one value each: the usual event
+                    fields: dict[str, Any] = dict(zip(d.names, values))  # noqa: B905 - one value a name
+                    for key in d.texts:
+                        fields[key] = _text(fields[key])
+                else:
+                    fields = {}
+                    for key, (i, n, text) in zip(d.names, d.slots, strict=True):
+                        fields[key] = _text(values[i]) if text else values[i] if n == 1 else values[i : i + n]
+                yield _event((d.name, fields, stream, stamp))
+            else:
+                yield _event((d.name, _UNREAD, stream, stamp))
+            at += 8 + d.size
+            at += -(offset + at - _PACKET.size) & 7  # the next event starts on an 8-byte boundary of the memory
 
 
 def stream_files(folder: str) -> list[str]:

@@ -39,6 +39,7 @@ from ..platform import Platform
 from .events import Event, Stream
 
 __all__ = [
+    "HANDLED",
     "LOST_TYPE",
     "NEEDED",
     "TEARDOWN",
@@ -177,7 +178,7 @@ class _State:
         self.p = platform
         self.zones: dict[str, TraceZone] = {}
         self.allocs: dict[int, TraceAlloc] = {}
-        self.lost: list[TraceAlloc] = []
+        self.lost: dict[int, TraceAlloc] = {}  # by the event number that made it
         self.pools: dict[str, PoolRecord] = {}
         self.live_pools: dict[str, PoolRecord] = {}
         self.by_ptr: dict[int, str] = {}  # a mempool's pointer -> its name
@@ -199,6 +200,7 @@ class _State:
         #: was reserved since (lost elements, and memzones of known cost), and whether nothing was freed since
         self.anchor: int | None = None
         self.pending: list[TraceAlloc | int] = []
+        self.header, self.line = platform.malloc_elem_header, platform.cache_line
         self.recovered = 0
         self.unseen_zones: list[str] = []
 
@@ -207,10 +209,11 @@ class _State:
         return 0 if socket < 0 else socket
 
     def _zone_cost(self, z: TraceZone) -> int:
-        return element_cost(memzone_len(z.requested, self.p), self.p.malloc_elem_header, self.p.cache_line)
+        return element_cost(memzone_len(z.requested, self.p), self.header, self.line)
 
     def _alloc_cost(self, a: TraceAlloc) -> int:
-        return element_cost(a.size, self.p.malloc_elem_header, self.p.cache_line)
+        line = self.line  # element_cost, inline: the busiest path of a replay
+        return self.header + (a.size + line - 1 if a.size else line) // line * line
 
     def _grow(self, socket: int, by: int) -> None:
         s = self._socket(socket)
@@ -220,7 +223,7 @@ class _State:
             self.peak[s] = (now, self.seq)
 
     def live(self) -> Live:
-        return Live(self.seq, dict(self.zones), dict(self.allocs), tuple(self.lost), dict(self.live_pools))
+        return Live(self.seq, dict(self.zones), dict(self.allocs), tuple(self.lost.values()), dict(self.live_pools))
 
     # --- memzones -------------------------------------------------------------------------------
     def memzone_reserve(self, e: Event) -> None:
@@ -276,7 +279,7 @@ class _State:
     # --- malloc ---------------------------------------------------------------------------------
     def _add(self, a: TraceAlloc) -> None:
         if a.lost:
-            self.lost.append(a)
+            self.lost[a.seq] = a
         else:
             old = self.allocs.get(a.ptr)
             if old is not None:  # a pointer handed out twice: its free was not traced
@@ -324,7 +327,7 @@ class _State:
         """A known element: the lost ones reserved between it and the previous known one, with nothing freed
         in between, fill the gap of addresses between the two (malloc_elem_alloc carves each element from the
         top of the free element it splits, lib/eal/common/malloc_elem.c:420-470), less the memzones among them."""
-        line, header = self.p.cache_line, self.p.malloc_elem_header
+        line, header = self.line, self.header
         if a.align > line:
             self.anchor, self.pending = None, []
             return
@@ -336,10 +339,10 @@ class _State:
             if gap >= least * len(lost) and gap % line == 0:
                 shares = [least] * (len(lost) - 1) + [gap - least * (len(lost) - 1)]
                 for old, cost in zip(lost, shares, strict=True):
-                    if old not in self.lost:
+                    if self.lost.get(old.seq) is not old:
                         continue
                     new = old._replace(size=cost - header, recovered=True)
-                    self.lost[self.lost.index(old)] = new
+                    self.lost[old.seq] = new
                     self._grow(old.socket, cost - self._alloc_cost(old))
                     self.recovered += 1
         self.anchor, self.pending = start, []
@@ -361,9 +364,8 @@ class _State:
             self._grow(new.socket, self._alloc_cost(new))
             return
         # moved: the new element is the lost malloc just before (rte_malloc_socket(NULL, ...))
-        moved = next((a for a in reversed(self.lost) if a.seq < self.seq), None)
+        moved = self.lost.pop(max(self.lost), None) if self.lost else None
         if moved is not None:
-            self.lost.remove(moved)
             self._grow(moved.socket, -self._alloc_cost(moved))
         a = TraceAlloc("(rte_realloc)", size, int(f["align"]), int(f["socket"]), ptr, self.seq)
         self.allocs[ptr] = a
@@ -428,6 +430,12 @@ class _State:
             rec.populated = how
         self.building.pop(e.stream.index, None)
 
+    def populate_default(self, e: Event) -> None:
+        self.populated(e, "default")
+
+    def populate_anon(self, e: Event) -> None:
+        self.populated(e, "anon")
+
     def create(self, e: Event) -> None:  # rte_mempool_create's last event
         self.building.pop(e.stream.index, None)
 
@@ -461,25 +469,31 @@ class _State:
         self._port(e).tx_desc[int(e.fields["tx_queue_id"])] = int(e.fields["nb_tx_desc"])
 
 
+#: the events the replay reads, and the _State method each goes to; the others are counted, not decoded
+_EVENTS = {
+    "lib.eal.memzone.reserve": "memzone_reserve",
+    "lib.eal.memzone.free": "memzone_free",
+    "lib.eal.mem.malloc": "malloc",
+    "lib.eal.mem.zmalloc": "zmalloc",
+    "lib.eal.mem.realloc": "realloc",
+    "lib.eal.mem.free": "free",
+    "lib.mempool.create.empty": "create_empty",
+    "lib.mempool.create": "create",
+    "lib.mempool.set.ops.byname": "set_ops",
+    "lib.mempool.get.page.size": "page_size",
+    "lib.mempool.populate.default": "populate_default",
+    "lib.mempool.populate.anon": "populate_anon",
+    "lib.mempool.free": "mempool_free",
+    "lib.ethdev.configure": "configure",
+    "lib.ethdev.rxq.setup": "rxq",
+    "lib.ethdev.txq.setup": "txq",
+}
+#: the names of the events whose fields the replay reads
+HANDLED = frozenset(_EVENTS)
+
+
 def _handlers(s: _State) -> dict[str, Callable[[Event], None]]:
-    return {
-        "lib.eal.memzone.reserve": s.memzone_reserve,
-        "lib.eal.memzone.free": s.memzone_free,
-        "lib.eal.mem.malloc": s.malloc,
-        "lib.eal.mem.zmalloc": s.zmalloc,
-        "lib.eal.mem.realloc": s.realloc,
-        "lib.eal.mem.free": s.free,
-        "lib.mempool.create.empty": s.create_empty,
-        "lib.mempool.create": s.create,
-        "lib.mempool.set.ops.byname": s.set_ops,
-        "lib.mempool.get.page.size": s.page_size,
-        "lib.mempool.populate.default": lambda e: s.populated(e, "default"),
-        "lib.mempool.populate.anon": lambda e: s.populated(e, "anon"),
-        "lib.mempool.free": s.mempool_free,
-        "lib.ethdev.configure": s.configure,
-        "lib.ethdev.rxq.setup": s.rxq,
-        "lib.ethdev.txq.setup": s.txq,
-    }
+    return {name: getattr(s, method) for name, method in _EVENTS.items()}
 
 
 def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[str, str] | None = None) -> Replay:
