@@ -202,43 +202,50 @@ def read_stream(path: str, meta: Metadata, index: int, wanted: frozenset[str] | 
             raise InputError(f"{path}: magic {magic:#x}, not CTF's {CTF_MAGIC:#x}: not a DPDK trace stream")
         stream = Stream(index, cpu_id, _text(thread))
         decoders = _decoders(meta)
-        decode = {i: wanted is None or d.name in wanted for i, d in decoders.items()}
+        # per event id: what reading it takes, in one tuple (one look-up an event); an event's length with its
+        # padding to the next 8-byte boundary is fixed (every event starts on one, and its header is 8 bytes)
+        table = {
+            i: (d.name, d.unpack, d.size, (8 + d.size + 7) & ~7, wanted is None or d.name in wanted, d)
+            for i, d in decoders.items()
+        }
         room = 16 + max((d.size for d in decoders.values()), default=0)  # the largest event, and its padding
         header = struct.Struct(meta.byte_order + "Q").unpack_from
         data, at, offset = f.read(CHUNK), 0, _PACKET.size  # offset: the file position of data[0]
+        limit = len(data) - room
         while True:
-            while len(data) - at < room:  # less than the largest event left: read on
-                more = f.read(CHUNK)
-                if not more:
-                    break
-                data, at = data[at:] + more, 0
-                offset = f.tell() - len(data)
-            if at + 8 > len(data):
-                return
+            if at > limit:  # less than the largest event left: read on
+                while len(data) - at < room:
+                    more = f.read(CHUNK)
+                    if not more:
+                        break
+                    data, at = data[at:] + more, 0
+                    offset = f.tell() - len(data)
+                limit = len(data) - room
+                if at + 8 > len(data):
+                    return
             (word,) = header(data, at)
-            ident, stamp = word >> 48, word & 0xFFFF_FFFF_FFFF
-            d = decoders.get(ident)
-            if d is None:
+            entry = table.get(word >> 48)
+            if entry is None:
                 raise InputError(
-                    f"{path}: byte {offset + at}: event id {ident} is not in the metadata: corrupt or truncated"
+                    f"{path}: byte {offset + at}: event id {word >> 48} is not in the metadata: corrupt or truncated"
                 )
-            if at + 8 + d.size > len(data):
-                raise InputError(f"{path}: byte {offset + at}: {d.name} ends past the file's end: truncated")
-            if decode[ident]:
-                values = d.unpack(data, at + 8)
+            name, unpack, size, step, decode, d = entry
+            if at > limit and at + 8 + size > len(data):
+                raise InputError(f"{path}: byte {offset + at}: {name} ends past the file's end: truncated")
+            if decode:
+                values = unpack(data, at + 8)
                 if d.plain:  # scalars and strings only, one value each: the usual event
                     fields: dict[str, Any] = dict(zip(d.names, values))  # noqa: B905 - one value a name
                     for key in d.texts:
-                        fields[key] = _text(fields[key])
+                        fields[key] = fields[key].partition(b"\0")[0].decode("utf-8", "replace")
                 else:
                     fields = {}
                     for key, (i, n, text) in zip(d.names, d.slots, strict=True):
                         fields[key] = _text(values[i]) if text else values[i] if n == 1 else values[i : i + n]
-                yield _event((d.name, fields, stream, stamp))
+                yield _event((name, fields, stream, word & 0xFFFF_FFFF_FFFF))
             else:
-                yield _event((d.name, _UNREAD, stream, stamp))
-            at += 8 + d.size
-            at += -(offset + at - _PACKET.size) & 7  # the next event starts on an 8-byte boundary of the memory
+                yield _event((name, _UNREAD, stream, word & 0xFFFF_FFFF_FFFF))
+            at += step
 
 
 def stream_files(folder: str) -> list[str]:

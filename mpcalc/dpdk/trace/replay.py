@@ -36,6 +36,7 @@ from typing import NamedTuple
 from ..eal import element_cost, memzone_len
 from ..errors import InputError
 from ..platform import Platform
+from ..records import positional
 from .events import Event, Stream
 
 __all__ = [
@@ -171,6 +172,9 @@ class Replay:
     unused: dict[str, int]
 
 
+_alloc = positional(TraceAlloc)
+
+
 class _State:
     """The replay's running state, one handler an event name."""
 
@@ -292,7 +296,9 @@ class _State:
 
     def malloc(self, e: Event, zeroed: bool = False) -> None:
         f = e.fields
-        size, ptr, sid = int(f["size"]), int(f["ptr"]), e.stream.index
+        size, ptr, sid = f["size"], f["ptr"], e.stream.index
+        if not isinstance(size, int) or not isinstance(ptr, int):
+            raise TypeError(f"size {size!r} and ptr {ptr!r} are not integers")
         if zeroed:
             last = self.last_malloc.get(sid)
             self.last_malloc[sid] = None
@@ -315,11 +321,15 @@ class _State:
             self.last_malloc[sid] = None
             return
         kind = str(f["type"])
-        owner = self._owner(e)
+        owner = self.building.get(sid, "")
         if kind == "MEMPOOL_TAILQ_ENTRY" and not owner:
             self.tailq[sid] = ptr
-        a = TraceAlloc(kind, size, int(f["align"]), int(f["socket"]), ptr, self.seq, owner)
-        self._add(a)
+        a = _alloc((kind, size, int(f["align"]), int(f["socket"]), ptr, self.seq, owner, False, False))
+        old = self.allocs.get(ptr)
+        if old is not None:  # a pointer handed out twice: its free was not traced
+            self._grow(old.socket, -self._alloc_cost(old))
+        self.allocs[ptr] = a
+        self._grow(a.socket, self._alloc_cost(a))
         self.last_malloc[sid] = a
         self._anchor(a)
 
@@ -331,7 +341,11 @@ class _State:
         if a.align > line:
             self.anchor, self.pending = None, []
             return
-        start, end = a.ptr - header, a.ptr + (-(-max(a.size, 1) // line) * line)
+        start = a.ptr - header
+        if not self.pending:  # the usual case: nothing lost since the last known element
+            self.anchor = start
+            return
+        end = a.ptr + (-(-max(a.size, 1) // line) * line)
         lost = [x for x in self.pending if isinstance(x, TraceAlloc)]
         if lost and self.anchor is not None and self.anchor >= end:
             gap = self.anchor - end - sum(x for x in self.pending if isinstance(x, int))
@@ -505,20 +519,24 @@ def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[s
     startup: Live | None = None
     counts, unused = s.counts, s.unused
     n = 0
+    seen: set[Stream] = set()
     for e in events:
         n += 1
-        s.seq = n
         name = e.name
-        counts[name] = counts.get(name, 0) + 1
-        if e.stream.index not in streams:
+        if name in counts:
+            counts[name] += 1
+        else:
+            counts[name] = 1
+        if e.stream not in seen:
+            seen.add(e.stream)
             streams[e.stream.index] = e.stream
         if startup is None and name in TEARDOWN:
-            startup = s.live()
-            startup = startup._replace(seq=n - 1)
+            startup = s.live()._replace(seq=n - 1)
         handler = handlers.get(name)
         if handler is None:
             unused[name] = unused.get(name, 0) + 1
             continue
+        s.seq = n
         try:
             handler(e)
         except (KeyError, TypeError, ValueError) as exc:
