@@ -200,6 +200,16 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
     parts, by_socket = target_parts(
         run.startup, checks, zones, allocs, p, pool_flag_changes(changes or []), cache_layout
     )
+    if "lib.eal.memzone.reserve" not in run.counts:
+        notes.append(
+            "no memzone was reserved: a secondary process (it looks the primary's memzones up"
+            + (
+                f", {run.counts['lib.eal.memzone.lookup']} lookups here"
+                if "lib.eal.memzone.lookup" in run.counts
+                else ""
+            )
+            + "; its allocations are on the primary's heap), or the trace lacks --trace='lib\\.eal\\.memzone.*'"
+        )
     if FULL in env:
         notes.append(env.pop(FULL))
     if not env:
@@ -221,9 +231,17 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
             f"{len(run.unseen_frees)} free(s) of pointers the trace never allocated (allocated before "
             "tracing began, or lost payloads)"
         )
+    others = sorted({s.thread for s in run.streams if s.cpu_id == ctf.LCORE_ID_ANY})
+    if others:
+        notes.append(
+            f"threads that are not EAL lcores ({', '.join(others)}) allocated too: their events are replayed with "
+            "the others (the process's heap is one)"
+        )
+    lcores = sum(1 for st in _streams(path) if st["lcore"] is not None) or len(run.streams)
     notes.append(
-        f"tracing itself allocated {len(run.streams)} trace buffer(s) (--trace-bufsz + 64 B each) in the heap: "
-        "not in the trace, and not counted (the untraced application does not have them)"
+        f"tracing itself allocated {lcores} trace buffer(s) in the heap, one per EAL lcore's stream "
+        "(--trace-bufsz + 64 B each; other threads' are ordinary memory): not in the trace, and not counted (the "
+        "untraced application does not have them)"
     )
     result = finish("trace", 0, p, parts)
     sockets = []
@@ -238,7 +256,7 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
             "source": path,
             "events": run.events,
             "dpdk_version": env.get("dpdk_version"),
-            "streams": [{"stream": s.index, "cpu_id": s.cpu_id, "thread": s.thread} for s in run.streams],
+            "streams": _streams(path),
             "tracepoints": dict(sorted(run.counts.items())),
         },
         "recorded": {
@@ -316,6 +334,20 @@ def _recorded(
     if best[0] != first:  # the heap's element costs follow the recorded platform's cache line and malloc_elem
         run = replay(again(), best[0], path, env)
     return (run, *best)
+
+
+def _streams(path: str) -> list[dict[str, object]]:
+    """Each thread's stream of a CTF trace: its lcore (None: not an EAL lcore), its name and its bytes of
+    events (babeltrace2's text: the threads that have events, as it names them)."""
+    folder = trace_folder(path) if path != "-" else None
+    if folder is None:
+        return []
+    out: list[dict[str, object]] = []
+    for i, file in enumerate(ctf.stream_files(folder)):
+        stream, size = ctf.stream_header(file)
+        lcore = None if stream.cpu_id == ctf.LCORE_ID_ANY else stream.cpu_id
+        out.append({"stream": i, "lcore": lcore, "thread": stream.thread, "event_bytes": size})
+    return out
 
 
 def _sockets(heap: Mapping[int, int]) -> list[dict[str, int]]:

@@ -27,6 +27,7 @@ from .events import Event, Stream
 
 __all__ = [
     "CTF_MAGIC",
+    "LCORE_ID_ANY",
     "PACKET_SIZE",
     "Metadata",
     "event_size",
@@ -34,6 +35,7 @@ __all__ = [
     "read_metadata",
     "read_stream",
     "stream_files",
+    "stream_header",
 ]
 
 #: the packet header's magic number (CTF 1.8)
@@ -246,6 +248,20 @@ def read_stream(path: str, meta: Metadata, index: int, wanted: frozenset[str] | 
             else:
                 yield _event((name, _UNREAD, stream, word & 0xFFFF_FFFF_FFFF))
             at += step
+
+
+#: the lcore id of a thread that is not an EAL lcore (LCORE_ID_ANY, v22.11:lib/eal/include/rte_lcore.h:24)
+LCORE_ID_ANY = 0xFFFF_FFFF
+
+
+def stream_header(path: str) -> tuple[Stream, int]:
+    """A stream file's thread (its packet context) and how many bytes of events it holds, without its events."""
+    with open(path, "rb") as f:
+        head = f.read(_PACKET.size)
+    if len(head) < _PACKET.size:
+        raise InputError(f"{path}: {len(head)} bytes, shorter than a stream's {_PACKET.size}-byte header: truncated")
+    _magic, _uuid, cpu_id, thread = _PACKET.unpack_from(head, 0)
+    return Stream(0, cpu_id, _text(thread)), os.path.getsize(path) - _PACKET.size
 
 
 def stream_files(folder: str) -> list[str]:

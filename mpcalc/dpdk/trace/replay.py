@@ -53,9 +53,9 @@ __all__ = [
     "replay",
 ]
 
-#: the tracepoints a replay needs: every DPDK application reserves memzones and mallocs in rte_eal_init, so a
-#: trace without both was recorded without them (mempool and ethdev events name what the memory is for)
-NEEDED = ("lib.eal.memzone.reserve", "lib.eal.mem.malloc")
+#: the tracepoints a replay needs: every DPDK process mallocs in rte_eal_init (rte_service_init), so a trace
+#: without it was recorded without them (a secondary process reserves no memzone: it looks the primary's up)
+NEEDED = ("lib.eal.mem.malloc",)
 #: the events that end the start-up (its ports stopping): its live set is the one just before the first of them
 TEARDOWN = frozenset({"lib.ethdev.stop", "lib.ethdev.close"})
 #: the type an allocation whose payload the trace lost is listed under
