@@ -17,15 +17,15 @@ from .dpdk.rib import rib_max_nodes
 from .dpdk.rib import size as rib
 
 if TYPE_CHECKING:  # loaded on first use (__getattr__)
-    from .dpdk.fib import FibSpec
     from .dpdk.fib import size as fib
+    from .dpdk.fib_spec import FibSpec
     from .dpdk.mbuf import MbufSpec
     from .dpdk.mbuf import size as mbuf
 
 __all__ = ["FibSpec", "MbufSpec", "PoolSpec", "Result", "assemble", "fib", "mbuf", "pool", "rib", "rib_max_nodes"]
 
 _LAZY = {
-    "FibSpec": ("fib", "FibSpec"),
+    "FibSpec": ("fib_spec", "FibSpec"),
     "fib": ("fib", "size"),
     "MbufSpec": ("mbuf", "MbufSpec"),
     "mbuf": ("mbuf", "size"),

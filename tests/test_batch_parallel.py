@@ -99,7 +99,7 @@ def test_a_failing_worker_fails_the_batch(tmp_path, monkeypatch):
     monkeypatch.setattr(batch.Answerer, "chunk", chunk)
     out = open(tmp_path / "out", "w")  # noqa: SIM115 - a file descriptor for the workers
     with open(path, "rb") as source, out, pytest.raises(ChildProcessError):
-        batch.run_batch(source, out, True, jobs=2)
+        parallel.answer(source, out, True, jobs=2)
 
 
 def test_an_output_without_a_descriptor_is_answered_by_one_process(tmp_path):
@@ -108,6 +108,6 @@ def test_an_output_without_a_descriptor_is_answered_by_one_process(tmp_path):
     for jobs in (1, 2):
         out = io.StringIO()
         with open(path, "rb") as source:
-            assert batch.run_batch(source, out, True, jobs=jobs) == 2
+            assert parallel.answer(source, out, True, jobs=jobs) == 2
         outs.append(out.getvalue())
     assert outs[0] == outs[1]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mpcalc.dpdk import fib, lpm_replay, lpm_routes
+from mpcalc.dpdk import fib, fib_spec, lpm_replay, lpm_routes
 from mpcalc.dpdk.errors import InputError
 from mpcalc.dpdk.routes.parse import Route
 from mpcalc.dpdk.routes.table import TableBuilder
@@ -137,7 +137,7 @@ def test_next_hop_must_be_a_uint32():
 
 
 def test_the_bound_is_the_fib_planners():
-    assert lpm_routes.MAX_ROUTES == fib.MAX_PLANNED_ROUTES >= 16_000_000
+    assert lpm_routes.MAX_ROUTES == fib_spec.MAX_PLANNED_ROUTES >= 16_000_000
     assert lpm_routes.ROUTES_FORMAT is next(p for p in fib.FIB.params if p.key == "routes_format")
 
 

@@ -374,7 +374,7 @@ def test_route_plan_progress_stdin_and_bound(tmp_path, monkeypatch, run_json):
     import sys
 
     import mpcalc.stream
-    from mpcalc.dpdk import fib, fib_routes
+    from mpcalc.dpdk import fib_routes
     from mpcalc.dpdk.progress import reporting
 
     shown: list[tuple[str, int | None, list[int]]] = []
@@ -392,10 +392,10 @@ def test_route_plan_progress_stdin_and_bound(tmp_path, monkeypatch, run_json):
 
     path = tmp_path / "r.txt"
     path.write_text("".join(f"{10 + (i >> 16)}.{i >> 8 & 255}.{i & 255}.0/24 {i % 7}\n" for i in range(70000)))
-    table, pl = fib.route_plan(str(path), 4, "dir24_8")
+    table, pl = fib_routes.route_plan(str(path), 4, "dir24_8")
     assert shown == []  # the model reports to no one unless a front end passes its reporter down
     with reporting(Recorder):
-        table, pl = fib.route_plan(str(path), 4, "dir24_8")
+        table, pl = fib_routes.route_plan(str(path), 4, "dir24_8")
     assert [(w, t) for w, t, _ in shown] == [("reading routes (bytes)", None), ("replaying rte_fib_add", 70000)]
     assert shown[0][2][-1] == path.stat().st_size and shown[1][2][0] == 0
     assert len(table) == 70000 and pl.distinct_routes == 70000
@@ -405,7 +405,7 @@ def test_route_plan_progress_stdin_and_bound(tmp_path, monkeypatch, run_json):
     assert [(w, t) for w, t, _ in shown] == [("reading routes (bytes)", None), ("replaying rte_lpm_add", 70000)]
     monkeypatch.setattr(fib_routes, "MAX_PLANNED_ROUTES", 69999)  # the bound fib declares, as route_plan reads it
     with pytest.raises(InputError, match="70,000 routes; the tbl8 planner takes at most 69,999"):
-        fib.route_plan(str(path), 4, "dir24_8")
+        fib_routes.route_plan(str(path), 4, "dir24_8")
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"10.0.0.0/8 1\n10.0.0.0/25 2\n")))
     code, doc = run_json("fib", "--routes-file", "-")
     assert code == 0 and doc["results"][0]["details"]["answer"]["tbl8"] == 1

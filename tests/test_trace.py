@@ -249,10 +249,10 @@ def test_several_processes_are_refused_naming_each(run: Any) -> None:
         for one in sorted((TRACES / "multi-process" / "trace-dir").iterdir())
     ]
     secondary = [d for d in docs if "a secondary process" in " ".join(d["results"][0]["details"]["notes"])]
-    assert (
-        len(secondary) == 1
-        and secondary[0]["results"][0]["details"]["trace"]["streams"][2]["thread"] == "dpdk-proc-info"
-    )
+    assert len(secondary) == 1
+    d = secondary[0]["results"][0]["details"]
+    assert d["secondary"] is True and d["trace"]["streams"][2]["thread"] == "dpdk-proc-info"
+    assert "settings" not in d["advice"] and "secondary process" in d["advice"]["note"]  # no --socket-mem 0
 
 
 def test_the_metadata_reader_refuses_what_is_not_ctf() -> None:
@@ -285,3 +285,21 @@ def test_inspect_reads_babeltrace2_text_as_the_ctf(run: Any, monkeypatch: pytest
     for doc in (ctf, text):
         doc.pop("source", None)
     assert [p["memzones"] for p in ctf["pools"]] == [p["memzones"] for p in text["pools"]]
+
+
+def test_a_build_of_another_release_and_rte_max_lcore(run_json: Any) -> None:
+    """DPDK v26.07 built native on this machine's CPU: RTE_MAX_LCORE 256 (config/x86/meson.build). The trace's
+    release and build are found, kept for the target unless an option re-targets them."""
+    path = str(TRACES / "v26.07-testpmd-null-default" / "ctf")
+    _, doc = run_json("trace", path)
+    d = doc["results"][0]["details"]
+    assert (d["recorded"]["dpdk"], d["recorded"]["max_lcore"], d["unexplained_bytes"]) == ("26.07", 256, 0)
+    assert (d["target"]["dpdk"], d["target"]["max_lcore"]) == ("26.07", 256)
+    header = {z["name"]: z["len"] for z in doc["results"][0]["mempools"][0]["memzones"]}["MP_mb_pool_0"]
+    _, smaller = run_json("trace", path, "--max-lcore", "128")
+    assert smaller["results"][0]["details"]["target"]["max_lcore"] == 128
+    assert {z["name"]: z["len"] for z in smaller["results"][0]["mempools"][0]["memzones"]}["MP_mb_pool_0"] == (
+        header - 128 * 8256  # 128 fewer per-lcore caches of 8,256 B (sizeof(struct rte_mempool_cache))
+    )
+    # from 24.11 a memzone's rte_free comes after its memzone.free: not a free of an unknown pointer
+    assert not any("never allocated" in n for n in d["notes"])

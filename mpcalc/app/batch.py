@@ -360,13 +360,11 @@ class Answerer:
         return "".join(pending), worst
 
 
-def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = False, jobs: int = 1) -> int:
-    """Answer every line of ``source`` on ``out``; return the exit code (the worst line's).
+def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = False) -> int:
+    """Answer every line of ``source`` on ``out`` in this process; return the exit code (the worst line's).
 
     Every read's answers are written (and flushed) before the next read waits, so a producer may feed
-    lines one at a time.  ``jobs`` > 1 answers a regular file in that many processes writing to ``out``'s
-    file descriptor in order (mpcalc.app.parallel); a pipe, or an output without a file descriptor, is
-    answered by this process.
+    lines one at a time.  Several processes: :func:`mpcalc.app.parallel.answer`.
 
     ``freeze`` (the ``mpcalc batch`` process) moves what the batch keeps out of the cyclic collector's
     sight after every read (``gc.freeze``): its full collections would otherwise rescan the memo
@@ -374,10 +372,6 @@ def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = 
     """
     import gc
 
-    if jobs > 1 and _seekable(source) and _has_fd(out):
-        from .parallel import run_parallel
-
-        return run_parallel(source, out, compact, jobs, freeze)
     worst = ExitCode.OK
     progress = Progress("batch")
     answerer = Answerer(compact)
@@ -391,19 +385,3 @@ def run_batch(source: IO[bytes], out: IO[str], compact: bool, *, freeze: bool = 
     out.flush()
     progress.close()
     return worst
-
-
-def _has_fd(stream: IO[Any]) -> bool:
-    try:
-        stream.fileno()
-    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
-        return False
-    return True
-
-
-def _seekable(source: IO[bytes]) -> bool:
-    """A regular file, read from its start: what the workers can each read a piece of."""
-    import os
-    import stat
-
-    return _has_fd(source) and stat.S_ISREG(os.fstat(source.fileno()).st_mode) and source.tell() == 0

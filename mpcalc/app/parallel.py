@@ -16,9 +16,10 @@ import os
 import select
 from collections import deque
 from collections.abc import Iterator
-from typing import IO, cast
+from typing import IO, Any, cast
 
 from ..stream import MAX_LINE_BYTES, Progress, split_chunks
+from .batch import Answerer, run_batch
 from .exitcodes import ExitCode
 
 PIECE = 1 << 18  #: bytes of the file a worker answers at a time
@@ -132,8 +133,6 @@ def _answer(
     """Worker ``k`` of ``n``: answer its pieces (:class:`_Writer` writes them in order); its worst exit code."""
     import gc
 
-    from .batch import Answerer
-
     answerer = Answerer(compact)
     writer = _Writer(k, n, total, out, ring)
     worst = ExitCode.OK
@@ -150,6 +149,31 @@ def _answer(
     writer.flush(wait=True)
     writer.progress.close()
     return worst
+
+
+def answer(source: IO[bytes], out: IO[str], compact: bool, *, jobs: int = 1, freeze: bool = False) -> int:
+    """``mpcalc batch``: ``jobs`` > 1 answers a regular file in that many processes writing to ``out``'s file
+    descriptor in order (:func:`run_parallel`); a pipe, or an output without a file descriptor, is answered by
+    this process (:func:`mpcalc.app.batch.run_batch`)."""
+    if jobs > 1 and _seekable(source) and _has_fd(out):
+        return run_parallel(source, out, compact, jobs, freeze)
+    return run_batch(source, out, compact, freeze=freeze)
+
+
+def _has_fd(stream: IO[Any]) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return False
+    return True
+
+
+def _seekable(source: IO[bytes]) -> bool:
+    """A regular file, read from its start: what the workers can each read a piece of."""
+    import os
+    import stat
+
+    return _has_fd(source) and stat.S_ISREG(os.fstat(source.fileno()).st_mode) and source.tell() == 0
 
 
 def run_parallel(source: IO[bytes], out: IO[str], compact: bool, jobs: int, freeze: bool) -> int:

@@ -21,6 +21,12 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
     page = platform.page_size if platform.page_size > 4096 else 2 << 20
     p = platform._replace(page_size=page)
     d: Any = result.details
+    if d.get("secondary"):
+        return {
+            "page_size": page,
+            "note": "a secondary process: it allocates from the heap the primary set up (the primary's memory "
+            "options size it): size the primary, with this trace's allocations on top",
+        }
     startup = {s["socket"]: s["heap_bytes"] for s in d["startup"]["heap_bytes"]}
     peaks = {s["socket"]: s["heap_bytes"] for s in d["peak"]}
     items = []

@@ -52,10 +52,10 @@ def command(input_file: str, compact: bool, jobs: int) -> int:
     Exit code: 4 on an internal error (a bug), else 2 if any line was bad, else 1 if DPDK would reject any
     configuration, else 0.
     """
-    from ..app.batch import run_batch
+    from ..app.parallel import answer
 
     if input_file == "-":
-        return run_batch(sys.stdin.buffer, sys.stdout, compact, freeze=True)
+        return answer(sys.stdin.buffer, sys.stdout, compact, freeze=True)
     try:
         source = open(input_file, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
@@ -66,4 +66,4 @@ def command(input_file: str, compact: bool, jobs: int) -> int:
 
             big = os.fstat(source.fileno()).st_size >= 1 << 20
             jobs = min(len(os.sched_getaffinity(0)), 8) if big else 1
-        return run_batch(source, sys.stdout, compact, freeze=True, jobs=jobs)
+        return answer(source, sys.stdout, compact, freeze=True, jobs=jobs)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, Rejection
-from .fib import MAX_PLANNED_ROUTES, FibSpec, max_nh, provided_tbl8
+from .fib_spec import MAX_PLANNED_ROUTES, FibSpec, max_nh, provided_tbl8
 from .rib import rib_max_nodes
 
 if TYPE_CHECKING:  # annotations only: mpcalc.dpdk.routes loads when a route file is read

@@ -50,7 +50,8 @@ from typing import TYPE_CHECKING, Any
 
 from .declare import Param, Resolved
 from .errors import InputError, Rejection
-from .fib import FIB, MAX_PLANNED_ROUTES
+from .fib import FIB
+from .fib_spec import MAX_PLANNED_ROUTES
 from .intmath import U32_MAX
 from .lpm_replay import BAD_DEPTH as BAD_DEPTH
 from .lpm_replay import CHUNK as CHUNK
@@ -67,7 +68,7 @@ NH_BITS = {4: 24, 6: 21}
 WIDTH = {4: 32, 6: 128}
 #: what examples/l3fwd/l3fwd_lpm.c asks for (v22.11:examples/l3fwd/l3fwd_lpm.c:36-39)
 L3FWD = {4: (1024, 1 << 8), 6: (1024, 1 << 16)}
-#: the routes a replay takes at most: the FIB planner's bound (mpcalc.dpdk.fib.MAX_PLANNED_ROUTES)
+#: the routes a replay takes at most: the FIB planner's bound (mpcalc.dpdk.fib_spec.MAX_PLANNED_ROUTES)
 MAX_ROUTES = MAX_PLANNED_ROUTES
 #: --routes-format, declared once by the FIB (mpcalc.dpdk.fib)
 ROUTES_FORMAT: Param = next(p for p in FIB.params if p.key == "routes_format")

@@ -28,7 +28,8 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..fib import FibSpec, fib_parts
+from ..fib import fib_parts
+from ..fib_spec import FibSpec
 from ..hash import hash_parts
 from ..lpm import lpm_parts
 from ..lpm6 import lpm6_parts

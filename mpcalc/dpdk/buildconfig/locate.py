@@ -14,7 +14,7 @@ import shlex
 from pathlib import Path
 
 from ..errors import InputError
-from . import BuildConfig, config_of
+from .config import BuildConfig, config_of
 from .cpp import MAX_BYTES, Preprocessor
 
 #: the compile whose flags decide the footprints (its objects' layout, the pool's struct)

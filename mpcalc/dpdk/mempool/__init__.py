@@ -14,6 +14,7 @@ from ..errors import InputError
 from ..intmath import U32_MAX
 from ..platform import Platform
 from ..records import Footprint, Result, new_footprint
+from .cache import cache_report
 from .create import RING_LIMIT, PoolCalc, PoolSizes, PoolSpec, create_pool, pool_calc, pool_sizes
 from .drivers import OPS
 from .layout import (
@@ -84,8 +85,6 @@ def size(spec: PoolSpec, p: Platform) -> Result:
     mp = create_pool(spec, p)
     details: dict[str, object] = {}
     if spec.cache_size and mp.header:
-        from ..mbuf import cache_report
-
         details["cache"] = cache_report(mp, p, spec.cache_layout)
     return assemble("pool", spec.flags, p, [mp], details=details)
 

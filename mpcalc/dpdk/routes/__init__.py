@@ -43,10 +43,10 @@ from .parse import _ipv6 as _ipv6
 from .planner import _DP as _DP
 from .planner import Failure, RoutePlan, plan, tbl8_needed
 from .planner import _check as _check
-from .planner import next_hop_ids as next_hop_ids
 from .rib import _Node as _Node
 from .rib import _Rib as _Rib
 from .table import RouteTable, TableBuilder
+from .table import next_hop_ids as next_hop_ids
 from .trie import _ceil8 as _ceil8
 from .trie import _Trie as _Trie
 

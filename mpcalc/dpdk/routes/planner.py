@@ -19,15 +19,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate
-from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from . import accel, fast4, fast6, reference
 from .parse import _WIDTH, Route
+from .table import RouteTable, next_hop_ids
 from .trace import DUP, REPLACE, SAME, Trace
-
-if TYPE_CHECKING:
-    from .table import RouteTable
 
 _DP = {4: "dir24_8", 6: "trie"}
 
@@ -159,16 +156,6 @@ def _check(family: int, dp_type: str) -> None:
         raise InputError(
             f"data plane {dp_type!r} does not use tbl8s for IPv{family}: use {_DP[family]!r}", param="type"
         )
-
-
-def next_hop_ids(values: Sequence[int], default: int) -> array[int]:
-    """Small ids for next hops, plus one: equal for equal values, 1 for ``default`` (DPDK only compares
-    them; 0 is left for "no route")."""
-    uniq = dict.fromkeys(values)
-    uniq.pop(default, None)
-    ids = dict(zip(uniq, range(2, len(uniq) + 2), strict=True))
-    ids[default] = 1
-    return array("I", map(ids.__getitem__, values))
 
 
 def _columns(

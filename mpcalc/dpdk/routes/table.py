@@ -73,9 +73,7 @@ class RouteTable(Sequence[Route]):
         return (self._route(i) for i in range(len(self)))
 
     def columns(self, default: int) -> tuple[Sequence[int], bytearray, array[int]]:
-        """(networks, depths, next-hop ids + 1): what the replays read (see ``planner.next_hop_ids``)."""
-        from .planner import next_hop_ids
-
+        """(networks, depths, next-hop ids + 1): what the replays read (see :func:`next_hop_ids`)."""
         n = len(self)
         nhs = self.next_hops
         if nhs is None:  # every route a next hop of its own
@@ -256,3 +254,13 @@ def parse_plain(text: str, family: int, builder: TableBuilder, first_line: int =
     lines = text.splitlines()
     builder.add_routes(parse_routes(lines, family, source=builder.source, start=first_line))
     return len(lines)
+
+
+def next_hop_ids(values: Sequence[int], default: int) -> array[int]:
+    """Small ids for next hops, plus one: equal for equal values, 1 for ``default`` (DPDK only compares
+    them; 0 is left for "no route")."""
+    uniq = dict.fromkeys(values)
+    uniq.pop(default, None)
+    ids = dict(zip(uniq, range(2, len(uniq) + 2), strict=True))
+    ids[default] = 1
+    return array("I", map(ids.__getitem__, values))

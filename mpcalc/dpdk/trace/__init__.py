@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from ..declare import CACHE_LAYOUT, ObjectDecl, Param, Resolved
 from ..errors import InputError
 from ..facts import RELEASES
-from ..platform import Platform
+from ..platform import Platform, describe
 from ..records import Result
 from ..standalone import finish
 from . import ctf, text
@@ -194,8 +194,7 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
     run, recorded_p, checks, zones, allocs, env = rec
     release = recorded_release(env)
     notes: list[str] = []
-    if release and dict(p.sources).get("dpdk") == "default" and release != p.dpdk:
-        p = p._replace(dpdk=release)  # the recorded release, unless --dpdk re-targets it
+    p = _target(p, recorded_p, release)
     recorded_page = max(run.page_sizes) if run.page_sizes else None
     parts, by_socket = target_parts(
         run.startup, checks, zones, allocs, p, pool_flag_changes(changes or []), cache_layout
@@ -263,10 +262,15 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
             "dpdk": recorded_p.dpdk,
             "arch": recorded_p.arch,
             "cache_line": recorded_p.cache_line,
+            "max_lcore": recorded_p.max_lcore,
             "page_size": recorded_page,
-            "found": "the release from the trace's metadata (env.dpdk_version); the architecture under which "
-            "every pool's memzones are the model's; the page size of lib.mempool.get.page.size",
+            "found": "the release from the trace's metadata (env.dpdk_version); the architecture and "
+            "RTE_MAX_LCORE under which every pool's memzones are the model's; the page size of "
+            "lib.mempool.get.page.size",
         },
+        # what the start-up is sized for: the options given, the rest as recorded (the report's platform is the
+        # options' alone)
+        "target": describe(p),
         "startup": {
             "rule": run.startup_rule,
             "event": run.startup.seq,
@@ -298,9 +302,39 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
         "ports": [run.ports[k].to_dict() for k in sorted(run.ports)],
         "failed": [{"what": w, "name": n, "size": sz} for w, n, sz in run.failed],
         "sockets": sockets,
+        # a secondary process reserves no memzone and sizes no heap: its allocations are on the primary's
+        "secondary": "lib.eal.memzone.reserve" not in run.counts and "lib.eal.memzone.lookup" in run.counts,
         "notes": notes,
     }
     return result._replace(details=details)
+
+
+#: the build facts a target takes from the recorded build unless an option gives one of the first three (the
+#: fourth follows the cache line)
+_BUILD_FACTS = ("arch", "cache_line", "max_lcore", "mempool_align")
+
+
+def _defaulted(source: str) -> bool:
+    """A platform value nobody gave: ``default``, or an architecture's ``x86_64 default (tag:file:line)``."""
+    return source == "default" or " default (" in source
+
+
+def _target(p: Platform, recorded_p: Platform, release: str | None) -> Platform:
+    """The platform to size for: what the options give (``--dpdk``, ``--arch``, ``--max-lcore``, ...,
+    ``--page-size``), the rest as recorded: the trace's release, and its build (architecture, cache line,
+    RTE_MAX_LCORE) when no option names one of them."""
+    sources = dict(p.sources)
+    if release and sources.get("dpdk") == "default" and release != p.dpdk:
+        p = p._replace(dpdk=release)
+    if all(_defaulted(sources.get(k, "default")) for k in _BUILD_FACTS[:3]) and not p.preset:
+        p = p._replace(**{k: getattr(recorded_p, k) for k in (*_BUILD_FACTS, "spreads", "preset")})
+    return p
+
+
+#: the RTE_MAX_LCORE values a recorded build is tried with beside its architecture's default: DPDK's own
+#: configurations (config/x86/meson.build: 256 for native builds on some AMD CPUs at 26.07, 512 or 1024 on
+#: large machines; config/arm/meson.build: per SoC, as low as 16 to 24)
+RECORDED_MAX_LCORES = (128, 256, 512, 1024, 64, 48, 32, 24, 16)
 
 
 def _recorded(
@@ -312,14 +346,17 @@ def _recorded(
     release: str | None,
 ) -> tuple[Replay, Platform, list[PoolCheck], set[str], set[int]]:
     """The replay, on the platform the run was recorded on: the first, of the target's own build and each
-    architecture's default build (4 channels, 1 rank: EAL's default), under which every modelled pool's
-    memzones are the model's (a trace does not say its architecture); the target's when none is."""
+    architecture's default build (4 channels, 1 rank: EAL's default) with each RTE_MAX_LCORE of
+    :data:`RECORDED_MAX_LCORES`, under which every modelled pool's memzones are the model's (a trace does not say
+    its architecture or build); the target's when none is."""
     from ..facts import ARCHES
     from ..platform import make_platform
 
     first = p._replace(dpdk=release) if release else p
     candidates = [first] + [
-        make_platform(dpdk=first.dpdk, arch=a, page_size=first.page_size) for a in sorted(ARCHES) if a != first.arch
+        make_platform(dpdk=first.dpdk, arch=a, page_size=first.page_size, max_lcore=m)
+        for a in [first.arch, *sorted(set(ARCHES) - {first.arch})]
+        for m in (None, *RECORDED_MAX_LCORES)
     ]
     run = replay(events, first, path, env)
     best: tuple[Platform, list[PoolCheck], set[str], set[int]] | None = None

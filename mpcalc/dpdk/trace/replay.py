@@ -207,6 +207,8 @@ class _State:
         self.header, self.line = platform.malloc_elem_header, platform.cache_line
         self.recovered = 0
         self.unseen_zones: list[str] = []
+        self.first_teardown = ""
+        self.zone_addr = 0  # the address of the memzone last freed, until its rte_free comes
 
     # --- the heap -------------------------------------------------------------------------------
     def _socket(self, socket: int) -> int:
@@ -278,7 +280,10 @@ class _State:
             self._grow(z.socket, -self._zone_cost(z))
         else:  # every reservation is traced: a free of a memzone never reserved means the start was lost
             self.unseen_zones.append(str(f["name"]))
-        self.unseen.pop(int(f.get("addr", 0)), None)  # its rte_free, just before, named its address
+        # its rte_free names its address: just before it up to 23.11, just after from 24.11 (memzone_free)
+        addr = int(f.get("addr", 0))
+        if self.unseen.pop(addr, None) is None:
+            self.zone_addr = addr
 
     # --- malloc ---------------------------------------------------------------------------------
     def _add(self, a: TraceAlloc) -> None:
@@ -393,6 +398,8 @@ class _State:
         a = self.allocs.pop(ptr, None)
         if a is not None:
             self._grow(a.socket, -self._alloc_cost(a))
+        elif ptr == self.zone_addr:  # the rte_free of the memzone just freed
+            self.zone_addr = 0
         else:
             self.unseen[ptr] = self.seq
 
@@ -532,6 +539,7 @@ def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[s
             streams[e.stream.index] = e.stream
         if startup is None and name in TEARDOWN:
             startup = s.live()._replace(seq=n - 1)
+            s.first_teardown = name
         handler = handlers.get(name)
         if handler is None:
             unused[name] = unused.get(name, 0) + 1
@@ -562,8 +570,7 @@ def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[s
         rule = "no port was stopped or closed (lib.ethdev.stop, lib.ethdev.close): the end of the trace"
         startup = end
     else:
-        first = next(t for t in sorted(TEARDOWN) if t in counts)
-        rule = f"the events before the first port was stopped or closed ({first}, event {startup.seq + 1})"
+        rule = f"the events before the first port was stopped or closed ({s.first_teardown}, event {startup.seq + 1})"
     return Replay(
         source=source,
         events=n,
