@@ -1,9 +1,16 @@
-"""Builds the optional C part of the route planner, mpcalc/dpdk/routes/_accel.c; pyproject.toml declares the rest.
+"""Builds the optional C parts: the route planner's (mpcalc/dpdk/routes/_accel.c) and the trace reader's
+(mpcalc/dpdk/trace/_ctf.c); pyproject.toml declares the rest.
 
-The extension is optional: where it cannot be built (no compiler, no Python headers) pip installs the pure-Python
-package, which gives the same answers, more slowly (mpcalc/dpdk/routes/accel.py chooses at import).
+The extensions are optional: where they cannot be built (no compiler, no Python headers) pip installs the
+pure-Python package, which gives the same answers, more slowly (mpcalc/dpdk/routes/accel.py and
+mpcalc/dpdk/trace/ctf.py choose at import).
 """
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("mpcalc.dpdk.routes._accel", ["mpcalc/dpdk/routes/_accel.c"], optional=True)])
+setup(
+    ext_modules=[
+        Extension("mpcalc.dpdk.routes._accel", ["mpcalc/dpdk/routes/_accel.c"], optional=True),
+        Extension("mpcalc.dpdk.trace._ctf", ["mpcalc/dpdk/trace/_ctf.c"], optional=True),
+    ]
+)

@@ -303,3 +303,60 @@ def test_a_build_of_another_release_and_rte_max_lcore(run_json: Any) -> None:
     )
     # from 24.11 a memzone's rte_free comes after its memzone.free: not a free of an unknown pointer
     assert not any("never allocated" in n for n in d["notes"])
+
+
+def _read_all(path: Path, accel: Any, monkeypatch: pytest.MonkeyPatch, wanted: Any = None) -> list[Any]:
+    from mpcalc.dpdk.trace import ctf
+
+    monkeypatch.setattr(ctf, "ACCEL", accel)
+    return [(e.name, repr(e.fields), e.stream, e.timestamp) for e in read_events(str(path), wanted=wanted)[0]]
+
+
+@pytest.mark.skipif(not __import__("mpcalc.dpdk.trace.ctf").dpdk.trace.ctf.ACCEL, reason="the C reader is not built")
+@pytest.mark.parametrize("case", sorted(p.name for p in TRACES.iterdir() if (p / "ctf").is_dir()))
+def test_the_c_reader_reads_as_the_python_one(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mpcalc.dpdk.trace import ctf
+
+    accel = ctf.ACCEL
+    for wanted in (None, frozenset({"lib.eal.mem.malloc", "lib.eal.memzone.reserve"})):
+        fast = _read_all(TRACES / case / "ctf", accel, monkeypatch, wanted)
+        plain = _read_all(TRACES / case / "ctf", None, monkeypatch, wanted)
+        assert fast == plain
+
+
+@pytest.mark.skipif(not __import__("mpcalc.dpdk.trace.ctf").dpdk.trace.ctf.ACCEL, reason="the C reader is not built")
+def test_the_c_reader_reads_any_stream_as_the_python_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Streams of random events (every id of a real metadata, random field bytes: texts without their NUL, NaNs,
+    negative numbers), cut at random: the C and the Python reader give the same events, or the same error."""
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from mpcalc.dpdk.trace import ctf
+
+    source = TRACES / "v26.07-testpmd-null-default" / "ctf"
+    meta = ctf.read_metadata((source / "metadata").read_text())
+    ids = sorted(meta.events)
+    accel = ctf.ACCEL
+
+    @given(st.lists(st.tuples(st.sampled_from(ids), st.binary(min_size=0, max_size=64)), max_size=40), st.data())
+    def check(events: list[tuple[int, bytes]], data: Any) -> None:
+        body = bytearray()
+        for ident, noise in events:
+            size = ctf.event_size(meta, ident)
+            payload = (noise * (size // max(len(noise), 1) + 1))[:size] if noise else bytes(size)
+            body += ((ident << 48) | len(body)).to_bytes(8, "little") + payload
+            body += bytes(-len(body) & 7)
+        cut = data.draw(st.integers(min_value=0, max_value=len(body)))
+        folder = tmp_path / "t"
+        folder.mkdir(exist_ok=True)
+        (folder / "metadata").write_text((source / "metadata").read_text())
+        (folder / "channel0_0").write_bytes((source / "channel0_0").read_bytes()[:56] + bytes(body[:cut]))
+        outcomes = []
+        for reader in (accel, None):
+            try:
+                outcomes.append(_read_all(folder, reader, monkeypatch))
+            except InputError as exc:
+                outcomes.append(str(exc))
+        assert outcomes[0] == outcomes[1]
+
+    check()

@@ -19,6 +19,7 @@ import os
 import re
 import struct
 from collections.abc import Iterator
+from types import ModuleType
 from typing import Any, NamedTuple
 
 from ..errors import InputError
@@ -149,6 +150,7 @@ class _Decoder(NamedTuple):
     #: every field one value (no array but text): the fields are dict(zip(names, values)), then the texts decoded
     plain: bool
     texts: tuple[str, ...]
+    fields: tuple[_Field, ...]
 
 
 def _decoders(meta: Metadata) -> dict[int, _Decoder]:
@@ -171,7 +173,9 @@ def _decoders(meta: Metadata) -> dict[int, _Decoder]:
         s = struct.Struct(fmt)
         plain = all(n == 1 for _, n, _ in slots)
         texts = tuple(f.name for f in fields if f.type.text)
-        out[ident] = _Decoder(name, s.unpack_from, s.size, tuple(f.name for f in fields), tuple(slots), plain, texts)
+        out[ident] = _Decoder(
+            name, s.unpack_from, s.size, tuple(f.name for f in fields), tuple(slots), plain, texts, fields
+        )
     return out
 
 
@@ -214,7 +218,18 @@ def read_stream(path: str, meta: Metadata, index: int, wanted: frozenset[str] | 
         header = struct.Struct(meta.byte_order + "Q").unpack_from
         data, at, offset = f.read(CHUNK), 0, _PACKET.size  # offset: the file position of data[0]
         limit = len(data) - room
+        scan = ACCEL.scan if ACCEL is not None else None
+        specs = _specs(decoders, wanted) if scan is not None else {}
+        big = meta.byte_order == ">"
         while True:
+            if scan is not None and at <= limit:  # the events with room after them, in C
+                events, at, stop = scan(data, at, limit, specs, big, Event, stream, _UNREAD)
+                yield from events
+                if stop:
+                    raise InputError(
+                        f"{path}: byte {offset + at}: event id {stop - 1} is not in the metadata: corrupt or truncated"
+                    )
+                continue
             if at > limit:  # less than the largest event left: read on
                 while len(data) - at < room:
                     more = f.read(CHUNK)
@@ -252,6 +267,42 @@ def read_stream(path: str, meta: Metadata, index: int, wanted: frozenset[str] | 
 
 #: the lcore id of a thread that is not an EAL lcore (LCORE_ID_ANY, v22.11:lib/eal/include/rte_lcore.h:24)
 LCORE_ID_ANY = 0xFFFF_FFFF
+
+
+#: the C reader of mpcalc/dpdk/trace/_ctf.c this Python expects (its VERSION): a build of another source is not used
+ACCEL_VERSION = 2
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("MPCALC_PURE"):
+        return None
+    try:
+        from . import _ctf  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _ctf if getattr(_ctf, "VERSION", None) == ACCEL_VERSION else None
+
+
+#: the C module (setup.py builds it where there is a compiler), or None: the same events, read in Python
+ACCEL = _load()
+
+#: a field's kind for the C reader: unsigned 1-4, signed 5-8 (of 1, 2, 4, 8 bytes), text 9, float 10, double 11
+_KINDS = {"B": 1, "H": 2, "I": 3, "Q": 4, "b": 5, "h": 6, "i": 7, "q": 8, "f": 10, "d": 11}
+
+
+def _specs(decoders: dict[int, _Decoder], wanted: frozenset[str] | None) -> dict[int, tuple[str, int, Any]]:
+    """The C reader's table: each event id's name, its bytes to the next event, and its fields to read (None:
+    not wanted), each (name, kind, length)."""
+    out: dict[int, tuple[str, int, Any]] = {}
+    for ident, d in decoders.items():
+        fields = None
+        if wanted is None or d.name in wanted:
+            fields = tuple(
+                (f.name, 9, max(f.length, 1)) if f.type.text else (f.name, _KINDS[f.type.code], f.length)
+                for f in d.fields
+            )
+        out[ident] = (d.name, (8 + d.size + 7) & ~7, fields)
+    return out
 
 
 def stream_header(path: str) -> tuple[Stream, int]:

@@ -28,6 +28,7 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -173,6 +174,7 @@ class Replay:
 
 
 _alloc = positional(TraceAlloc)
+_NO_PEAK = (0, 0)
 
 
 class _State:
@@ -329,14 +331,23 @@ class _State:
         owner = self.building.get(sid, "")
         if kind == "MEMPOOL_TAILQ_ENTRY" and not owner:
             self.tailq[sid] = ptr
-        a = _alloc((kind, size, int(f["align"]), int(f["socket"]), ptr, self.seq, owner, False, False))
+        socket = int(f["socket"])
+        a = _alloc((kind, size, int(f["align"]), socket, ptr, self.seq, owner, False, False))
         old = self.allocs.get(ptr)
         if old is not None:  # a pointer handed out twice: its free was not traced
             self._grow(old.socket, -self._alloc_cost(old))
         self.allocs[ptr] = a
-        self._grow(a.socket, self._alloc_cost(a))
+        line = self.line  # _grow(socket, _alloc_cost(a)), inline: the busiest path of a replay
+        s = socket if socket > 0 else 0
+        now = self.heap.get(s, 0) + self.header + (size + line - 1) // line * line
+        self.heap[s] = now
+        if now > self.peak.get(s, _NO_PEAK)[0]:
+            self.peak[s] = (now, self.seq)
         self.last_malloc[sid] = a
-        self._anchor(a)
+        if self.pending or a.align > line:
+            self._anchor(a)
+        else:
+            self.anchor = a.ptr - self.header
 
     def _anchor(self, a: TraceAlloc) -> None:
         """A known element: the lost ones reserved between it and the previous known one, with nothing freed
@@ -367,6 +378,11 @@ class _State:
         self.anchor, self.pending = start, []
 
     def zmalloc(self, e: Event) -> None:
+        f = e.fields
+        last = self.last_malloc.get(e.stream.index)
+        if last is not None and last.ptr == f["ptr"] and last.socket == f["socket"] and not last.lost:
+            self.last_malloc[e.stream.index] = None  # the usual rte_zmalloc: its malloc, just traced
+            return
         self.malloc(e, zeroed=True)
 
     def realloc(self, e: Event) -> None:
@@ -517,16 +533,19 @@ def _handlers(s: _State) -> dict[str, Callable[[Event], None]]:
     return {name: getattr(s, method) for name, method in _EVENTS.items()}
 
 
-def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[str, str] | None = None) -> Replay:
-    """Replay ``events`` (in the trace's order) with ``platform``'s heap rules (its cache line and
-    ``struct malloc_elem``)."""
-    s = _State(platform)
-    handlers = _handlers(s)
-    streams: dict[int, Stream] = {}
+def _run(
+    events: Iterable[Event],
+    s: _State,
+    handlers: dict[str, Callable[[Event], None]],
+    source: str,
+    seen: set[Stream],
+    streams: dict[int, Stream],
+) -> tuple[int, Live | None]:
+    """The replay's loop: every event to its handler; the number of events and the live set at the end of start-up."""
     startup: Live | None = None
     counts, unused = s.counts, s.unused
+    last: Stream | None = None
     n = 0
-    seen: set[Stream] = set()
     for e in events:
         n += 1
         name = e.name
@@ -534,9 +553,11 @@ def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[s
             counts[name] += 1
         else:
             counts[name] = 1
-        if e.stream not in seen:
-            seen.add(e.stream)
-            streams[e.stream.index] = e.stream
+        if e.stream is not last:  # a stream's events share its Stream: one check of identity an event
+            last = e.stream
+            if last not in seen:
+                seen.add(last)
+                streams[last.index] = last
         if startup is None and name in TEARDOWN:
             startup = s.live()._replace(seq=n - 1)
             s.first_teardown = name
@@ -549,6 +570,26 @@ def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[s
             handler(e)
         except (KeyError, TypeError, ValueError) as exc:
             raise InputError(f"{source}: event {n} ({name}) lacks or garbles a field: {exc}", param="trace") from None
+    return n, startup
+
+
+def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[str, str] | None = None) -> Replay:
+    """Replay ``events`` (in the trace's order) with ``platform``'s heap rules (its cache line and
+    ``struct malloc_elem``)."""
+    s = _State(platform)
+    handlers = _handlers(s)
+    streams: dict[int, Stream] = {}
+    counts = s.counts
+    seen: set[Stream] = set()
+    # the replay makes no reference cycles (records of numbers and strings): the cyclic collector would only rescan
+    # its growing state again and again (it took 45 % of a 1-million-event replay), so it is off while it runs
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        n, startup = _run(events, s, handlers, source, seen, streams)
+    finally:
+        if collecting:
+            gc.enable()
     if not n:
         raise InputError(f"{source}: the trace holds no events", param="trace")
     missing = [t for t in NEEDED if t not in counts]
@@ -586,5 +627,5 @@ def replay(events: Iterable[Event], platform: Platform, source: str, env: dict[s
         failed=s.failed,
         unseen_frees=sorted(s.unseen),
         page_sizes=s.page_sizes,
-        unused=unused,
+        unused=s.unused,
     )
