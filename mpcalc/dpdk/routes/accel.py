@@ -13,12 +13,11 @@ Pure Python, stdlib only (no click, no rich); the extension, where present, is s
 
 from __future__ import annotations
 
-import os
 import sys
 from array import array
 from collections.abc import Sequence
-from types import ModuleType
 
+from ..extensions import load_extension
 from .fast4 import Clobbered
 from .trace import Trace
 
@@ -26,20 +25,8 @@ from .trace import Trace
 VERSION = 2
 
 
-def _load() -> ModuleType | None:
-    if os.environ.get("MPCALC_PURE"):
-        return None
-    try:
-        from . import _accel  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    if getattr(_accel, "VERSION", None) != VERSION:  # a stale build: the pure path
-        return None
-    return _accel  # type: ignore[no-any-return]
-
-
 #: the C module, or None (not built, or MPCALC_PURE set)
-ACCEL = _load()
+ACCEL = load_extension(f"{__package__}._accel", VERSION)
 
 
 def _trace(result: tuple[bytes, bytes, bytes, bytes, bytes, int, int, int, int], n: int) -> Trace:

@@ -19,10 +19,10 @@ import os
 import re
 import struct
 from collections.abc import Iterator
-from types import ModuleType
 from typing import Any, NamedTuple
 
 from ..errors import InputError
+from ..extensions import load_extension
 from ..records import positional
 from .events import Event, Stream
 
@@ -273,18 +273,8 @@ LCORE_ID_ANY = 0xFFFF_FFFF
 ACCEL_VERSION = 2
 
 
-def _load() -> ModuleType | None:
-    if os.environ.get("MPCALC_PURE"):
-        return None
-    try:
-        from . import _ctf  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _ctf if getattr(_ctf, "VERSION", None) == ACCEL_VERSION else None
-
-
 #: the C module (setup.py builds it where there is a compiler), or None: the same events, read in Python
-ACCEL = _load()
+ACCEL = load_extension(f"{__package__}._ctf", ACCEL_VERSION)
 
 #: a field's kind for the C reader: unsigned 1-4, signed 5-8 (of 1, 2, 4, 8 bytes), text 9, float 10, double 11
 _KINDS = {"B": 1, "H": 2, "I": 3, "Q": 4, "b": 5, "h": 6, "i": 7, "q": 8, "f": 10, "d": 11}
