@@ -18,7 +18,8 @@ from collections import deque
 from collections.abc import Iterator
 from typing import IO, cast
 
-from ..stream import MAX_LINE_BYTES, Progress, split_chunks
+from ..dpdk.limits import MAX_LINE_BYTES
+from ..stream import Progress, split_chunks
 from .exitcodes import ExitCode
 
 PIECE = 1 << 18  #: bytes of the file a worker answers at a time
