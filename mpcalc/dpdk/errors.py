@@ -37,3 +37,22 @@ class Rejection(NamedTuple):
             "function": self.function,
             "source": self.source,
         }
+
+
+#: how an error names the standard output
+STDOUT = "standard output"
+
+
+class OutputError(MpcalcError):
+    """An output that cannot be written (closed, full, a folder, no permission): the message names it.
+
+    Never a bug, nor a bad input: exit code ``ExitCode.OUTPUT``."""
+
+    def __init__(self, name: str, why: str) -> None:
+        super().__init__(f"cannot write {name}: {why}")
+        self.name = name
+
+
+def os_reason(exc: BaseException) -> str:
+    """What an OS error says, in words (``No space left on device``)."""
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__

@@ -75,8 +75,12 @@ def too_long(what: str, line: int | None, start: bytes | str) -> InputError:
     """The refusal of a line over :data:`MAX_LINE_BYTES`, quoting its start (give a little more than
     :data:`QUOTE_CHARS` of it: ``...`` says there is more)."""
     at = f" {line:,}" if line is not None else ""
-    shown = repr(start[:QUOTE_CHARS]) + ("..." if len(start) > QUOTE_CHARS else "")
-    return InputError(f"{what}: line{at} is longer than {MAX_LINE_BYTES:,} bytes: {shown}", param=what)
+    return InputError(f"{what}: line{at} is longer than {MAX_LINE_BYTES:,} bytes: {quote_start(start)}", param=what)
+
+
+def quote_start(text: bytes | str) -> str:
+    """The start of a text, quoted: at most :data:`QUOTE_CHARS` characters, ``...`` if there is more."""
+    return repr(text[:QUOTE_CHARS]) + ("..." if len(text) > QUOTE_CHARS else "")
 
 
 #: a JSON string (its escapes included), whose brackets are no nesting; what is not a bracket
@@ -155,7 +159,7 @@ def check_toml_shape(text: str, what: str) -> None:
                     start = text.rfind("\n", 0, m.start()) + 1
                     raise InputError(
                         f"{what}: line {text.count(chr(10), 0, m.start()) + 1}: a dotted key of more than "
-                        f"{MAX_KEY_PARTS} parts: {quote(text[start : start + 2 * QUOTE_CHARS])}",
+                        f"{MAX_KEY_PARTS} parts: {quote_start(text[start : start + QUOTE_CHARS + 1])}",
                         param=what,
                     )
         elif tok == "=":
