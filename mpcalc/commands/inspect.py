@@ -13,6 +13,7 @@ import click
 from .. import inspect as ins
 from ..app.exitcodes import ExitCode
 from ..cli import output_options
+from ..dpdk.limits import MAX_DUMP_BYTES
 from ..render import inspect as draw
 
 #: the platform options inspect can pin (the platform's own declarations, with no default)
@@ -53,14 +54,16 @@ def command(file: str, command_line: tuple[str, ...], fmt: str, **pinned: object
     /eal/heap_info,0, and each pool advised only the levers its creator has.
     """
     if file == "-":
-        text, source = sys.stdin.read(), "<stdin>"
+        text, source = sys.stdin.read(MAX_DUMP_BYTES + 1), "<stdin>"  # no more than the bound is read
     else:
         try:
             with open(file, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
+                text = fh.read(MAX_DUMP_BYTES + 1)
         except OSError as exc:
             raise click.UsageError(f"cannot read {file!r}: {exc.strerror}") from None
         source = file
+    if len(text) > MAX_DUMP_BYTES:
+        raise click.UsageError(f"{source}: larger than {MAX_DUMP_BYTES:,} bytes; give the dumps of one process")
     pins = ins.Pins(**pinned)  # type: ignore[arg-type]
     report = ins.inspect_text(text, source, pins, list(command_line) or None)
     doc = report.to_dict()
