@@ -98,7 +98,7 @@ class Lines:
 
     def parse(self, name: str, param: Param, value: Any) -> Any:
         """A value as its declaration parses it (memoized: a batch repeats few distinct values)."""
-        if isinstance(value, float):
+        if isinstance(value, float) and param.kind != "choice":  # a choice's number is the choice's to read
             if not value.is_integer():
                 raise LineError(f"{quote(value)} is not a value for {param.option}", key=param.key)
             value = int(value)

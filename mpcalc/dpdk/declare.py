@@ -76,6 +76,13 @@ class Param(NamedTuple):
         return _PARSERS[self.kind](self, value)
 
 
+def _as_number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def _ranged(p: Param, value: Any, parse: Callable[[Any], int]) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise InputError(f"{quote(value)} is not a {'count' if p.kind == 'count' else 'size'}")
@@ -88,6 +95,24 @@ def _ranged(p: Param, value: Any, parse: Callable[[Any], int]) -> int:
 
 
 def _choice(p: Param, value: Any) -> Any:
+    """One of the choices; a number (a TOML or JSON ``22.11``) is the one choice that reads as that number,
+    else refused naming the string to write.
+
+    >>> release = Param("dpdk", "choice", "", choices=("21.11", "22.11", "23.10"))
+    >>> release.parse(22.11), release.parse(23.1)
+    ('22.11', '23.10')
+    >>> release.parse(24.5)
+    Traceback (most recent call last):
+    ...
+    mpcalc.dpdk.errors.InputError: 24.5 is a number, not one of 21.11, 22.11, 23.10 (give the text, "24.5")
+    """
+    if isinstance(value, float):
+        same = [c for c in p.choices if _as_number(c) == value]
+        if len(same) != 1:
+            raise InputError(
+                f'{quote(value)} is a number, not one of {", ".join(p.choices)} (give the text, "{value}")'
+            )
+        value = same[0]
     text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
     if text not in p.choices:
         raise InputError(f"{quote(value)} is not one of {', '.join(p.choices)}")
