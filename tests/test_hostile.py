@@ -14,6 +14,7 @@ import gzip
 import io
 import json
 import lzma
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -194,3 +195,304 @@ def test_frr_json_of_the_right_types_is_read(run, tmp_path):
     path = tmp_path / "r.json"
     path.write_text('{"10.2.0.0/16": [{"selected": true, "nexthops": [{"ip": "1.2.3.4", "active": true}]}]}')
     assert fib(run, path, "--routes-format", "frr-json")[0] == ExitCode.OK
+
+
+# -- 3., 4. plan files and inspect inputs: nesting, dotted keys, keys, sizes, lines bounded before the parser ---
+
+PLAN = """[platform]
+dpdk = "22.11"
+
+[[pool]]
+name = "mb"
+count = 8191
+elt_size = 2304
+"""
+
+
+def plan(run, tmp_path: Path, text: str, *extra: str):
+    path = tmp_path / "p.toml"
+    path.write_text(text)
+    got = run("plan", str(path), *extra)
+    return got.code, got.err, path
+
+
+@pytest.mark.parametrize(
+    ("tail", "says"),
+    [
+        ("x" + ".x" * 50_000 + " = 1\n", f"more than {limits.MAX_KEY_PARTS} parts"),
+        ("[" + ".".join(["t"] * 40) + "]\nk = 1\n", f"more than {limits.MAX_KEY_PARTS} parts"),
+        ("v = " + "[" * 5000 + "]" * 5000 + "\n", f"deeper than {limits.MAX_DEPTH}"),
+        ("v = " + "{a = " * 2000 + "1" + "}" * 2000 + "\n", f"deeper than {limits.MAX_DEPTH}"),
+        ("".join(f"k{i} = {i}\n" for i in range(limits.MAX_KEYS + 1)), f"more than {limits.MAX_KEYS:,} keys"),
+    ],
+    ids=["dotted-key", "dotted-table", "deep-array", "deep-inline-table", "keys"],
+)
+def test_a_plan_file_of_hostile_shape_is_refused_before_tomllib(run, tmp_path, tail, says):
+    code, err, _ = plan(run, tmp_path, PLAN + "[extra]\n" + tail)
+    assert code == ExitCode.USAGE and says in one_line_error(err)
+
+
+def test_a_plan_file_over_its_size_is_refused_without_being_read_whole(run):
+    got = run("plan", "/dev/zero")  # endless: only the bound is read
+    assert got.code == ExitCode.USAGE and f"{limits.MAX_PLAN_BYTES:,} bytes" in one_line_error(got.err)
+
+
+def test_every_example_plan_passes_the_shape_check():
+    for path in Path("examples/plans").glob("*.toml"):
+        limits.check_toml_shape(path.read_text(), str(path))
+
+
+def test_deep_telemetry_json_is_refused(run, tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text('{"/mempool/info": ' + "[" * 3000 + "]" * 3000 + "}\n")
+    got = run("inspect", str(path))
+    assert got.code == ExitCode.USAGE and f"deeper than {limits.MAX_DEPTH}" in one_line_error(got.err)
+
+
+def test_a_dump_line_over_the_bound_is_refused(run, tmp_path):
+    path = tmp_path / "d.txt"
+    path.write_text("mempool <mb_pool_0>@0x17fe8a140\n  flags=10\n" + "x" * (2 << 20) + "\n")
+    got = run("inspect", str(path))
+    assert got.code == ExitCode.USAGE and "longer than" in one_line_error(got.err)
+
+
+# -- 6., 7. an output that cannot be written: one line naming it, exit 5 (OUTPUT) -----------------------------
+
+WRITERS = [
+    ("rib", "--routes", "1K"),
+    ("rib", "--routes", "1K", "--json"),
+    ("--help",),
+    ("pool", "--help"),
+    ("--version",),
+    ("schema",),
+    ("sweep", "pool", "--vary", "count=1K..2K", "--steps", "3", "--elt-size", "64"),
+    ("plan", "examples/plans/l3fwd-router.toml"),
+    ("inspect", "examples/inspect/mempool-dump.txt"),
+    ("batch", "--compact", "examples/batch.jsonl"),
+]
+
+
+def _run_to(argv: tuple[str, ...], how: str) -> subprocess.CompletedProcess[str]:
+    """The installed command with its stdout closed (``>&-``) or on /dev/full."""
+    if how == "closed":
+        return subprocess.run(
+            [sys.executable, "-m", "mpcalc", *argv],
+            capture_output=False,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+            preexec_fn=lambda: os.close(1),  # the child closes its own stdout
+        )
+    with open("/dev/full", "w") as full:
+        return subprocess.run(
+            [sys.executable, "-m", "mpcalc", *argv], stdout=full, stderr=subprocess.PIPE, text=True, check=False
+        )
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+@pytest.mark.parametrize("how", ["closed", "full"])
+@pytest.mark.parametrize("argv", WRITERS, ids=lambda a: " ".join(a)[:30])
+def test_an_unwritable_stdout_is_one_line_and_exit_5(argv, how):
+    got = _run_to(argv, how)
+    line = one_line_error(got.stderr)
+    assert got.returncode == ExitCode.OUTPUT, got.stderr
+    assert line.startswith("mpcalc: error: cannot write standard output: "), line
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full")
+def test_a_parallel_batch_on_a_full_disk_is_exit_5(tmp_path):
+    path = tmp_path / "b.jsonl"
+    path.write_text(f"{POOL}\n" * 30_000)
+    with open("/dev/full", "w") as full:
+        got = subprocess.run(
+            [sys.executable, "-m", "mpcalc", "batch", "--jobs", "2", str(path)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert got.returncode == ExitCode.OUTPUT and "cannot write standard output" in one_line_error(got.stderr)
+
+
+def test_quiet_writes_nothing_so_a_closed_stdout_is_no_error():
+    assert _run_to(("-q", "rib", "--routes", "1K"), "closed").returncode == ExitCode.OK
+
+
+def test_a_reader_that_goes_away_is_still_no_error(tmp_path):
+    path = tmp_path / "b.jsonl"
+    path.write_text("".join(f'{{"command":"pool","count":{n},"elt_size":40}}\n' for n in range(1, 20_000)))
+    got = subprocess.run(
+        f"{sys.executable} -m mpcalc batch --compact --jobs 1 {path} | head -c 10 >/dev/null; exit ${{PIPESTATUS[0]}}",
+        shell=True,
+        executable="/bin/bash",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert got.returncode == ExitCode.OK and got.stderr == ""
+
+
+def test_an_unwritable_svg_is_exit_5(run, tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        if os.access(folder, os.W_OK):
+            pytest.skip("root writes anywhere")
+        got = run("rib", "--routes", "1K", "--svg", str(folder / "x.svg"))
+    finally:
+        folder.chmod(0o700)
+    assert got.code == ExitCode.OUTPUT and "--svg" in one_line_error(got.err)
+
+
+# -- 8. a file written whole, then renamed into place --------------------------------------------------------
+
+
+def test_an_svg_is_written_beside_and_renamed(run, tmp_path, monkeypatch):
+    """While the new SVG is written the old one is whole; the new one comes by one rename in the same folder."""
+    from rich.console import Console
+
+    target = tmp_path / "t.svg"
+    target.write_text("old")
+    seen = []
+    save = Console.save_svg
+
+    def spy(self, path, **kwargs):
+        seen.append((Path(path).parent, Path(path) != target, target.read_text()))
+        return save(self, path, **kwargs)
+
+    monkeypatch.setattr(Console, "save_svg", spy)
+    assert run("rib", "--routes", "1K", "--svg", str(target)).code == ExitCode.OK
+    assert seen == [(tmp_path, True, "old")]
+    assert target.read_text().startswith("<svg") and list(tmp_path.iterdir()) == [target]
+
+
+def test_a_plot_is_written_beside_and_renamed(run, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    from matplotlib.figure import Figure
+
+    target = tmp_path / "t.svg"
+    target.write_text("old")
+    seen = []
+    savefig = Figure.savefig
+
+    def spy(self, fname, **kwargs):
+        seen.append((Path(fname).parent, Path(fname) != target, target.read_text()))
+        return savefig(self, fname, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", spy)
+    assert run("rib", "--routes", "1K", "--plot", str(target)).code == ExitCode.OK
+    assert seen == [(tmp_path, True, "old")]
+    assert "<svg" in target.read_text()[:200] and list(tmp_path.iterdir()) == [target]
+
+
+def test_two_writers_of_one_plot_leave_a_whole_svg(tmp_path):
+    pytest.importorskip("matplotlib")
+    import xml.etree.ElementTree as ET
+
+    target = tmp_path / "p.svg"
+    argv = [sys.executable, "-m", "mpcalc", "sweep", "pool", "--vary", "count=1K..100K", "--steps", "20"]
+    procs = [
+        subprocess.Popen([*argv, "--elt-size", size, "--plot", str(target)], stdout=subprocess.DEVNULL)
+        for size in ("64", "2048")
+    ]
+    assert [p.wait() for p in procs] == [0, 0]
+    ET.parse(target)  # whole: one writer's SVG
+    assert list(tmp_path.iterdir()) == [target]
+
+
+# -- 11. an output onto an input is refused before any work --------------------------------------------------
+
+
+def test_an_svg_onto_the_plan_file_is_refused(run, tmp_path):
+    code, err, path = plan(run, tmp_path, PLAN, "--svg", str(tmp_path / "p.toml"))
+    assert code == ExitCode.USAGE and "--svg" in one_line_error(err) and path.read_text() == PLAN
+    code, err, path = plan(run, tmp_path, PLAN, "--plot", str(tmp_path / "." / "p.toml"))
+    assert code == ExitCode.USAGE and "--plot" in one_line_error(err) and path.read_text() == PLAN
+
+
+def test_outputs_onto_the_baseline_are_refused(run, tmp_path):
+    base = tmp_path / "base.json"
+    got = run("pool", "--count", "100", "--elt-size", "64", "--json")
+    base.write_text(got.out)
+    link = tmp_path / "link.json"
+    link.symlink_to(base)
+    hard = tmp_path / "hard.json"
+    os.link(base, hard)
+    cases = [
+        ("pool", "--count", "100", "--elt-size", "64", "--baseline", str(base), "--svg", str(link)),
+        ("pool", "--count", "100", "--elt-size", "64", "--baseline", str(link), "--plot", str(hard)),
+        ("sweep", "pool", "--vary", "count=1..9", "--elt-size", "64", "--baseline", str(base), "--plot", str(base)),
+        ("diff", "--left", f"--svg {base}", "pool", "--count", "9", "--elt-size", "64", "--baseline", str(base)),
+        ("inspect", "examples/inspect/mempool-dump.txt", "--svg", "examples/inspect/mempool-dump.txt"),
+    ]
+    for argv in cases:
+        got = run(*argv)
+        assert got.code == ExitCode.USAGE and "would overwrite it" in one_line_error(got.err), argv
+        assert base.read_text().startswith("{"), argv
+    assert Path("examples/inspect/mempool-dump.txt").read_text().startswith("mempool")
+
+
+def test_an_svg_beside_its_inputs_is_written(run, tmp_path):
+    code, _, _ = plan(run, tmp_path, PLAN, "--svg", str(tmp_path / "p.svg"))
+    assert code == ExitCode.OK and (tmp_path / "p.svg").read_text().startswith("<svg")
+
+
+# -- 9. --tolerance without --baseline; 10. a release as a TOML or JSON number ------------------------------
+
+
+@pytest.mark.parametrize("tolerance", ["garbage", "2%", "64K"])
+def test_a_tolerance_without_a_baseline_is_a_usage_error(run, tolerance):
+    got = run("pool", "--count", "100", "--elt-size", "64", "--tolerance", tolerance)
+    assert got.code == ExitCode.USAGE and "--tolerance" in one_line_error(got.err)
+
+
+def test_a_release_as_a_number(run, tmp_path, monkeypatch, capsys):
+    as_text = plan(run, tmp_path, PLAN, "--json")
+    assert as_text[0] == ExitCode.OK
+    code, err, _ = plan(run, tmp_path, PLAN.replace('"22.11"', "22.11"))
+    assert code == ExitCode.OK and err == ""
+    code, err, _ = plan(run, tmp_path, PLAN.replace('"22.11"', "24.5"))
+    assert code == ExitCode.USAGE and "24.5 is a number, not one of" in one_line_error(err) and '"24.5"' in err
+    rc, docs, _ = batch(monkeypatch, capsys, (POOL[:-1] + ',"dpdk":23.11}\n').encode(), "--compact")
+    assert rc == ExitCode.OK and "error" not in docs[0]
+
+
+# -- 12. every cache bounded ---------------------------------------------------------------------------------
+
+
+def test_every_lru_cache_of_mpcalc_has_a_bound():
+    import functools
+
+    import mpcalc.app.batch
+    import mpcalc.cli  # noqa: F401
+
+    caches = [
+        f
+        for name, module in list(sys.modules.items())
+        if name.startswith("mpcalc")
+        for f in vars(module).values()
+        if isinstance(f, functools._lru_cache_wrapper)
+    ]
+    assert caches
+    assert [f.__qualname__ for f in caches if f.cache_parameters()["maxsize"] is None] == []
+
+
+def test_the_memo_tables_of_a_batch_stay_within_their_bounds():
+    from mpcalc.app import batch as B
+    from mpcalc.dpdk.mempool import create
+    from mpcalc.dpdk.platform import make_platform
+
+    calc = create.PoolCalc(make_platform())
+    for slots in range(1, 3 * create._MEMO_LIMIT):
+        calc.ring(slots)
+    assert len(calc._rings) <= create._MEMO_LIMIT
+    answerer = B.Answerer(compact=True)
+    lines = [
+        f'{{"command":"pool","name":"p{i}","count":{i + 1},"elt_size":{i % 999 + 1},"cache_size":{i % 500}}}'.encode()
+        for i in range(2 * B.MEMO_LIMIT + 10)
+    ]
+    answerer.chunk(1, lines)
+    assert len(answerer.seen) <= B.MEMO_LIMIT
+    assert all(len(memo) <= B.MEMO_LIMIT for memo in answerer.lines._parsed.values())
+    assert len(answerer.lines._shapes) <= B.MEMO_LIMIT
