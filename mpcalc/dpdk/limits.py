@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import re
 
-from .errors import InputError
+from .errors import QUOTE_CHARS, InputError
 
 #: longest line, in bytes without its newline: a batch line, a route line (text formats), a dump line
 MAX_LINE_BYTES = 1 << 20
+#: largest FRR JSON route file, in bytes (decompressed): it is held whole, and has no line bound
+MAX_JSON_FILE_BYTES = 4 << 30
 #: longest MRT record (an MRT file's "line": one prefix and its entries, one per peer), in bytes
 MAX_MRT_RECORD_BYTES = 16 << 20
 #: deepest nesting of a JSON value (a batch line, an FRR JSON route file, a telemetry reply) or of a TOML
@@ -36,8 +38,6 @@ MAX_RATIO = 200
 RATIO_AFTER_BYTES = 64 << 20
 #: most routes a route file may hold (``fib.MAX_PLANNED_ROUTES`` is the FIB planner's own, lower, bound)
 MAX_ROUTES = 1 << 26
-#: most characters of the input an error quotes
-QUOTE_CHARS = 80
 
 
 def quote(value: object) -> str:
@@ -76,6 +76,11 @@ def too_long(what: str, line: int | None, start: bytes | str) -> InputError:
     :data:`QUOTE_CHARS` of it: ``...`` says there is more)."""
     at = f" {line:,}" if line is not None else ""
     return InputError(f"{what}: line{at} is longer than {MAX_LINE_BYTES:,} bytes: {quote_start(start)}", param=what)
+
+
+def cut(text: str) -> str:
+    """A text shown unquoted, cut to :data:`QUOTE_CHARS` characters (``...`` if there is more)."""
+    return text if len(text) <= QUOTE_CHARS else text[:QUOTE_CHARS] + "..."
 
 
 def quote_start(text: bytes | str) -> str:

@@ -29,13 +29,13 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, cast
 
-from ...errors import InputError
+from ...errors import QUOTE_CHARS, InputError
 from ...limits import (
     MAX_DECOMPRESSED_BYTES,
+    MAX_JSON_FILE_BYTES,
     MAX_LINE_BYTES,
     MAX_RATIO,
     MAX_ROUTES,
-    QUOTE_CHARS,
     RATIO_AFTER_BYTES,
     too_long,
 )
@@ -143,8 +143,9 @@ def _chunks(
     stream: IO[bytes], name: str, progress: Progress | None, limit: int | None = MAX_LINE_BYTES
 ) -> Iterator[bytes]:
     """Whole lines, CHUNK bytes or so at a time.  Each read is refused at once if it holds a NUL byte (a
-    binary file), and the unfinished line it leaves if that is over ``limit`` bytes (None: no bound, for a
-    format held whole anyway): the bounds apply as the bytes arrive, before a line is put together."""
+    binary file), and the unfinished line it leaves if that is over ``limit`` bytes (None: no line bound, for
+    FRR's JSON, held whole, which is bounded by MAX_JSON_FILE_BYTES instead): the bounds apply as the bytes
+    arrive, before a line is put together."""
     tail: list[bytes] = []  # the unfinished line, in the pieces it came in
     tail_len = 0
     lines = 0  # complete lines so far
@@ -156,6 +157,8 @@ def _chunks(
         if b"\0" in block:
             raise _binary(name)
         done += len(block)
+        if limit is None and done > MAX_JSON_FILE_BYTES:
+            raise InputError(f"{name}: larger than {MAX_JSON_FILE_BYTES:,} bytes (FRR JSON is read whole)", param=name)
         if progress is not None:
             progress(done)
         cut = block.rfind(b"\n") + 1

@@ -16,7 +16,7 @@ import socket
 from collections.abc import Iterable, Iterator
 
 from ...errors import InputError
-from ...limits import check_json_depth, quote
+from ...limits import check_json_depth, cut, quote
 from ..table import Gather, TableBuilder
 
 Row = tuple[int, str, int | None, object]
@@ -264,6 +264,7 @@ def collect(rows: Iterable[Row], family: int, builder: TableBuilder, *, dedup: b
                 raise ValueError
             net = int.from_bytes(socket.inet_pton(af, addr), "big") & masks[depth]
         except (OSError, ValueError):
-            raise InputError(f"{source}:{number}: {addr}/{depth} is not an IPv{family} prefix", param=source) from None
+            prefix = cut(f"{addr}/{depth}")
+            raise InputError(f"{source}:{number}: {prefix} is not an IPv{family} prefix", param=source) from None
         routes.add(net, depth, hop, number)
     routes.flush()
