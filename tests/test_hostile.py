@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mpcalc.app.exitcodes import ExitCode
@@ -496,3 +496,199 @@ def test_the_memo_tables_of_a_batch_stay_within_their_bounds():
     assert len(answerer.seen) <= B.MEMO_LIMIT
     assert all(len(memo) <= B.MEMO_LIMIT for memo in answerer.lines._parsed.values())
     assert len(answerer.lines._shapes) <= B.MEMO_LIMIT
+
+
+# -- generated: argument vectors, route files, plan files, inspect inputs ------------------------------------
+
+#: the generated cases: fewer than the profile's (each is a whole run), capsys read afresh in every one
+_GENERATED = settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+#: what an exit code of a run on hostile input may be: an answer, a refusal, a usage error, a gate
+ANSWERED = {ExitCode.OK, ExitCode.REJECTED, ExitCode.USAGE, ExitCode.BUDGET}
+
+
+def _clean(code: int, err: str) -> None:
+    assert code in ANSWERED, (code, err)
+    assert "Traceback" not in err and "internal error" not in err, err
+    for line in err.splitlines():  # an error's quotes are cut; the message too (mpcalc.dpdk.errors)
+        assert len(line) < 1100, line
+
+
+def _commands() -> dict[str, list[str]]:
+    """Each command's long options (what a careless user types), from the click commands themselves."""
+    from mpcalc.cli import cli
+
+    ctx = cli.make_context("mpcalc", ["schema"], resilient_parsing=True)
+    out = {}
+    for name in cli.list_commands(ctx):
+        if name in ("trace", "batch"):  # read a file or stdin to the end: their inputs are generated below
+            continue
+        command = cli.get_command(ctx, name)
+        assert command is not None
+        out[name] = sorted(o for p in command.params for o in getattr(p, "opts", ()) if o.startswith("--"))
+    return out
+
+
+_COMMANDS = _commands()
+_VALUES = st.one_of(
+    st.sampled_from(["0", "1", "-1", "1K", "2Mi", "1G", "64", "none", "all", "no_spread", "22.11", "x86_64", "-"]),
+    st.sampled_from(["1e9", "0x40", "nan", "", " ", "1,000", "2%", "99999999999999999999", "4K|", "\0", "é"]),
+    st.integers(-(1 << 70), 1 << 70).map(str),
+    st.text(max_size=12),
+)
+
+
+@st.composite
+def _argv(draw: st.DrawFn) -> list[str]:
+    name = draw(st.sampled_from(sorted(_COMMANDS)))
+    options = _COMMANDS[name] or ["--help"]
+    argv = [name]
+    for _ in range(draw(st.integers(0, 5))):
+        option = draw(st.sampled_from([*options, "--bogus", "--"]))
+        argv += [option, draw(_VALUES)] if draw(st.booleans()) else [option]
+    return [a for a in argv if "--routes-file" not in a and "--steps" not in a]  # no file read, no long sweep
+
+
+@_GENERATED
+@given(argv=_argv())
+def test_generated_argument_vectors(argv, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    capsys.readouterr()
+    code = main(argv)
+    _clean(code, capsys.readouterr().err)
+
+
+def _route_samples() -> list[tuple[str, bytes]]:
+    from tests.test_routes_sources import BGPDUMP, BIRD1, BIRD2, FRR, IP4, _mrt
+
+    return [
+        ("plain", Path("examples/routes/ipv4-small.txt").read_bytes()),
+        ("ip", IP4.encode()),
+        ("bird", BIRD1.encode()),
+        ("bird", BIRD2.encode()),
+        ("bgpdump", BGPDUMP.encode()),
+        ("frr-json", json.dumps(FRR, indent=1).encode()),
+        ("mrt", _mrt()),
+    ]
+
+
+_ROUTES = _route_samples()
+_PACK = {"": lambda b: b, "gz": gzip.compress, "bz2": bz2.compress, "xz": lzma.compress}
+
+
+@st.composite
+def _mutated(draw: st.DrawFn, data: bytes) -> bytes:
+    """``data`` cut, with bytes flipped, inserted (NUL, newlines, brackets, long runs) or lines repeated."""
+    out = bytearray(data)
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.integers(0, len(out)))
+        kind = draw(st.sampled_from(["cut", "flip", "insert", "repeat", "run"]))
+        if kind == "cut":
+            del out[at:]
+        elif kind == "flip" and at < len(out):
+            out[at] ^= 1 << draw(st.integers(0, 7))
+        elif kind == "insert":
+            out[at:at] = draw(st.sampled_from([b"\0", b"\n", b"[", b"{", b'"', b"/", b"999", b":" * 40, b"\xff"]))
+        elif kind == "repeat":
+            out[at:at] = bytes(out[at : at + draw(st.integers(1, 64))]) * draw(st.integers(1, 30))
+        elif kind == "run":
+            out[at:at] = draw(st.sampled_from([b"[", b"{", b"1", b" "])) * draw(st.integers(1, 3000))
+    return bytes(out)
+
+
+@_GENERATED
+@given(data=st.data(), sample=st.sampled_from(_ROUTES), pack=st.sampled_from(sorted(_PACK)))
+def test_mutated_route_files_in_every_format(data, sample, pack, tmp_path_factory, capsys):
+    fmt, original = sample
+    body = _PACK[pack](data.draw(_mutated(original)))
+    path = tmp_path_factory.mktemp("routes") / "r"
+    path.write_bytes(body)
+    command = data.draw(st.sampled_from(["fib", "fib6", "lpm", "lpm6"]))
+    given_fmt = data.draw(st.sampled_from(["auto", fmt]))
+    capsys.readouterr()
+    code = main([command, "--routes-file", str(path), "--routes-format", given_fmt, "-q"])
+    _clean(code, capsys.readouterr().err)
+
+
+@_GENERATED
+@given(data=st.data(), name=st.sampled_from(sorted(p.name for p in Path("examples/plans").glob("*.toml"))))
+def test_mutated_plan_files(data, name, tmp_path_factory, capsys):
+    text = data.draw(_mutated((Path("examples/plans") / name).read_bytes()))
+    path = tmp_path_factory.mktemp("plan") / "p.toml"
+    path.write_bytes(text)
+    capsys.readouterr()
+    code = main(["plan", str(path), "-q"])
+    _clean(code, capsys.readouterr().err)
+
+
+@_GENERATED
+@given(data=st.data(), name=st.sampled_from(sorted(p.name for p in Path("examples/inspect").iterdir())))
+def test_mutated_inspect_inputs(data, name, tmp_path_factory, capsys):
+    text = data.draw(_mutated((Path("examples/inspect") / name).read_bytes()[:8000]))
+    path = tmp_path_factory.mktemp("inspect") / "dump.txt"
+    path.write_bytes(text)
+    capsys.readouterr()
+    code = main(["inspect", str(path), "-q"])
+    _clean(code, capsys.readouterr().err)
+
+
+@_GENERATED
+@given(
+    lines=st.lists(
+        st.one_of(
+            _JSON.map(json.dumps),
+            st.binary(max_size=60),
+            st.tuples(st.integers(0, 3000), st.sampled_from("[{")).map(lambda d: d[1] * d[0]),
+        ),
+        max_size=12,
+    )
+)
+def test_generated_batch_files_answer_every_line(lines, capsys, monkeypatch):
+    """Any lines, JSON or not: one answer per non-blank line, in order, exit 0-2."""
+    text = b"".join((x.encode() if isinstance(x, str) else x.replace(b"\n", b" ")) + b"\n" for x in lines)
+    rc, docs, err = batch(monkeypatch, capsys, text, "--compact")
+    _clean(rc, err)
+    want = [n for n, x in enumerate(text.split(b"\n")[:-1], 1) if x.strip()]
+    assert [d["line"] for d in docs] == want
+
+
+def test_the_readme_limits_are_the_constants():
+    import re
+
+    text = Path("README.md").read_text()
+    section = text[text.index("## Limits") :]
+    section = section[: section.index("\n## ")]
+    rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", section, re.M))
+    units = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+
+    def value(cell: str) -> int:
+        cell = cell.strip().replace(",", "")
+        if "^" in cell:
+            base, power = cell.split("^")
+            return int(base) ** int(power)
+        number, _, unit = cell.partition(" ")
+        return int(number) * units.get(unit, 1)
+
+    assert rows and {name: value(cell) for name, cell in rows.items()} == {name: getattr(limits, name) for name in rows}
+    assert "RATIO_AFTER_BYTES" in section and limits.RATIO_AFTER_BYTES == 64 << 20
+
+
+def test_a_batch_line_with_a_hostile_route_file_is_its_own_error(monkeypatch, capsys, tmp_path):
+    long = tmp_path / "long.txt"
+    long.write_bytes(b"1" * (2 << 20))
+    lines = [POOL, *(f'{{"command":"fib","routes_file":"{p}"}}' for p in ("/dev/zero", long)), POOL]
+    rc, docs, err = batch(monkeypatch, capsys, "".join(x + "\n" for x in lines).encode(), "--compact")
+    assert rc == ExitCode.USAGE and err == ""
+    assert [d["line"] for d in docs] == [1, 2, 3, 4]
+    assert "NUL" in docs[1]["error"] and "longer than" in docs[2]["error"]
+    assert all(len(d.get("error", "")) < 300 for d in docs)
+
+
+def test_frr_json_over_its_file_bound_is_refused(run, tmp_path, monkeypatch):
+    from mpcalc.dpdk.routes import sources
+
+    monkeypatch.setattr(sources, "MAX_JSON_FILE_BYTES", 1 << 20)
+    path = tmp_path / "r.json"
+    path.write_bytes(b"{" + b" " * (sources.CHUNK + 10))
+    code, err = fib(run, path, "--routes-format", "frr-json")
+    assert code == ExitCode.USAGE and "FRR JSON is read whole" in one_line_error(err)
