@@ -53,8 +53,9 @@ _OUTPUT_FILES = frozenset({"svg", "plot", "plot_file"})
 
 
 def input_paths(ctx: click.Context) -> list[str]:
-    """The files a command reads, as given: its path parameters (click.Path, or a declared path) and its
-    parents' (the platform's options before the command name)."""
+    """The files a command reads, as given: its path options (click.Path, or a declared path) and its
+    parents' (the platform's options before the command name), and every word of its arguments (a plan
+    file, ``mpcalc trace TRACE``, an application's command line and the files it names)."""
     from .params import Declared
 
     found = []
@@ -62,7 +63,8 @@ def input_paths(ctx: click.Context) -> list[str]:
     while at is not None:
         for p in at.command.params:
             kind = p.type.param.kind if isinstance(p.type, Declared) else None
-            if p.name in _OUTPUT_FILES or not (kind == "path" or isinstance(p.type, click.Path)):
+            reads = isinstance(p, click.Argument) or kind == "path" or isinstance(p.type, click.Path)
+            if p.name in _OUTPUT_FILES or not reads:
                 continue
             value = at.params.get(p.name or "")
             found += [v for v in (value if isinstance(value, list | tuple) else [value]) if isinstance(v, str)]

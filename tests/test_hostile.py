@@ -692,3 +692,11 @@ def test_frr_json_over_its_file_bound_is_refused(run, tmp_path, monkeypatch):
     path.write_bytes(b"{" + b" " * (sources.CHUNK + 10))
     code, err = fib(run, path, "--routes-format", "frr-json")
     assert code == ExitCode.USAGE and "FRR JSON is read whole" in one_line_error(err)
+
+
+def test_an_svg_onto_the_trace_it_reads_is_refused(run, tmp_path):
+    events = tmp_path / "events.txt"
+    events.write_bytes(Path("tests/conformance/traces/l3fwd-fib/events.txt").read_bytes())
+    got = run("trace", str(events), "--svg", str(events))
+    assert got.code == ExitCode.USAGE and "would overwrite it" in one_line_error(got.err)
+    assert events.read_bytes() == Path("tests/conformance/traces/l3fwd-fib/events.txt").read_bytes()
