@@ -6,6 +6,7 @@ commands live in mpcalc.commands.  :func:`main` is the one place that turns erro
 """
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -14,7 +15,7 @@ import click
 
 from . import __version__, global_platform, userio
 from .app.exitcodes import ExitCode
-from .dpdk.errors import InputError
+from .dpdk.errors import InputError, OutputError
 from .render import FORMATS, render
 
 
@@ -36,11 +37,53 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, fmt: str | None, as_json: bool, svg: str | None, **kwargs: Any) -> Any:
         if as_json and fmt not in (None, "json"):
             raise click.UsageError(f"--json conflicts with --format {fmt}")
+        ctx = click.get_current_context()
         if svg:
-            click.get_current_context().meta["mpcalc.svg"] = svg
+            ctx.meta["mpcalc.svg"] = svg
+        for option, key in (("--svg", "mpcalc.svg"), ("--plot", "mpcalc.plot")):
+            if ctx.meta.get(key):
+                refuse_overwriting(ctx.meta[key], option, ctx)
         return func(*args, fmt="json" if as_json else (fmt or "table"), **kwargs)
 
     return wrapper
+
+
+#: the parameters that name a file a command writes, not one it reads
+_OUTPUT_FILES = frozenset({"svg", "plot", "plot_file"})
+
+
+def input_paths(ctx: click.Context) -> list[str]:
+    """The files a command reads, as given: its path options (click.Path, or a declared path) and its
+    parents' (the platform's options before the command name), and every word of its arguments (a plan
+    file, ``mpcalc trace TRACE``, an application's command line and the files it names)."""
+    from .params import Declared
+
+    found = []
+    at: click.Context | None = ctx
+    while at is not None:
+        for p in at.command.params:
+            kind = p.type.param.kind if isinstance(p.type, Declared) else None
+            reads = isinstance(p, click.Argument) or kind == "path" or isinstance(p.type, click.Path)
+            if p.name in _OUTPUT_FILES or not reads:
+                continue
+            value = at.params.get(p.name or "")
+            found += [v for v in (value if isinstance(value, list | tuple) else [value]) if isinstance(v, str)]
+        at = at.parent
+    return [v for v in found if v != "-"]
+
+
+def refuse_overwriting(path: str, option: str, ctx: click.Context) -> None:
+    """An output file that is one of the command's inputs (the same file, by os.path.samefile) is refused
+    before any work: it would be overwritten."""
+    for given in input_paths(ctx):
+        try:
+            same = os.path.samefile(path, given)
+        except (OSError, ValueError):  # one of them does not exist: not the same file
+            continue
+        if same:
+            raise InputError(
+                f"{path!r} is an input of the command ({given!r}): writing it would overwrite it", param=option
+            )
 
 
 def output(report: object, fmt: str) -> None:
@@ -58,10 +101,7 @@ def output(report: object, fmt: str) -> None:
     if svg:
         from .render.table import save_svg
 
-        try:
-            save_svg(report, svg)
-        except OSError as exc:
-            raise InputError(f"cannot write {svg!r}: {exc.strerror}", param="--svg") from None
+        save_svg(report, svg)  # an OutputError if it cannot be written
     picture = ctx.meta.get("mpcalc.plot") if ctx else None
     if picture:
         from .render import plot
@@ -230,17 +270,28 @@ userio.add_switches(cli)  # --quiet and --no-color before the command name too
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code (mpcalc.app.exitcodes.ExitCode, the README's table); an error
-    becomes one line on stderr.  A run leaves sys.stdout, sys.stderr and the environment as it found them."""
+    becomes one line on stderr.  A run leaves sys.stdout, sys.stderr and the environment as it found them.
+
+    stdout is checked as it is written (userio.Checked): one that cannot be written (closed, full) is one
+    line naming it, exit ExitCode.OUTPUT, whatever the command (--help too)."""
+    stdout = userio.checking()
     try:
-        return _main(argv)
-    finally:
+        code = _main(argv)
         try:
             sys.stdout.flush()  # a reader that went away shows here, not as a traceback at exit
         except BrokenPipeError:
             userio.stdout_closed()
-        except (OSError, ValueError):
-            pass
+        except OutputError as exc:
+            code = _output_failed(exc)
+        return code
+    finally:
         userio.restore()
+        userio.unchecked(stdout)
+
+
+def _output_failed(exc: OutputError) -> int:
+    click.echo(f"mpcalc: error: {exc}", err=True)
+    return ExitCode.OUTPUT
 
 
 def _main(argv: list[str] | None) -> int:
@@ -265,6 +316,8 @@ def _main(argv: list[str] | None) -> int:
     except BrokenPipeError:
         userio.stdout_closed()
         return ExitCode.OK
+    except OutputError as exc:
+        return _output_failed(exc)
     except Exception as exc:
         click.echo(f"mpcalc: internal error (a bug: please report it): {type(exc).__name__}: {exc}", err=True)
         return ExitCode.INTERNAL

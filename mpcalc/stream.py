@@ -8,8 +8,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import IO
 
-#: longest accepted input line (bytes, without its newline)
-MAX_LINE_BYTES = 1 << 20
+from .dpdk.limits import MAX_LINE_BYTES
+
 #: read size: one read of what has arrived, then every complete line of it is answered
 _CHUNK = 1 << 16
 

@@ -15,6 +15,8 @@ from typing import Any, TextIO
 
 import click
 
+from .dpdk.errors import STDOUT, OutputError, os_reason
+
 QUIET_HELP = "Print nothing but errors: no report, no progress, no notes; the exit code is the answer."
 NO_COLOR_HELP = "No colour, even on a terminal (as NO_COLOR=1 does)."
 
@@ -92,6 +94,71 @@ def info(line: str) -> None:
     """An informational line on stderr (``mpcalc: ...``); --quiet drops it."""
     if not quiet():
         click.echo(f"mpcalc: {line}", err=True)
+
+
+class Checked:
+    """``sys.stdout`` during a run: a write or flush that fails (closed, full, an I/O error) raises
+    :class:`~mpcalc.dpdk.errors.OutputError` naming it; a reader that went away stays a BrokenPipeError (no
+    error, :func:`stdout_closed`).  ``stream`` None: the process started with its stdout closed (``>&-``)."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self._stream = stream
+
+    def _failed(self, exc: BaseException) -> OutputError:
+        stdout_closed()  # what is still buffered goes nowhere: the flush at exit does not fail again
+        return OutputError(STDOUT, os_reason(exc))
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")  # click's probe
+        if not text:
+            return 0  # click's other probe: nothing to write, nothing to fail
+        if self._stream is None:
+            raise OutputError(STDOUT, "it is closed")
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:  # ValueError: a closed file
+            raise self._failed(exc) from None
+
+    def flush(self) -> None:
+        if self._stream is None:
+            return
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError) as exc:
+            raise self._failed(exc) from None
+
+    def isatty(self) -> bool:
+        return self._stream is not None and self._stream.isatty()
+
+    def fileno(self) -> int:
+        if self._stream is None:
+            raise io.UnsupportedOperation("standard output is closed")
+        return self._stream.fileno()
+
+    def __getattr__(self, name: str) -> Any:
+        if self._stream is None:
+            raise AttributeError(name)
+        return getattr(self._stream, name)
+
+
+def checking() -> TextIO:
+    """Put a :class:`Checked` stdout in place; return the stream it replaced (for :func:`unchecked`)."""
+    stream = sys.stdout
+    sys.stdout = Checked(stream)
+    return stream
+
+
+def unchecked(stream: TextIO) -> None:
+    """The stdout :func:`checking` replaced, back."""
+    sys.stdout = stream
 
 
 def stdout_closed() -> None:

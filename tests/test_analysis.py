@@ -192,7 +192,7 @@ def test_svg_saves_the_table_view(run, tmp_path, argv):
 
 def test_svg_to_an_unwritable_place(run, tmp_path):
     rc, _, err = run("rib", "--routes", "1M", "--svg", str(tmp_path / "no" / "such" / "dir.svg"))
-    assert rc == ExitCode.USAGE and "--svg" in err and len(err.strip().splitlines()) == 1
+    assert rc == ExitCode.OUTPUT and "--svg" in err and len(err.strip().splitlines()) == 1
 
 
 def test_evaluate_puts_the_gates_in_its_outcome():

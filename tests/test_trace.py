@@ -186,6 +186,7 @@ def test_a_plan_item(tmp_path: Path, run: Any) -> None:
         (lambda d: _cut(_copy(d, "t"), 100), "truncated"),
         (lambda d: _garble(_copy(d, "t")), "not in the metadata"),
         (lambda d: _text(d, "not an event\n"), "not babeltrace2's text of an event"),
+        (lambda d: _text(d, "[1] (+?) " + "x" * (1 << 20)), "over 65,536 characters"),  # read to the bound only
         (
             lambda d: _text(d, '[1] (+?) lib.ethdev.start: { cpu_id = 0x0, name = "x" }, { port_id = 0x0 }\n'),
             "has no lib.eal.mem.malloc event",

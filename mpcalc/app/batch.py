@@ -16,9 +16,10 @@ from typing import IO, Any
 from ..dpdk import objects
 from ..dpdk.declare import Param
 from ..dpdk.errors import InputError
+from ..dpdk.limits import MAX_DEPTH, MAX_LINE_BYTES, json_too_deep, quote
 from ..dpdk.platform import PLATFORM_PARAMS
 from ..dpdk.records import Footprint, kind_flags_label
-from ..stream import MAX_LINE_BYTES, Progress, split_chunks
+from ..stream import Progress, split_chunks
 from .exitcodes import ExitCode
 from .request import ANALYSIS_PARAMS, NO_ANALYSIS, Analysis, Request, evaluate, footprints, new_request
 from .shapes import Key, Reader, compile_shape
@@ -91,21 +92,26 @@ class Lines:
         found = self._keys.get(name) if isinstance(name, str) else None
         if found is None:
             if not isinstance(name, str) or name not in objects.OBJECTS:
-                raise LineError(f"command {name!r} is not one of {', '.join(objects.NAMES)}", key="command")
+                raise LineError(f"command {quote(name)} is not one of {', '.join(objects.NAMES)}", key="command")
             found = self._keys[name] = keys_of(name)
         return found
 
     def parse(self, name: str, param: Param, value: Any) -> Any:
         """A value as its declaration parses it (memoized: a batch repeats few distinct values)."""
-        if isinstance(value, float):
+        if isinstance(value, float) and param.kind != "choice":  # a choice's number is the choice's to read
             if not value.is_integer():
-                raise LineError(f"{value!r} is not a value for {param.option}", key=param.key)
+                raise LineError(f"{quote(value)} is not a value for {param.option}", key=param.key)
             value = int(value)
-        if isinstance(value, dict) or (isinstance(value, list) and param.kind not in _LISTS):
-            raise LineError(f"{value!r} is not a value for {param.option}", key=param.key)
+        if (
+            isinstance(value, dict)
+            or (isinstance(value, list) and param.kind not in _LISTS)
+            or (isinstance(value, list) and any(isinstance(v, list | dict) for v in value))
+        ):
+            raise LineError(f"{quote(value)} is not a value for {param.option}", key=param.key)
         if isinstance(value, bool) != (param.kind == "bool"):
             raise LineError(
-                f"{value!r} is not a value for {param.option}" + (" (true or false)" if param.kind == "bool" else ""),
+                f"{quote(value)} is not a value for {param.option}"
+                + (" (true or false)" if param.kind == "bool" else ""),
                 key=param.key,
             )
         memo = self._memo(name, param.key)
@@ -188,7 +194,7 @@ class Lines:
                 if key == "command":
                     continue
                 why = " (not in a batch)" if key in NOT_IN_BATCH else ""
-                raise LineError(f"unknown key {key!r} for {name}{why}; known: {', '.join(sorted(table))}", key=key)
+                raise LineError(f"unknown key {quote(key)} for {name}{why}; known: {', '.join(sorted(table))}", key=key)
             if value is None:
                 continue
             part, lo, hi, param, memo = found
@@ -277,7 +283,8 @@ _OK, _REJECTED = ExitCode.OK, ExitCode.REJECTED
 
 
 class NotJSON:
-    """What :func:`parser` returns for a line that is not JSON: the decoder's message."""
+    """What :func:`parser` returns for a line that is not JSON (the decoder's message), or is JSON nested
+    deeper than :data:`~mpcalc.dpdk.limits.MAX_DEPTH`."""
 
     def __init__(self, message: str) -> None:
         self.message = message
@@ -290,7 +297,8 @@ def parser() -> Callable[[bytes], Any]:
     """``json.loads`` for a stripped line, with the same results, faster: orjson where installed, for an
     object of strings, integers, booleans and nulls (orjson reads an integer past 64 bits as a float,
     json does not: anything else is read again by json); anything json cannot read comes back as
-    :class:`NotJSON` with json's own message."""
+    :class:`NotJSON` with json's own message, and so does a line nested deeper than
+    :data:`~mpcalc.dpdk.limits.MAX_DEPTH` (checked before json, whose recursion it would exhaust)."""
     loads = json.loads
     orjson: Any
     try:
@@ -307,6 +315,8 @@ def parser() -> Callable[[bytes], Any]:
             else:
                 if type(value) is dict and set(map(type, value.values())) <= _SCALARS:
                     return value
+        if json_too_deep(text):
+            return NotJSON(f"nested deeper than {MAX_DEPTH} levels: {quote(text.decode(errors='replace'))}")
         try:
             return loads(text)
         except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError

@@ -13,5 +13,7 @@ class ExitCode(enum.IntEnum):
     BUDGET = 3
     #: a fault of mpcalc itself (a bug), never a verdict on the configuration
     INTERNAL = 4
+    #: an output cannot be written: standard output closed or full, a file that cannot be written
+    OUTPUT = 5
     #: interrupted (Ctrl-C), as a shell reports a SIGINT
     INTERRUPTED = 130

@@ -14,8 +14,10 @@ from typing import Any
 
 from ..dpdk.errors import InputError
 from ..dpdk.flags import flags_label
+from ..dpdk.limits import quote
 from ..dpdk.records import Result
 from ..dpdk.units import parse_size
+from .request import NO_TOLERANCE
 
 #: platform fields the gates' JSON compares with the baseline's (what a user chooses)
 _PLATFORM_KEYS = (
@@ -45,14 +47,14 @@ def tolerance(text: str, base: int) -> int:
         try:
             pct = Fraction(text[:-1])
         except ValueError:
-            raise InputError(f"tolerance {text!r} is not a percentage", param="--tolerance") from None
+            raise InputError(f"tolerance {quote(text)} is not a percentage", param="--tolerance") from None
         if pct < 0:
-            raise InputError(f"tolerance {text!r} is negative", param="--tolerance")
+            raise InputError(f"tolerance {quote(text)} is negative", param="--tolerance")
         return int(base * pct / 100)
     try:
         return parse_size(text)
     except InputError as exc:
-        raise InputError(f"tolerance {text!r}: {exc}", param="--tolerance") from None
+        raise InputError(f"tolerance {quote(text)}: {exc}", param="--tolerance") from None
 
 
 def read_baseline(path: str) -> dict[str, Any]:
@@ -177,8 +179,10 @@ def gate_report(
     (the failed checks' messages are what stderr says), and what differs from the baseline's platform.
     InputError (exit 2) for a bad --tolerance, or a baseline of another command or configuration."""
     checks: list[dict[str, Any]] = []
-    if baseline is not None:
+    if baseline is not None or tol != NO_TOLERANCE:
         tolerance(tol, 0)  # a bad --tolerance is named before the file is read
+    if baseline is None and tol != NO_TOLERANCE:
+        raise InputError(f"--tolerance {quote(tol)} is for --baseline, and no --baseline is given", param="--tolerance")
     if max_total is not None:
         for r in results:
             label = r.flags_label

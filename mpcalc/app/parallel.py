@@ -18,7 +18,9 @@ from collections import deque
 from collections.abc import Iterator
 from typing import IO, Any, cast
 
-from ..stream import MAX_LINE_BYTES, Progress, split_chunks
+from ..dpdk.errors import STDOUT, OutputError, os_reason
+from ..dpdk.limits import MAX_LINE_BYTES
+from ..stream import Progress, split_chunks
 from .batch import Answerer, run_batch
 from .exitcodes import ExitCode
 
@@ -26,7 +28,7 @@ PIECE = 1 << 18  #: bytes of the file a worker answers at a time
 AHEAD = 4  #: pieces a worker answers ahead of its turn to write
 _SCAN = 1 << 22
 #: a worker's exit status when the output was closed under it, when it failed, when another one stopped
-_BROKEN_PIPE, _FAILED, _STOPPED = 100, 101, 102
+_BROKEN_PIPE, _FAILED, _STOPPED, _OUTPUT_FAILED = 100, 101, 102, 103
 
 
 def pieces(fd: int, size: int, piece: int = PIECE) -> Iterator[tuple[int, int, int]]:
@@ -69,9 +71,15 @@ class _Range:
 
 
 def _write_all(fd: int, text: str) -> None:
+    """All of ``text`` on the output; one that cannot take it (full, an I/O error) is an OutputError."""
     data = memoryview(text.encode())
-    while data:
-        data = data[os.write(fd, data) :]
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(STDOUT, os_reason(exc)) from None
 
 
 class _Writer:
@@ -193,6 +201,8 @@ def run_parallel(source: IO[bytes], out: IO[str], compact: bool, jobs: int, free
                 status = _answer(k, jobs, len(share), share[k::jobs], fd, out_fd, ring, compact, freeze)
             except BrokenPipeError:
                 status = _BROKEN_PIPE
+            except OutputError:  # the parent says it, once
+                status = _OUTPUT_FAILED
             except (_Stopped, KeyboardInterrupt):  # Ctrl-C reaches every worker: the parent says it, once
                 status = _STOPPED
             except BaseException:  # said on stderr; the parent raises
@@ -214,6 +224,8 @@ def run_parallel(source: IO[bytes], out: IO[str], compact: bool, jobs: int, free
         statuses = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children]
     if _BROKEN_PIPE in statuses:
         raise BrokenPipeError
+    if _OUTPUT_FAILED in statuses:
+        raise OutputError(STDOUT, "a batch worker could not write to it")
     if not {worst, *statuses} <= {int(code) for code in ExitCode}:
         raise ChildProcessError(f"a batch worker failed (exit statuses {statuses})")
     return max([worst, *statuses])

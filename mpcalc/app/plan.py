@@ -17,6 +17,7 @@ from ..dpdk.declare import Param
 from ..dpdk.eal import heap_cost
 from ..dpdk.errors import InputError
 from ..dpdk.intmath import ceil_div, largest
+from ..dpdk.limits import MAX_PLAN_BYTES, check_toml_shape
 from ..dpdk.platform import PLATFORM_PARAMS, Platform, describe, platform_from
 from ..dpdk.records import SCHEMA_VERSION, Result
 from ..dpdk.units import page_label
@@ -32,7 +33,6 @@ from .job import Job
 #: exactly M / 2 MiB files and heap_totalsz is M; its fbarrays and memory config live in ordinary memory).
 #: Devices, ethdev queues and other libraries an application initialises come on top.
 EAL_INIT_HEAP = 155_904
-MAX_FILE_BYTES = 1 << 20
 MAX_ITEMS = 10_000
 
 
@@ -190,15 +190,17 @@ def _compute(kind: str, keys: dict[str, Any], p: Platform) -> Result:
 def load(path: str | Path) -> tuple[dict[str, Any], str]:
     p = Path(path)
     try:
-        data = p.read_bytes()[: MAX_FILE_BYTES + 1]
+        with p.open("rb") as fh:
+            data = fh.read(MAX_PLAN_BYTES + 1)  # no more than the bound is read
     except OSError as exc:
         raise InputError(f"cannot read plan file: {exc.strerror}", param=str(p)) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise InputError(f"{p}: plan files are limited to {MAX_FILE_BYTES:,} bytes", param=str(p))
+    if len(data) > MAX_PLAN_BYTES:
+        raise InputError(f"{p}: plan files are limited to {MAX_PLAN_BYTES:,} bytes", param=str(p))
     if not data.strip():
         raise InputError(f"{p}: the plan file is empty", param=str(p))
     try:
         text = data.decode()
+        check_toml_shape(text, str(p))  # its keys and nesting bounded before tomllib reads it
         return tomllib.loads(text), str(p)
     except UnicodeDecodeError:
         raise InputError(f"{p}: not UTF-8 text", param=str(p)) from None

@@ -20,6 +20,9 @@ from .exitcodes import ExitCode
 from .job import Job, complete, fit_rejection
 from .report import Report
 
+#: --tolerance's default: no growth allowed against --baseline (and what says --tolerance was not given)
+NO_TOLERANCE = "0"
+
 
 class Analysis(NamedTuple):
     """What to do besides sizing: --explain, --fit, and the CI gates."""
@@ -28,7 +31,7 @@ class Analysis(NamedTuple):
     fit: int | None = None
     max_total: int | None = None
     baseline: str | None = None
-    tolerance: str = "0"
+    tolerance: str = NO_TOLERANCE
 
 
 #: no analysis asked for (one object: a request without one is told by identity)
@@ -89,7 +92,7 @@ def evaluate(request: Request) -> Outcome:
         notes=platform_notes(job.platform, *objects_zones(results)),
     )
     problems: tuple[str, ...] = ()
-    if analysis.max_total is not None or analysis.baseline is not None:
+    if analysis.max_total is not None or analysis.baseline is not None or analysis.tolerance != NO_TOLERANCE:
         from .gates import failures, gate_report  # reads JSON with --baseline: imported only with a gate
 
         section = gate_report(
@@ -243,7 +246,7 @@ ANALYSIS_PARAMS = (
         "tolerance",
         "text",
         "Growth allowed against --baseline: bytes (64K) or a percentage (2%).",
-        default="0",
+        default=NO_TOLERANCE,
         show_default=True,
         metavar="SIZE|PCT",
         fronts=frozenset({"cli"}),

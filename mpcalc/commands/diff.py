@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..app.exitcodes import ExitCode
-from ..cli import cli, output, output_options
+from ..cli import cli, output, output_options, refuse_overwriting
 
 
 @click.command("diff", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
@@ -42,6 +42,7 @@ def command(ctx: click.Context, left: str, right: str, command: tuple[str, ...],
         fmt_side, as_json, svg = values.pop("fmt", None), values.pop("as_json", False), values.pop("svg", None)
         formats.append("json" if as_json else fmt_side)
         if svg:
+            refuse_overwriting(svg, "--svg", sub_ctx)
             ctx.meta["mpcalc.svg"] = svg
         reports.append(evaluate(request_of(name, values)).report)
     result = diff_reports(reports[0], reports[1])

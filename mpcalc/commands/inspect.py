@@ -15,6 +15,7 @@ import click
 from .. import inspect as ins
 from ..app.exitcodes import ExitCode
 from ..cli import output_options
+from ..dpdk.limits import MAX_DUMP_BYTES
 from ..dpdk.trace.text import is_text_trace
 from ..render import inspect as draw
 
@@ -62,18 +63,22 @@ def command(file: str, command_line: tuple[str, ...], fmt: str, **pinned: object
     if file != "-" and os.path.isdir(file):  # a CTF trace as DPDK writes it
         return _show(ins.inspect_trace(file, pins, command), fmt)
     if file == "-":
-        text, source = sys.stdin.read(), "<stdin>"
+        text, source = sys.stdin.read(MAX_DUMP_BYTES + 1), "<stdin>"  # no more than the bound is read
     else:
         try:
             with open(file, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
+                text = fh.read(MAX_DUMP_BYTES + 1)
         except OSError as exc:
             raise click.UsageError(f"cannot read {file!r}: {exc.strerror}") from None
         source = file
     if is_text_trace(next((ln for ln in text.splitlines() if ln.strip()), "")):  # babeltrace2's text of a trace
         if file == "-":
+            if len(text) > MAX_DUMP_BYTES:  # read no further than the bound: a trace this long is read from its file
+                raise click.UsageError(f"<stdin>: a trace over {MAX_DUMP_BYTES:,} bytes: give its file or CTF folder")
             sys.stdin = io.StringIO(text)  # the trace reader reads standard input itself
         return _show(ins.inspect_trace(file, pins, command), fmt)
+    if len(text) > MAX_DUMP_BYTES:
+        raise click.UsageError(f"{source}: larger than {MAX_DUMP_BYTES:,} bytes; give the dumps of one process")
     return _show(ins.inspect_text(text, source, pins, command), fmt)
 
 

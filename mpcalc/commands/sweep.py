@@ -122,6 +122,10 @@ def command(
             given_flags = sub.get_parameter_source("flags") not in (None, click.core.ParameterSource.DEFAULT)
     except click.ClickException as exc:
         raise click.UsageError(f"{command_name}: {exc.format_message()}") from None
+    if plot_file is not None:
+        from ..cli import refuse_overwriting
+
+        refuse_overwriting(plot_file, "--plot", sub)
     if ("fmt" in params and params.get("fmt") not in (None, "json")) or params.get("as_json"):
         raise click.UsageError("--format and --json belong to sweep here: use --format csv|jsonl")
     if "flags" in params and not given_flags:

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from .errors import InputError
 from .flags import MEMPOOL_FLAGS, FlagSet
 from .intmath import U32_MAX
+from .limits import quote
 from .records import positional
 from .units import parse_count, parse_size
 
@@ -75,21 +76,46 @@ class Param(NamedTuple):
         return _PARSERS[self.kind](self, value)
 
 
+def _as_number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def _ranged(p: Param, value: Any, parse: Callable[[Any], int]) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InputError(f"{value!r} is not a {'count' if p.kind == 'count' else 'size'}")
+        raise InputError(f"{quote(value)} is not a {'count' if p.kind == 'count' else 'size'}")
     number = value if isinstance(value, int) else parse(value)
     if number < p.lo:
-        raise InputError(f"{value!r} is below the minimum {p.lo}")
+        raise InputError(f"{quote(value)} is below the minimum {p.lo}")
     if number > p.hi:
-        raise InputError(f"{value!r} is above the maximum {p.hi:,}")
+        raise InputError(f"{quote(value)} is above the maximum {p.hi:,}")
     return number
 
 
 def _choice(p: Param, value: Any) -> Any:
+    """One of the choices; a number (a TOML or JSON ``22.11``) is the one choice that reads as that number,
+    else refused naming the string to write.
+
+    >>> release = Param("dpdk", "choice", "", choices=("21.11", "22.11", "23.10"))
+    >>> release.parse(22.11), release.parse(23.1)
+    ('22.11', '23.10')
+    >>> release.parse(24.5)
+    Traceback (most recent call last):
+    ...
+    mpcalc.dpdk.errors.InputError: 24.5 is a number, not one of 21.11, 22.11, 23.10 (give the text, "24.5")
+    """
+    if isinstance(value, float):
+        same = [c for c in p.choices if _as_number(c) == value]
+        if len(same) != 1:
+            raise InputError(
+                f'{quote(value)} is a number, not one of {", ".join(p.choices)} (give the text, "{value}")'
+            )
+        value = same[0]
     text = str(value) if isinstance(value, int) and not isinstance(value, bool) else value
     if text not in p.choices:
-        raise InputError(f"{value!r} is not one of {', '.join(p.choices)}")
+        raise InputError(f"{quote(value)} is not one of {', '.join(p.choices)}")
     return int(text) if p.numeric else text
 
 
@@ -98,10 +124,10 @@ def _flags(p: Param, value: Any) -> list[int]:
     vocabulary = p.vocabulary
     if isinstance(value, list):
         if not all(isinstance(v, str) for v in value):
-            raise InputError(f"{value!r} is not a flag list")
+            raise InputError(f"{quote(value)} is not a flag list")
         value = ",".join(value) or "none"
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputError(f"{value!r} is not a flag list")
+        raise InputError(f"{quote(value)} is not a flag list")
     if str(value).strip().lower() == "all":
         if not p.all_combinations:
             raise InputError("'all' is for the single commands; a plan item has one set of flags")
@@ -111,13 +137,13 @@ def _flags(p: Param, value: Any) -> list[int]:
 
 def _text(p: Param, value: Any) -> str:
     if not isinstance(value, str):
-        raise InputError(f"{value!r} is not text")
+        raise InputError(f"{quote(value)} is not text")
     return value
 
 
 def _bool(p: Param, value: Any) -> bool:
     if not isinstance(value, bool):
-        raise InputError(f"{value!r} is not true or false")
+        raise InputError(f"{quote(value)} is not true or false")
     return value
 
 
@@ -125,7 +151,7 @@ def _list(p: Param, value: Any) -> list[str]:
     """A repeatable option's values (``--port a --port b``; a plan's or a batch's array of strings)."""
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, (list, tuple)) or not all(isinstance(v, str) for v in items):
-        raise InputError(f"{value!r} is not a list of text")
+        raise InputError(f"{quote(value)} is not a list of text")
     return list(items)
 
 
@@ -135,10 +161,10 @@ def _page(p: Param, value: Any) -> int:
     if isinstance(value, str) and value.strip().lower() in ("none", "0"):
         return 0
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise InputError(f"{value!r} is not a page size (a power of two from 4K; or none)")
+        raise InputError(f"{quote(value)} is not a page size (a power of two from 4K; or none)")
     size = value if isinstance(value, int) else parse_size(value)
     if size < 4096 or size & (size - 1) or size > 1 << 40:
-        raise InputError(f"{value!r} is not a page size (a power of two from 4K; or none)")
+        raise InputError(f"{quote(value)} is not a page size (a power of two from 4K; or none)")
     return size
 
 
@@ -149,7 +175,7 @@ def _argv(p: Param, value: Any) -> list[str]:
 
         return shlex.split(value)
     if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise InputError(f"{value!r} is not a command line (a list of strings)")
+        raise InputError(f"{quote(value)} is not a command line (a list of strings)")
     return list(value)
 
 

@@ -1,6 +1,32 @@
 """Exceptions raised for bad input, and the DPDK rejection record."""
 
+import re
 from typing import NamedTuple
+
+#: most characters of the input an error quotes (mpcalc.dpdk.limits.quote; InputError holds every message to it)
+QUOTE_CHARS = 80
+#: a quoted value in a message: a Python repr of a text
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+#: longest message, whatever it quotes
+_MESSAGE_CHARS = 1000
+
+
+def _bounded(message: str) -> str:
+    """``message`` with every quoted value over :data:`QUOTE_CHARS` characters cut (``'abc'...``): however
+    long a bad value, its error is short.
+
+    >>> _bounded("x " * 50 + repr("a" * 200) + " is not a count")[-30:]
+    "aaaaaaaaaaa'... is not a count"
+    """
+    if len(message) <= 2 * QUOTE_CHARS:
+        return message
+
+    def cut(m: re.Match[str]) -> str:
+        text = m.group()
+        return text if len(text) <= QUOTE_CHARS + 2 else text[: QUOTE_CHARS + 1] + text[0] + "..."
+
+    message = _QUOTED.sub(cut, message)
+    return message if len(message) <= _MESSAGE_CHARS else message[:_MESSAGE_CHARS] + "..."
 
 
 class MpcalcError(ValueError):
@@ -14,7 +40,7 @@ class InputError(MpcalcError):
     """
 
     def __init__(self, message: str, *, param: str | None = None) -> None:
-        super().__init__(message)
+        super().__init__(_bounded(message))
         self.param = param
 
 
@@ -37,3 +63,22 @@ class Rejection(NamedTuple):
             "function": self.function,
             "source": self.source,
         }
+
+
+#: how an error names the standard output
+STDOUT = "standard output"
+
+
+class OutputError(MpcalcError):
+    """An output that cannot be written (closed, full, a folder, no permission): the message names it.
+
+    Never a bug, nor a bad input: exit code ``ExitCode.OUTPUT``."""
+
+    def __init__(self, name: str, why: str) -> None:
+        super().__init__(f"cannot write {name}: {why}")
+        self.name = name
+
+
+def os_reason(exc: BaseException) -> str:
+    """What an OS error says, in words (``No space left on device``)."""
+    return (exc.strerror if isinstance(exc, OSError) else None) or str(exc) or type(exc).__name__

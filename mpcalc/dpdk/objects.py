@@ -32,7 +32,7 @@ OBJECTS: dict[str, tuple[str, str] | ObjectDecl] = {
 NAMES = tuple(OBJECTS)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)  # every cache bounded (tests/test_hostile.py)
 def get(name: str) -> ObjectDecl:
     """The declaration of object ``name`` (a KeyError for an unknown name)."""
     entry = OBJECTS[name]

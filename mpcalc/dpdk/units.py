@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .errors import InputError
+from .limits import quote
 
 _NUMBER = re.compile(r"^\s*(?P<num>[0-9][0-9_]*(?:\.[0-9]+)?|0[xX][0-9a-fA-F]+)\s*(?P<unit>[A-Za-z]*)\s*$")
 
@@ -54,10 +55,10 @@ def _parse(text: str | int, units: dict[str, int], what: str) -> int:
         return text
     match = _NUMBER.match(str(text))
     if match is None:
-        raise InputError(f"{text!r} is not a {what}")
+        raise InputError(f"{quote(text)} is not a {what}")
     num, unit = match["num"], match["unit"].lower()
     if unit not in units:
-        raise InputError(f"{text!r} has an unknown unit {match['unit']!r}")
+        raise InputError(f"{quote(text)} has an unknown unit {match['unit']!r}")
     if num[:2].lower() == "0x":
         return int(num, 16) * units[unit]
     if "." not in num:
@@ -66,7 +67,7 @@ def _parse(text: str | int, units: dict[str, int], what: str) -> int:
 
     value = Fraction(num.replace("_", "")) * units[unit]
     if value.denominator != 1:
-        raise InputError(f"{text!r} is not a whole number of {'bytes' if what == 'size' else 'items'}")
+        raise InputError(f"{quote(text)} is not a whole number of {'bytes' if what == 'size' else 'items'}")
     return int(value)
 
 

@@ -10,6 +10,7 @@ Pure Python (no click, no rich).
 from __future__ import annotations
 
 from ..dpdk.errors import InputError
+from ..dpdk.limits import MAX_LINE_BYTES, too_long
 from . import parse_mempool, parse_memzone, parse_procinfo, parse_telemetry
 from .dumps import Parsed, PoolDump, ZoneDump
 
@@ -28,11 +29,13 @@ def parse(text: str, source: str = "<input>") -> Parsed:
         no = i + 1
         raw = lines[i].rstrip("\r")
         i += 1
+        if len(raw) > MAX_LINE_BYTES // 4 and len(raw.encode()) > MAX_LINE_BYTES:
+            raise too_long(source, no, raw)
         if not raw.strip():
             continue
         # ---- telemetry JSON (one line, or pretty-printed over several) ----
         if parse_telemetry.is_start(raw):
-            doc, consumed = parse_telemetry.json_at(lines, i - 1)
+            doc, consumed = parse_telemetry.json_at(lines, i - 1, source)
             if doc is None:
                 parse_telemetry.unreadable(out, no, raw)
                 out.skipped.append((no, raw))

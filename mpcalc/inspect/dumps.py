@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..dpdk.errors import InputError
+from ..dpdk.limits import quote_start
 
 
 @dataclass
@@ -110,7 +111,7 @@ class Parsed:
 
 def malformed(source: str, line: int, text: str, why: str) -> InputError:
     """The error for a malformed line of a known kind: it names the line number."""
-    return InputError(f"line {line}: {why}: {text.strip()[:120]!r}", param=source)
+    return InputError(f"line {line}: {why}: {quote_start(text.strip())}", param=source)
 
 
 def integer(source: str, line: int, text: str, value: str, base: int = 10) -> int:

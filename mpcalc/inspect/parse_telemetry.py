@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..dpdk.limits import MAX_DEPTH, MAX_LINE_BYTES, json_too_deep, too_long
 from .dumps import Parsed, malformed
 
 _TEL_INFO_INT = (
@@ -40,21 +41,34 @@ def is_start(raw: str) -> bool:
     return raw.lstrip().startswith("{")
 
 
-def json_at(lines: list[str], start: int) -> tuple[Any, int]:
-    """A JSON document starting at line ``start``: (document, lines consumed) or (None, 0)."""
+_DECODER = json.JSONDecoder()
+#: lines a pretty-printed reply may span
+_REPLY_LINES = 5000
+
+
+def json_at(lines: list[str], start: int, source: str = "<input>") -> tuple[Any, int]:
+    """A JSON document starting at line ``start`` and ending a line: (document, lines consumed) or (None, 0).
+    One decode of at most :data:`~mpcalc.dpdk.limits.MAX_LINE_BYTES` (a reply, on one line or pretty-printed
+    over several), its nesting bounded first (:data:`~mpcalc.dpdk.limits.MAX_DEPTH`)."""
+    taken, size = [], 0
+    for line in lines[start : start + _REPLY_LINES]:
+        taken.append(line)
+        size += len(line) + 1
+        if size > MAX_LINE_BYTES:
+            break
+    text = "\n".join(taken)
+    if json_too_deep(text):
+        raise malformed(source, start + 1, lines[start], f"telemetry JSON nested deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(lines[start]), 1
+        doc, end = _DECODER.raw_decode(text)
     except json.JSONDecodeError:
-        pass
-    buf = ""
-    for j in range(start, min(len(lines), start + 5000)):
-        buf += lines[j] + "\n"
-        if lines[j].rstrip().startswith("}") or lines[j].rstrip().endswith("}"):
-            try:
-                return json.loads(buf), j - start + 1
-            except json.JSONDecodeError:
-                continue
-    return None, 0
+        if size > MAX_LINE_BYTES:
+            raise too_long(source, start + 1, lines[start]) from None
+        return None, 0
+    line_end = text.find("\n", end)
+    if text[end : line_end if line_end >= 0 else len(text)].strip():
+        return None, 0  # more on the line the document ends: not a reply
+    return doc, text.count("\n", 0, end) + 1
 
 
 def unreadable(out: Parsed, no: int, raw: str) -> None:

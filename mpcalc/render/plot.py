@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 from ..dpdk.errors import InputError
@@ -111,11 +112,14 @@ def save(fig: Any, path: str) -> None:
     """Save a figure by the file's extension (.svg, .png, .pdf), reproducibly (no date in SVG or PDF)."""
     import matplotlib as mpl
 
-    try:
-        with mpl.rc_context({"svg.hashsalt": "mpcalc"}):  # the same ids in every run: a diff shows real changes
-            fig.savefig(path, metadata={"Date": None} if path.lower().endswith((".svg", ".pdf")) else None)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot write {path!r}: {exc}", param="--plot") from None
+    from .files import replacing
+
+    ext = os.path.splitext(path)[1].lower().lstrip(".")
+    if ext and ext not in fig.canvas.get_supported_filetypes():
+        raise InputError(f"cannot write {path!r}: matplotlib writes no .{ext} file", param="--plot")
+    with replacing(path, "--plot") as tmp, mpl.rc_context({"svg.hashsalt": "mpcalc"}):
+        # the same ids in every run: a diff shows real changes
+        fig.savefig(tmp, format=ext or None, metadata={"Date": None} if ext in ("svg", "pdf") else None)
 
 
 def _stacked(ax: Any, bars: list[Any], *, scale: int, unit: str, colors: dict[str, Any]) -> None:

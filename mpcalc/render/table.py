@@ -31,7 +31,8 @@ SVG_WIDTH = 100
 
 
 def save_svg(report: object, path: str) -> None:
-    """The table view of any report, recorded and saved as SVG (rich's export)."""
+    """The table view of any report, recorded and saved as SVG (rich's export), replacing ``path`` whole
+    (mpcalc.render.files)."""
     import io
 
     from . import render
@@ -46,7 +47,10 @@ def save_svg(report: object, path: str) -> None:
         render(report, "table", buf)
     finally:
         _RECORDING = None
-    console.save_svg(path, title="mpcalc")
+    from .files import replacing
+
+    with replacing(path, "--svg") as tmp:
+        console.save_svg(tmp, title="mpcalc")
 
 
 _RECORDING: Console | None = None

@@ -168,6 +168,8 @@ class PoolCalc:
         """The ``RG_MP_<name>`` memzone's length for a ring of ``slots`` pointers, and its heap cost."""
         found = self._rings.get(slots)
         if found is None:
+            if len(self._rings) >= _MEMO_LIMIT:
+                self._rings.clear()
             size = eal.memzone_len(ring_memsize(slots, self.p), self.p)
             found = self._rings[slots] = (size, self.heap_cost(size))
         return found

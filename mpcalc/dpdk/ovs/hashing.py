@@ -44,7 +44,7 @@ def _mhash_finish(h: int) -> int:
     return h ^ (h >> 16)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def _crc_table() -> tuple[int, ...]:
     table = []
     for i in range(256):

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..limits import quote
 
 MAX_FILE_BYTES = 64 << 20  #: read_routes refuses larger files
 MAX_LINES = 10_000_000  #: ... and files with more lines
@@ -91,7 +92,7 @@ def parse_routes(lines: Iterable[str], family: int, *, source: str = "<stdin>", 
             continue
 
         def bad(why: str) -> InputError:
-            return InputError(f"{source}:{lineno}: {raw.strip()!r} {why}", param=source)  # noqa: B023 - used at once
+            return InputError(f"{source}:{lineno}: {quote(raw.strip())} {why}", param=source)  # noqa: B023 - used at once
 
         if len(fields) > 2:
             raise bad("has more than a prefix and a next hop")
@@ -100,7 +101,7 @@ def parse_routes(lines: Iterable[str], family: int, *, source: str = "<stdin>", 
         if not slash:
             raise bad(f"is not an {fam_name} prefix (no /depth)")
         if not (depth_text.isascii() and depth_text.isdigit()) or len(depth_text) > 3:
-            raise bad(f"is not an {fam_name} prefix (bad depth {depth_text!r})")
+            raise bad(f"is not an {fam_name} prefix (bad depth {quote(depth_text)})")
         depth = int(depth_text)
         if depth > width:
             raise bad(f"is not an {fam_name} prefix (depth {depth} > {width})")
@@ -111,7 +112,7 @@ def parse_routes(lines: Iterable[str], family: int, *, source: str = "<stdin>", 
         if len(fields) == 2:
             nh_text = fields[1]
             if not (nh_text.isascii() and nh_text.isdigit()):
-                raise bad(f"has a next hop {nh_text!r} that is not an unsigned integer")
+                raise bad(f"has a next hop {quote(nh_text)} that is not an unsigned integer")
             nh = int(nh_text)
             if nh > MAX_NEXT_HOP:
                 raise bad(f"has a next hop {nh} above 2^64-1")

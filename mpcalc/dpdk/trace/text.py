@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import IO, Any
 
 from ..errors import InputError
 from .events import Event, Stream
@@ -114,9 +114,22 @@ def parse_line(line: str, where: str) -> tuple[str, list[dict[str, Any]]] | None
     return m.group(1), groups
 
 
-def read_text(lines: Iterable[str], source: str) -> Iterator[Event]:
-    """The events of babeltrace2's text, in its order; a line that is not an event is an error that names it."""
+def _lines(stream: IO[str]) -> Iterator[str]:
+    """The lines of ``stream``, each read no further than :data:`MAX_LINE` + 1 characters (a longer one is refused
+    as it is read, not gathered first)."""
+    while True:
+        line = stream.readline(MAX_LINE + 1)
+        if not line:
+            return
+        yield line
+
+
+def read_text(lines: Iterable[str] | IO[str], source: str) -> Iterator[Event]:
+    """The events of babeltrace2's text (an open file, or lines), in its order; a line that is not an event is an
+    error that names it."""
     streams: dict[tuple[int, str], Stream] = {}
+    if hasattr(lines, "readline"):
+        lines = _lines(lines)  # type: ignore[arg-type]
     for no, line in enumerate(lines, 1):
         if len(line) > MAX_LINE:
             raise InputError(f"{source}, line {no}: over {MAX_LINE:,} characters: not babeltrace2's text of an event")

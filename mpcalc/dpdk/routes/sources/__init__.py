@@ -29,21 +29,72 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, cast
 
-from ...errors import InputError
+from ...errors import QUOTE_CHARS, InputError
+from ...limits import (
+    MAX_DECOMPRESSED_BYTES,
+    MAX_JSON_FILE_BYTES,
+    MAX_LINE_BYTES,
+    MAX_RATIO,
+    MAX_ROUTES,
+    RATIO_AFTER_BYTES,
+    too_long,
+)
 from .. import accel
 from ..table import RouteTable, TableBuilder, parse_plain
 from . import mrt, text
 
 FORMATS = ("auto", "plain", "ip", "frr-json", "bird", "bgpdump", "mrt")
 CHUNK = 8 << 20  #: bytes read at a time
-#: the routes a read holds at most (fib.MAX_PLANNED_ROUTES is the planner's own bound)
-MAX_ROUTES = 1 << 26
 
 Progress = Callable[[int], None]
 
 
+class _Counted:
+    """A compressed file read through a decompressor: how many bytes it gave."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw, self.count = raw, 0
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.raw.read(n)
+        self.count += len(data)
+        return data
+
+
+class _Bounded:
+    """The decompressed bytes of a file, refused past :data:`~mpcalc.dpdk.limits.MAX_DECOMPRESSED_BYTES` or
+    past :data:`~mpcalc.dpdk.limits.MAX_RATIO` times the compressed bytes read (a bomb), as they come."""
+
+    def __init__(self, stream: IO[bytes], raw: _Counted, name: str) -> None:
+        self.stream, self.raw, self.name, self.count = stream, raw, name, 0
+
+    def _check(self, data: bytes) -> bytes:
+        self.count += len(data)
+        if self.count > MAX_DECOMPRESSED_BYTES:
+            raise InputError(
+                f"{self.name}: decompresses to more than {MAX_DECOMPRESSED_BYTES:,} bytes", param=self.name
+            )
+        if self.count > RATIO_AFTER_BYTES and self.count > MAX_RATIO * self.raw.count:
+            raise InputError(
+                f"{self.name}: decompresses to more than {MAX_RATIO:,} times its size "
+                f"({self.raw.count:,} bytes to {self.count:,} so far): a compression bomb, not a route table",
+                param=self.name,
+            )
+        return data
+
+    def read(self, n: int = -1) -> bytes:
+        return self._check(self.stream.read(n))
+
+    def peek(self, n: int = 0) -> bytes:
+        return cast(bytes, self.stream.peek(n))  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.stream.close()
+
+
 def _open(path: str) -> tuple[IO[bytes], IO[bytes]]:
-    """(the file's bytes, decompressed if it is gzip, bzip2 or xz; the file itself)."""
+    """(the file's bytes, decompressed if it is gzip, bzip2 or xz, within the bounds of :class:`_Bounded`;
+    the file itself)."""
     if path == "-":
         raw: IO[bytes] = sys.stdin.buffer
     else:
@@ -53,13 +104,17 @@ def _open(path: str) -> tuple[IO[bytes], IO[bytes]]:
             raise InputError(f"{path}: cannot read: {exc.strerror or exc}", param=path) from exc
     peek = getattr(raw, "peek", None)
     head = peek(6)[:6] if peek is not None else b""
+    counted = _Counted(raw)
     if head[:2] == b"\x1f\x8b":
-        return cast(IO[bytes], gzip.GzipFile(fileobj=raw)), raw
-    if head[:3] == b"BZh":
-        return cast(IO[bytes], bz2.BZ2File(raw)), raw
-    if head[:6] == b"\xfd7zXZ\x00":
-        return cast(IO[bytes], lzma.LZMAFile(raw)), raw
-    return raw, raw
+        stream: IO[bytes] = cast(IO[bytes], gzip.GzipFile(fileobj=cast(IO[bytes], counted)))
+    elif head[:3] == b"BZh":
+        stream = cast(IO[bytes], bz2.BZ2File(cast(IO[bytes], counted)))
+    elif head[:6] == b"\xfd7zXZ\x00":
+        stream = cast(IO[bytes], lzma.LZMAFile(cast(IO[bytes], counted)))  # noqa: SIM115 - closed by read_table
+    else:
+        return raw, raw
+    shown = "<stdin>" if path == "-" else path
+    return cast(IO[bytes], _Bounded(stream, counted, shown)), raw
 
 
 def detect(head: bytes) -> str:
@@ -84,31 +139,52 @@ def detect(head: bytes) -> str:
     return "plain"
 
 
-def _chunks(stream: IO[bytes], progress: Progress | None) -> Iterator[bytes]:
-    """Whole lines, CHUNK bytes or so at a time."""
-    tail = b""
+def _chunks(
+    stream: IO[bytes], name: str, progress: Progress | None, limit: int | None = MAX_LINE_BYTES
+) -> Iterator[bytes]:
+    """Whole lines, CHUNK bytes or so at a time.  Each read is refused at once if it holds a NUL byte (a
+    binary file), and the unfinished line it leaves if that is over ``limit`` bytes (None: no line bound, for
+    FRR's JSON, held whole, which is bounded by MAX_JSON_FILE_BYTES instead): the bounds apply as the bytes
+    arrive, before a line is put together."""
+    tail: list[bytes] = []  # the unfinished line, in the pieces it came in
+    tail_len = 0
+    lines = 0  # complete lines so far
     done = 0
     while True:
         block = stream.read(CHUNK)
         if not block:
             break
+        if b"\0" in block:
+            raise _binary(name)
         done += len(block)
+        if limit is None and done > MAX_JSON_FILE_BYTES:
+            raise InputError(f"{name}: larger than {MAX_JSON_FILE_BYTES:,} bytes (FRR JSON is read whole)", param=name)
         if progress is not None:
             progress(done)
-        block = tail + block
         cut = block.rfind(b"\n") + 1
-        if cut:
-            tail = block[cut:]
-            yield block[:cut]
-        else:
-            tail = block
+        if not cut:
+            tail.append(block)
+            tail_len += len(block)
+            if limit is not None and tail_len > limit:
+                raise too_long(name, lines + 1, b"".join(tail)[: QUOTE_CHARS + 1].decode("utf-8", "replace"))
+            continue
+        lines += block.count(b"\n", 0, cut)
+        yield b"".join((*tail, block[:cut])) if tail else block[:cut]
+        tail = [block[cut:]] if cut < len(block) else []
+        tail_len = len(block) - cut
+        if limit is not None and tail_len > limit:
+            raise too_long(name, lines + 1, block[cut : cut + QUOTE_CHARS + 1].decode("utf-8", "replace"))
     if tail:
-        yield tail
+        yield b"".join(tail)
+
+
+def _binary(name: str) -> InputError:
+    return InputError(f"{name}: binary file (contains NUL bytes), not a route list", param=name)
 
 
 def _decode(chunk: bytes, name: str) -> str:
     if b"\0" in chunk:
-        raise InputError(f"{name}: binary file (contains NUL bytes), not a route list", param=name)
+        raise _binary(name)
     try:
         return chunk.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -117,7 +193,7 @@ def _decode(chunk: bytes, name: str) -> str:
 
 def _plain(stream: IO[bytes], builder: TableBuilder, progress: Progress | None) -> None:
     line = 1
-    for chunk in _chunks(stream, progress):
+    for chunk in _chunks(stream, builder.source, progress):
         cols = accel.parse(chunk, builder.family)  # canonical lines, in C where it was built
         if cols is not None:
             builder.add(cols[0], cols[1], cols[2], None, line)
@@ -130,10 +206,15 @@ def _plain(stream: IO[bytes], builder: TableBuilder, progress: Progress | None) 
             )
 
 
-def _lines(stream: IO[bytes], name: str, progress: Progress | None) -> Iterator[tuple[int, str]]:
+def _lines(
+    stream: IO[bytes], name: str, progress: Progress | None, limit: int | None = MAX_LINE_BYTES
+) -> Iterator[tuple[int, str]]:
+    """(number, line) of a text route file, each line within ``limit`` bytes (a character is at most 4)."""
     number = 1
-    for chunk in _chunks(stream, progress):
+    for chunk in _chunks(stream, name, progress, limit):
         for line in _decode(chunk, name).splitlines():
+            if limit is not None and len(line) > limit // 4 and len(line.encode()) > limit:
+                raise too_long(name, number, line[: QUOTE_CHARS + 1])
             yield number, line
             number += 1
 
@@ -159,7 +240,8 @@ def read_table(
             mrt.read(stream, family, builder, progress)
         else:
             rows: Iterable[text.Row]
-            lines = _lines(stream, shown, progress)
+            # FRR's JSON is held whole (its members decoded one at a time): no line bound, the file's
+            lines = _lines(stream, shown, progress, None if fmt == "frr-json" else MAX_LINE_BYTES)
             if fmt == "ip":
                 rows = text.ip_route(lines, family, shown)
             elif fmt == "bird":

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import IO
 
 from ...errors import InputError
+from ...limits import MAX_MRT_RECORD_BYTES
 from ..table import Gather, TableBuilder
 
 TABLE_DUMP, TABLE_DUMP_V2 = 12, 13
@@ -87,6 +88,10 @@ def read(stream: IO[bytes], family: int, builder: TableBuilder, progress: Callab
         return InputError(f"{name}: MRT record {record}: {why}", param=name)
 
     while True:
+        if len(buf) - pos >= 12 and int.from_bytes(buf[pos + 8 : pos + 12], "big") > MAX_MRT_RECORD_BYTES:
+            record += 1
+            size = int.from_bytes(buf[pos + 8 : pos + 12], "big")
+            raise bad(f"of {size:,} bytes, over the bound of {MAX_MRT_RECORD_BYTES:,}")
         if len(buf) - pos < 12 or len(buf) - pos < 12 + int.from_bytes(buf[pos + 8 : pos + 12], "big"):
             block = stream.read(_READ)
             if not block:

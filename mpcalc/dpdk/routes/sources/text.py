@@ -16,6 +16,7 @@ import socket
 from collections.abc import Iterable, Iterator
 
 from ...errors import InputError
+from ...limits import check_json_depth, cut, quote
 from ..table import Gather, TableBuilder
 
 Row = tuple[int, str, int | None, object]
@@ -179,6 +180,7 @@ def _entries(lines: Lines, source: str) -> Iterator[tuple[int, str, object]]:
     def bad(why: str) -> InputError:
         return InputError(f"{source}:{1 + text.count(chr(10), 0, pos)}: {why} (FRR show ip route json)", param=source)
 
+    check_json_depth(text, source)  # before the decoder recurses into it
     pos = _WS.match(text).end()  # type: ignore[union-attr]
     if not text.startswith("{", pos):
         raise bad("not a JSON object")
@@ -206,20 +208,27 @@ def _entries(lines: Lines, source: str) -> Iterator[tuple[int, str, object]]:
 
 def frr_json(lines: Lines, family: int, source: str) -> Iterator[Row]:
     """FRR ``show ip route [vrf all] json``: each prefix's selected route (else its first), next hops
-    from its active hops (address, interface, or the hop's type: blackhole, unreachable, ...)."""
+    from its active hops (address, interface, or the hop's type: blackhole, unreachable, ...).  A prefix's
+    value must be a list of route objects, a route's ``nexthops`` a list of objects: anything else is an
+    error naming its line and quoting the value."""
     for number, key, value in _entries(lines, source):
         # a VRF's members are the prefixes
         items = list(value.items()) if isinstance(value, dict) else [(key, value)]
         for prefix, routes in items:
-            if not isinstance(routes, list) or not routes or "/" not in prefix:
+            if "/" not in prefix:
                 continue
+            if not isinstance(routes, list) or not routes or not all(isinstance(r, dict) for r in routes):
+                raise _frr_bad(source, number, f"{prefix}'s routes are not a list of route objects", routes)
             addr, _, d = prefix.partition("/")
             if _family(addr) != family:
                 continue
-            route = next((r for r in routes if isinstance(r, dict) and r.get("selected")), routes[0])
+            route = next((r for r in routes if r.get("selected")), routes[0])
+            nexthops = route.get("nexthops", [])
+            if not isinstance(nexthops, list) or not all(isinstance(h, dict) for h in nexthops):
+                raise _frr_bad(source, number, f"{prefix}'s nexthops are not a list of objects", nexthops)
             hops = []
-            for hop in route.get("nexthops", ()) if isinstance(route, dict) else ():
-                if isinstance(hop, dict) and hop.get("active", True):
+            for hop in nexthops:
+                if hop.get("active", True):
                     hops.append(
                         str(
                             hop.get("ip")
@@ -229,6 +238,10 @@ def frr_json(lines: Lines, family: int, source: str) -> Iterator[Row]:
                         )
                     )
             yield number, addr, int(d) if d.isdigit() else -1, tuple(hops)
+
+
+def _frr_bad(source: str, line: int, why: str, value: object) -> InputError:
+    return InputError(f"{source}:{line}: {why}: {quote(value)} (FRR show ip route json)", param=source)
 
 
 # -- the columns --------------------------------------------------------------------------------------------
@@ -251,6 +264,7 @@ def collect(rows: Iterable[Row], family: int, builder: TableBuilder, *, dedup: b
                 raise ValueError
             net = int.from_bytes(socket.inet_pton(af, addr), "big") & masks[depth]
         except (OSError, ValueError):
-            raise InputError(f"{source}:{number}: {addr}/{depth} is not an IPv{family} prefix", param=source) from None
+            prefix = cut(f"{addr}/{depth}")
+            raise InputError(f"{source}:{number}: {prefix} is not an IPv{family} prefix", param=source) from None
         routes.add(net, depth, hop, number)
     routes.flush()
