@@ -36,6 +36,12 @@ MAX_DECOMPRESSED_BYTES = 16 << 30
 MAX_RATIO = 200
 #: the decompressed bytes below which the ratio is not held against a file (a small file's headers)
 RATIO_AFTER_BYTES = 64 << 20
+#: longest line of babeltrace2's text of a trace, in characters (a DPDK event's text is under 2 KiB)
+MAX_TRACE_LINE = 64 * 1024
+#: largest stream file of a CTF trace, in bytes (a thread's trace buffer is --trace-bufsz, 1 MiB by default)
+MAX_TRACE_STREAM_BYTES = 1 << 32
+#: largest metadata file of a CTF trace, in bytes (DPDK 26.07's declares 532 tracepoints in about 100 KiB)
+MAX_TRACE_METADATA_BYTES = 16 << 20
 #: most routes a route file may hold (``fib.MAX_PLANNED_ROUTES`` is the FIB planner's own, lower, bound)
 MAX_ROUTES = 1 << 26
 

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 from ..declare import CACHE_LAYOUT, ObjectDecl, Param, Resolved
 from ..errors import InputError
 from ..facts import RELEASES
+from ..limits import MAX_TRACE_METADATA_BYTES, MAX_TRACE_STREAM_BYTES
 from ..platform import Platform, describe
 from ..records import Result
 from ..standalone import finish
@@ -54,8 +55,6 @@ RECORD_OPTIONS = (
     "--trace=lib\\.mempool\\..*",
     "--trace=lib\\.ethdev\\..*",
 )
-#: the largest CTF stream file read (a trace buffer is --trace-bufsz, 1 MiB by default)
-MAX_STREAM_BYTES = 1 << 32
 
 
 def trace_folder(path: str) -> str | None:
@@ -81,14 +80,19 @@ def _merged(folder: str, wanted: frozenset[str] | None) -> tuple[Iterator[Event]
     """Every stream's events, merged by timestamp (the streams share DPDK's clock; a stream's own order is kept)."""
     import heapq
 
-    with open(os.path.join(folder, "metadata"), encoding="utf-8", errors="replace") as f:
-        meta = ctf.read_metadata(f.read(), os.path.join(folder, "metadata"))
+    where = os.path.join(folder, "metadata")
+    if os.path.getsize(where) > MAX_TRACE_METADATA_BYTES:
+        raise InputError(
+            f"{where}: over {MAX_TRACE_METADATA_BYTES:,} bytes: not a DPDK trace's metadata", param="trace"
+        )
+    with open(where, encoding="utf-8", errors="replace") as f:
+        meta = ctf.read_metadata(f.read(), where)
     files = ctf.stream_files(folder)
     if not files:
         raise InputError(f"{folder}: the trace has metadata but no stream file", param="trace")
     for path in files:
-        if os.path.getsize(path) > MAX_STREAM_BYTES:
-            raise InputError(f"{path}: over {MAX_STREAM_BYTES:,} bytes: not a DPDK trace buffer", param="trace")
+        if os.path.getsize(path) > MAX_TRACE_STREAM_BYTES:
+            raise InputError(f"{path}: over {MAX_TRACE_STREAM_BYTES:,} bytes: not a DPDK trace buffer", param="trace")
     env = dict(meta.env)
     full = _full(files, meta)
     if full:

@@ -15,12 +15,11 @@ from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 from ..errors import InputError
+from ..limits import MAX_TRACE_LINE
 from .events import Event, Stream
 
-__all__ = ["MAX_LINE", "is_text_trace", "parse_line", "read_text"]
+__all__ = ["is_text_trace", "parse_line", "read_text"]
 
-#: the longest line read (a DPDK event's text is under 2 KiB; a longer line is not babeltrace2's)
-MAX_LINE = 64 * 1024
 
 _HEAD = re.compile(r"\[[^\]]*\]\s+\([^)]*\)\s+(?:\S+\s+)?([A-Za-z_][\w.]*):\s")
 _TOKEN = re.compile(r'\s*(?:(\{)|(\})|(\[)|(\])|(,)|(=)|"((?:[^"\\]|\\.)*)"|([^\s,={}\[\]"]+))')
@@ -115,10 +114,10 @@ def parse_line(line: str, where: str) -> tuple[str, list[dict[str, Any]]] | None
 
 
 def _lines(stream: IO[str]) -> Iterator[str]:
-    """The lines of ``stream``, each read no further than :data:`MAX_LINE` + 1 characters (a longer one is refused
+    """The lines of ``stream``, each read no further than :data:`MAX_TRACE_LINE` + 1 characters (a longer one is refused
     as it is read, not gathered first)."""
     while True:
-        line = stream.readline(MAX_LINE + 1)
+        line = stream.readline(MAX_TRACE_LINE + 1)
         if not line:
             return
         yield line
@@ -131,8 +130,10 @@ def read_text(lines: Iterable[str] | IO[str], source: str) -> Iterator[Event]:
     if hasattr(lines, "readline"):
         lines = _lines(lines)  # type: ignore[arg-type]
     for no, line in enumerate(lines, 1):
-        if len(line) > MAX_LINE:
-            raise InputError(f"{source}, line {no}: over {MAX_LINE:,} characters: not babeltrace2's text of an event")
+        if len(line) > MAX_TRACE_LINE:
+            raise InputError(
+                f"{source}, line {no}: over {MAX_TRACE_LINE:,} characters: not babeltrace2's text of an event"
+            )
         line = line.rstrip("\r\n")
         if not line.strip():
             continue
