@@ -52,7 +52,7 @@ def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
 _OUTPUT_FILES = frozenset({"svg", "plot", "plot_file"})
 
 
-def input_paths(ctx: click.Context) -> list[str]:
+def _input_paths(ctx: click.Context) -> list[str]:
     """The files a command reads, as given: its path options (click.Path, or a declared path) and its
     parents' (the platform's options before the command name), and every word of its arguments (a plan
     file, ``mpcalc trace TRACE``, an application's command line and the files it names)."""
@@ -75,7 +75,7 @@ def input_paths(ctx: click.Context) -> list[str]:
 def refuse_overwriting(path: str, option: str, ctx: click.Context) -> None:
     """An output file that is one of the command's inputs (the same file, by os.path.samefile) is refused
     before any work: it would be overwritten."""
-    for given in input_paths(ctx):
+    for given in _input_paths(ctx):
         try:
             same = os.path.samefile(path, given)
         except (OSError, ValueError):  # one of them does not exist: not the same file
@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     """Run the CLI and return its exit code (mpcalc.app.exitcodes.ExitCode, the README's table); an error
     becomes one line on stderr.  A run leaves sys.stdout, sys.stderr and the environment as it found them.
 
-    stdout is checked as it is written (userio.Checked): one that cannot be written (closed, full) is one
+    stdout is checked as it is written (userio.checking): one that cannot be written (closed, full) is one
     line naming it, exit ExitCode.OUTPUT, whatever the command (--help too)."""
     stdout = userio.checking()
     try:

@@ -96,7 +96,7 @@ def info(line: str) -> None:
         click.echo(f"mpcalc: {line}", err=True)
 
 
-class Checked:
+class _Checked:
     """``sys.stdout`` during a run: a write or flush that fails (closed, full, an I/O error) raises
     :class:`~mpcalc.dpdk.errors.OutputError` naming it; a reader that went away stays a BrokenPipeError (no
     error, :func:`stdout_closed`).  ``stream`` None: the process started with its stdout closed (``>&-``)."""
@@ -150,9 +150,9 @@ class Checked:
 
 
 def checking() -> TextIO:
-    """Put a :class:`Checked` stdout in place; return the stream it replaced (for :func:`unchecked`)."""
+    """Put a :class:`_Checked` stdout in place; return the stream it replaced (for :func:`unchecked`)."""
     stream = sys.stdout
-    sys.stdout = Checked(stream)
+    sys.stdout = _Checked(stream)
     return stream
 
 
