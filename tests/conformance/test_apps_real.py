@@ -60,6 +60,18 @@ CASES = [
         ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
         ["-i", "--total-num-mbufs=5000", "--mp-alloc=xmem"],
     ),
+    (  # issue 26: options whose value is the default, the run without them
+        "testpmd-defaults",
+        "testpmd",
+        ["-l", "0-1", "--proc-type=primary", "--mbuf-pool-ops-name", "ring_mp_mc", *NOHUGE, "--vdev", "net_null0"],
+        ["-i", "--total-num-mbufs=2048", "--hairpinq=0", "--noisy-tx-sw-buffer-size=0", "--noisy-lkup-memory=0"],
+    ),
+    (
+        "l3fwd-poll-mode",
+        "l3fwd",
+        ["-l", "0", "--proc-type=auto", *NOHUGE, *TAPS],
+        ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--mode=poll", "--event-vector-size", "16"],
+    ),
     ("l3fwd-fib-tap", "l3fwd", ["-l", "0", *NOHUGE, *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib"]),
     (
         "l3fwd-lpm-tap",
@@ -120,6 +132,37 @@ def test_refusals_are_the_programs_own():
         apps.size(
             ["dpdk-l3fwd", "-l", "0", *NOHUGE, "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"], Platform()
         )
+
+
+@pytest.mark.parametrize(
+    "kind,eal,app,message",
+    [
+        (
+            "l3fwd",
+            ["-l", "0", *NOHUGE, *TAPS],
+            ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--eventq-sched=atomic"],
+            "eventq_sched is valid only when event mode is selected",
+        ),
+        (
+            "testpmd",
+            ["-l", "0-1", "--proc-type=second", *NOHUGE, "--vdev", "net_null0"],
+            ["-i"],
+            "Invalid process type specified",
+        ),
+    ],
+    ids=["l3fwd-eventq-sched-in-poll-mode", "eal-invalid-proc-type"],
+)
+def test_the_programs_refuse_what_mpcalc_refuses(kind, eal, app, message):
+    """Issue 26: what mpcalc refuses with the program's own message, the program refuses with it."""
+    from mpcalc.dpdk.errors import InputError
+
+    from .apps.runner import AppError
+
+    with pytest.raises(InputError, match=message):
+        apps.size([f"dpdk-{kind}", *eal, "--", *app], Platform())
+    with pytest.raises(AppError) as exc:
+        run_app(kind, eal, app, f"mpcalc_app_{os.getpid()}_refuse26")
+    assert message in exc.value.output
 
 
 # --- the hugepage advice, on real 2 MiB pages -----------------------------------------------------------

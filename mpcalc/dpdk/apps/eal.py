@@ -22,9 +22,12 @@ from ..platform import Platform
 from ..records import Allocation
 from .eal_options import (
     _ALIASES,
+    _CHOICES,
+    _DEFAULTS,
     _LONG_FLAGS,
     _LONG_OPTIONAL,
     _LONG_WITH_VALUE,
+    _NOCASE,
     _NOT_MODELLED,
     _SHORT_FLAGS,
     _SHORT_OPTIONAL,
@@ -53,6 +56,8 @@ class EalArgs:
     in_memory: bool = False
     telemetry: bool = True
     remap_base: int | None = None  # -R (25.11+): lcore ids renumbered from this base
+    #: --proc-type as given (primary, EAL's default, or auto: primary when no primary runs)
+    proc_type: str = "primary"
     #: the EAL options as given, for the report
     given: list[str] = field(default_factory=list)
 
@@ -195,6 +200,13 @@ def parse_eal(argv: Sequence[str], release: str | None = None) -> tuple[EalArgs,
                 raise InputError(f"EAL option {tok!r} needs a value", param="command")
             value = eal_argv[nxt]
         name = _ALIASES.get(name, name)
+        given = (value or "").lower() if name in _NOCASE else (value or "")
+        if name in _CHOICES and given not in _CHOICES[name][0]:
+            raise InputError(f"{tok}: {_CHOICES[name][1]}", param="command")
+        if name in _DEFAULTS and given in _DEFAULTS[name]:
+            if name == "proc-type":
+                out.proc_type = given
+            continue  # EAL's own default: the run is the one without the option
         if name in _NOT_MODELLED:
             raise InputError(f"{tok}: {_NOT_MODELLED[name]}; the model does not cover it", param="command")
         if name == "l" and value and ("@" in value or "(" in value):
@@ -302,6 +314,11 @@ def check_eal(e: EalArgs) -> list[str]:
         notes.append(
             "EAL scans the PCI bus (no --no-pci): NICs bound to a DPDK driver would be probed as "
             "further ports; none is counted here"
+        )
+    if e.proc_type == "auto":
+        notes.append(
+            "--proc-type=auto is taken as a primary process: EAL makes it one when no primary of this "
+            "--file-prefix runs (eal_proc_type_detect, v22.11.11:lib/eal/linux/eal.c:348-370)"
         )
     notes.append("every lcore and port is taken to be on NUMA socket 0")
     return notes

@@ -93,12 +93,20 @@ _SINCE = {
     "eth-link-speed": "25.11",
 }
 _NOT_MODELLED = {
-    "mode": "the eventdev mode (its event device and vector pools)",
-    "eventq-sched": "the eventdev mode",
-    "event-eth-rxqs": "the eventdev mode",
+    # init_mem creates them in poll mode too (v22.11.11:examples/l3fwd/main.c:1016-1030)
     "event-vector": "event vector pools",
-    "event-vector-size": "event vector pools",
-    "event-vector-tmo": "event vector pools",
+}
+#: options parse_args refuses in poll mode, the only mode modelled: l3fwd's own message and line
+#: (v22.11.11:examples/l3fwd/main.c:914-922; v26.07:examples/l3fwd/main.c:1065-1073)
+_POLL_REFUSES = {
+    "event-eth-rxqs": (
+        "eth_rx_queues is valid only when event mode is selected",
+        "v22.11.11:examples/l3fwd/main.c:914-917",
+    ),
+    "eventq-sched": (
+        "eventq_sched is valid only when event mode is selected",
+        "v22.11.11:examples/l3fwd/main.c:919-922",
+    ),
 }
 
 
@@ -192,6 +200,11 @@ def parse(argv: list[str], p: Platform | None = None) -> L3fwdArgs:
         check_option("l3fwd", name, p, _SINCE, {}, "Invalid L3FWD parameters")
         if name in _NOT_MODELLED:
             raise InputError(f"l3fwd --{name}: {_NOT_MODELLED[name]} is not modelled", param="command")
+        if name == "mode" and value == "eventdev":
+            raise InputError(
+                "l3fwd --mode=eventdev: the eventdev mode (its event device, queues and adapters) is not modelled",
+                param="command",
+            )
         out.given.add(name)
         if name == "relax-rx-offload":
             out.relax_rx_offload = True
@@ -239,6 +252,12 @@ def parse(argv: list[str], p: Platform | None = None) -> L3fwdArgs:
         elif name == "hash-entry-num":
             # parsed, but setup_hash sizes both tables with L3FWD_HASH_ENTRIES (l3fwd_em.c:963-976)
             pass
+    # --mode: parse_mode sets the eventdev mode for "eventdev" only; "poll", l3fwd's default, and any other word
+    # leave the poll mode (v22.11.11:examples/l3fwd/main.c:567-576); --event-vector-size/-tmo without
+    # --event-vector are values nothing reads (main.c:887-893, 924-935)
+    for name, (message, where) in _POLL_REFUSES.items():
+        if name in out.given:
+            raise InputError(f"l3fwd --{name}: l3fwd exits: '{message}' ({where})", param="command")
     if not out.config:
         raise InputError(
             "l3fwd: give --config: its default uses lcores 2 and 3 on ports 0-3 "

@@ -10,6 +10,7 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..eal import memzone_len
@@ -24,7 +25,7 @@ from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
 from .releases import check_option, sizes
-from .testpmd_options import _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
+from .testpmd_options import _DEFAULTS, _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
 
 _SRC = "v22.11:app/test-pmd"
 # testpmd.h at the release (v22.11:app/test-pmd/testpmd.h:49-85, 658)
@@ -85,6 +86,24 @@ def _num(name: str, value: str | None, lo: int = 0, hi: int = 1 << 32) -> int:
     return n
 
 
+def atoi(text: str) -> int:
+    """C's atoi: the leading decimal number, 0 without one.
+
+    >>> atoi("12abc"), atoi(" -3"), atoi("x")
+    (12, -3, 0)
+    """
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m[1]) if m else 0
+
+
+def is_default(name: str, value: str | None) -> bool:
+    """Whether ``--name=value`` gives testpmd the value it has without the option (:data:`_DEFAULTS`)."""
+    if name not in _DEFAULTS:
+        return False
+    default = _DEFAULTS[name]
+    return atoi(value or "") == default if isinstance(default, int) else value == default
+
+
 def parse(argv: list[str], p: Platform | None = None) -> TestpmdArgs:
     """launch_args_parse (v22.11:app/test-pmd/parameters.c:709-1470), for the options that change memory; with
     ``p``, the options of ``p``'s release only."""
@@ -107,7 +126,7 @@ def parse(argv: list[str], p: Platform | None = None) -> TestpmdArgs:
             raise InputError(f"testpmd does not know the option --{name} (it exits: 'Invalid option')", param="command")
         check_option("testpmd", name, p, _SINCE, _UNTIL, "Invalid option")
         out.given[name] = value if eq else None
-        if name in _NOT_MODELLED:
+        if name in _NOT_MODELLED and not is_default(name, value):
             raise InputError(f"testpmd --{name}: {_NOT_MODELLED[name]} are not modelled", param="command")
         _apply(out, name, value)
     return out

@@ -1,0 +1,108 @@
+"""mpcalc app's verdicts on a command line (issue 26): what the real programs accept, refuse and leave behind.
+
+The figures and messages were read off real runs of Debian's dpdk-testpmd 22.11.11 and l3fwd v22.11.11;
+tests/conformance/test_apps_real.py runs them again.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mpcalc.dpdk import apps
+from mpcalc.dpdk.apps import eal_options, l3fwd, testpmd_options
+from mpcalc.dpdk.errors import InputError
+from mpcalc.dpdk.platform import Platform
+
+NOHUGE = ["--no-huge", "-m", "1024", "--no-pci"]
+NULL = ["dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_null0"]
+TAPS = ["--vdev", "net_tap0,iface=a", "--vdev", "net_tap1,iface=b"]
+L3FWD = ["dpdk-l3fwd", "-l", "0", *NOHUGE, *TAPS]
+L3 = ["-p", "0x3", "--config=(0,0,0),(1,0,0)"]
+
+
+def size(argv: list[str], release: str = "22.11"):
+    return apps.size(argv, Platform(dpdk=release))
+
+
+def same_run(a, b) -> bool:
+    return (
+        a.heap_bytes == b.heap_bytes
+        and [(z.name, z.len) for z in a.memzones] == [(z.name, z.len) for z in b.memzones]
+        and a.details["allocation_count"] == b.details["allocation_count"]
+    )
+
+
+# --- (1) an option whose value is the program's default is the run without it -------------------------------
+
+
+@pytest.mark.parametrize(
+    "eal_opts",
+    [
+        ["--proc-type=primary"],
+        ["--proc-type", "PRIMARY"],  # strncasecmp
+        ["--proc-type=auto"],
+        ["--mbuf-pool-ops-name", "ring_mp_mc"],
+    ],
+)
+def test_eal_defaults_are_accepted(eal_opts):
+    base = size([*NULL, "--", "-i", "--total-num-mbufs=8192"])
+    given = size([NULL[0], *eal_opts, *NULL[1:], "--", "-i", "--total-num-mbufs=8192"])
+    assert same_run(base, given)
+    assert any("--proc-type=auto is taken as a primary" in n for n in given.details["notes"]) == (
+        "--proc-type=auto" in eal_opts
+    )
+
+
+@pytest.mark.parametrize(
+    "opts,message",
+    [
+        (["--proc-type=secondary"], "secondary process reserves nothing"),
+        (["--proc-type=second"], "Invalid process type specified"),
+        (["--mbuf-pool-ops-name", "stack"], "every mbuf pool's mempool driver"),
+    ],
+)
+def test_eal_values_that_are_not_the_default_are_still_refused(opts, message):
+    with pytest.raises(InputError, match=message):
+        size([NULL[0], *opts, *NULL[1:], "--", "-i"])
+
+
+@pytest.mark.parametrize("option,value", [(k, str(v)) for k, v in testpmd_options._DEFAULTS.items()])
+def test_testpmd_defaults_are_accepted(option, value):
+    release = "24.11"  # every option of the table exists there
+    base = size([*NULL, "--", "-i", "--total-num-mbufs=8192"], release)
+    given = size([*NULL, "--", "-i", "--total-num-mbufs=8192", f"--{option}={value}"], release)
+    assert same_run(base, given)
+
+
+@pytest.mark.parametrize(
+    "option,value", [("hairpinq", "1"), ("noisy-lkup-memory", "8"), ("num-procs", "2"), ("noisy-forward-mode", "mac")]
+)
+def test_testpmd_other_values_are_still_refused(option, value):
+    with pytest.raises(InputError, match="not modelled"):
+        size([*NULL, "--", "-i", f"--{option}={value}"], "24.11")
+
+
+def test_every_not_modelled_option_with_a_default_value_is_in_the_defaults_tables():
+    """The options refused by name whose absence is a value the program also takes from the command line."""
+    assert set(eal_options._DEFAULTS) <= set(eal_options._NOT_MODELLED)
+    assert set(testpmd_options._DEFAULTS) <= set(testpmd_options._NOT_MODELLED)
+    assert "mode" not in l3fwd._NOT_MODELLED
+
+
+@pytest.mark.parametrize("opts", [["--mode=poll"], ["--mode", "poll"], ["--event-vector-size", "16"]])
+def test_l3fwd_poll_mode_is_its_default(opts):
+    assert same_run(size([*L3FWD, "--", *L3]), size([*L3FWD, "--", *L3, *opts]))
+
+
+@pytest.mark.parametrize(
+    "opts,message",
+    [
+        (["--mode=eventdev"], "eventdev mode .* is not modelled"),
+        (["--eventq-sched=atomic"], r"eventq_sched is valid only when event mode is selected.*main\.c:919-922"),
+        (["--event-eth-rxqs=2"], r"eth_rx_queues is valid only when event mode is selected.*main\.c:914-917"),
+        (["--event-vector"], "event vector pools"),
+    ],
+)
+def test_l3fwd_eventdev_options_in_poll_mode(opts, message):
+    with pytest.raises(InputError, match=message):
+        size([*L3FWD, "--", *L3, *opts])
