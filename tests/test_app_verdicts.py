@@ -106,3 +106,73 @@ def test_l3fwd_poll_mode_is_its_default(opts):
 def test_l3fwd_eventdev_options_in_poll_mode(opts, message):
     with pytest.raises(InputError, match=message):
         size([*L3FWD, "--", *L3, *opts])
+
+
+# --- (2) what the real program refuses, or the port it leaves unconfigured --------------------------------------
+
+
+def test_testpmd_without_queues_exits():
+    with pytest.raises(InputError, match=r"Either rx or tx queues should be non-zero.*parameters\.c:1088-1091"):
+        size([*NULL, "--", "-i", "--rxq=0", "--txq=0"])
+    with pytest.raises(InputError, match=r"Either rx or tx queues should be non-zero.*testpmd\.c:4521-4522"):
+        size([*NULL, "--", "-i", "--rxq=0", "--txq=0"], "24.11")
+    assert size([*NULL, "--", "-i", "--rxq=0"]).ok  # Tx queues alone are a run
+    # up to 23.11 the check follows every option; from 24.11 it is made once, on the final values
+    with pytest.raises(InputError, match="non-zero"):
+        size([*NULL, "--", "-i", "--rxq=0", "--txq=0", "--rxq=1"], "23.11")
+    assert size([*NULL, "--", "-i", "--rxq=0", "--txq=0", "--rxq=1"], "24.11").ok
+
+
+def test_testpmd_scatter_on_net_null_leaves_the_port_unconfigured():
+    """The real run: 'requested Rx offloads 0x2000 doesn't match Rx offloads capabilities 0x0', 'Fail to
+    configure port 0', 'Start ports failed', the prompt; heap 20,721,216 B in 501 elements, against
+    20,738,240 B in 505 without the option (telemetry, -m 256, --total-num-mbufs=2048)."""
+    argv = ["dpdk-testpmd", "-l", "0-1", "--no-huge", "-m", "256", "--no-pci", "--vdev", "net_null0"]
+    plain = size([*argv, "--", "-i", "--total-num-mbufs=2048"])
+    for opt in ("--enable-scatter", "--rx-offloads=0x2000"):
+        r = size([*argv, "--", "-i", "--total-num-mbufs=2048", opt])
+        assert r.ok and r.details["unconfigured_ports"] == [0]
+        assert (plain.heap_bytes, r.heap_bytes) == (20_738_240, 20_721_216)
+        count = r.details["allocation_count"] + r.details["memzone_count"]
+        assert count == 501 and plain.details["allocation_count"] + plain.details["memzone_count"] == 505
+        (note,) = [n for n in r.details["notes"] if "Fail to configure port 0" in n]
+        assert "requested Rx offloads 0x2000 doesn't match Rx offloads capabilities 0x0" in note
+    # without -i testpmd exits
+    with pytest.raises(InputError, match="Start ports failed"):
+        size([*argv, "--", "--total-num-mbufs=2048", "--enable-scatter"])
+    # net_ring has scatter: configured as without it
+    ring = ["dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_ring0", "--", "-i", "--total-num-mbufs=2048"]
+    assert same_run(size(ring), size([*ring, "--enable-scatter"]))
+    assert size([*ring, "--enable-scatter"]).details["unconfigured_ports"] == []
+
+
+def test_the_first_failing_port_and_those_after_it_are_unconfigured():
+    argv = ["dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_ring0", "--vdev", "net_null1", "--vdev", "net_null2"]
+    r = size([*argv, "--", "-i", "--total-num-mbufs=2048", "--enable-scatter"])
+    assert r.details["unconfigured_ports"] == [1, 2]
+    # MBUF_FAST_FREE, testpmd's own default Tx offload, is dropped where the port lacks it
+    assert size([*argv, "--", "-i", "--tx-offloads=0x10000"]).details["unconfigured_ports"] == []
+    assert size([*argv, "--", "-i", "--tx-offloads=0x8000"]).details["unconfigured_ports"] == [1, 2]
+
+
+def test_testpmd_frame_and_tap_queue_refusals_leave_the_port_unconfigured():
+    tap = ["dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_tap0,iface=a", "--", "-i", "--total-num-mbufs=2048"]
+    r = size([*tap, "--max-pkt-len=9000"])
+    assert r.details["unconfigured_ports"] == [0] and not any(mp.name == "mp_net_tap0" for mp in r.mempools)
+    assert any("Frame size (9000) > device max frame size (1522)" in n for n in r.details["notes"])
+    assert size([*tap, "--max-pkt-len=1522"]).details["unconfigured_ports"] == []
+    assert size([*tap, "--max-pkt-len=9000"], "23.11").details["unconfigured_ports"] == []  # jumbo from 23.11
+    r = size([*tap, "--rxq=2", "--txq=1"])
+    assert r.details["unconfigured_ports"] == [0]
+    assert any("number of rx queues 2 must be equal to number of tx queues 1" in n for n in r.details["notes"])
+
+
+def test_l3fwd_jumbo_frames_on_net_tap():
+    with pytest.raises(
+        InputError, match=r"Frame size \(9000\) > device max frame size \(1522\).*Cannot configure device: err=-22"
+    ):
+        size([*L3FWD, "--", *L3, "--max-pkt-len", "9000"])
+    assert size([*L3FWD, "--", *L3, "--max-pkt-len", "1522"]).ok
+    assert size([*L3FWD, "--", *L3, "--max-pkt-len", "9000"], "23.11").ok
+    with pytest.raises(InputError, match="must be equal to number of tx queues"):
+        size(["dpdk-l3fwd", "-l", "0", *NOHUGE, *TAPS, "--", "-p", "0x3", "--config=(0,0,0),(0,1,0),(1,0,0)"])

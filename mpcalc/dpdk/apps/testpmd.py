@@ -24,7 +24,7 @@ from ..records import Allocation, Mempool, Memzone
 from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
-from .releases import check_option, sizes
+from .releases import check_option, since, sizes
 from .testpmd_options import _DEFAULTS, _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
 
 _SRC = "v22.11:app/test-pmd"
@@ -58,6 +58,12 @@ class TestpmdArgs:
     numa: bool = True
     socket_num: int | None = None
     max_pkt_len: int = 0  # 0: the port's default MTU
+    interactive: bool = False
+    #: rx_offloads and tx_offloads as launch_args_parse leaves them: rx_mode's zero and tx_mode's
+    #: RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, then each option (v22.11.11:app/test-pmd/testpmd.c:476-480,
+    #: parameters.c:594-595, 988-1017, 1337-1356, 1492-1493)
+    rx_offloads: int = 0
+    tx_offloads: int = ethdev.TX_OFFLOAD_MBUF_FAST_FREE
     given: dict[str, str | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -113,6 +119,7 @@ def parse(argv: list[str], p: Platform | None = None) -> TestpmdArgs:
         tok = argv[i]
         i += 1
         if tok in ("-i", "-a"):
+            out.interactive = out.interactive or tok == "-i"
             continue
         if not tok.startswith("--"):
             raise InputError(f"testpmd does not know the argument {tok!r}", param="command")
@@ -129,11 +136,46 @@ def parse(argv: list[str], p: Platform | None = None) -> TestpmdArgs:
         if name in _NOT_MODELLED and not is_default(name, value):
             raise InputError(f"testpmd --{name}: {_NOT_MODELLED[name]} are not modelled", param="command")
         _apply(out, name, value)
+        if not out.nb_rxq and not out.nb_txq and p is not None and not since(p, "24.11"):
+            where = "v22.11.11:app/test-pmd/parameters.c:1088-1091, after each option"
+            raise InputError(f"{_NO_QUEUES} ({where})", param="command")
+    if not out.nb_rxq and not out.nb_txq:
+        raise InputError(_NO_QUEUES + " (v24.11.6:app/test-pmd/testpmd.c:4521-4522)", param="command")
     return out
 
 
+_NO_QUEUES = "testpmd --rxq=0 --txq=0: testpmd exits: 'Either rx or tx queues should be non-zero'"
+#: testpmd's flags that add an Rx offload (v22.11.11:app/test-pmd/parameters.c:988-1017)
+_RX_OFFLOAD_FLAGS = {
+    "disable-crc-strip": ethdev.RX_OFFLOAD_KEEP_CRC,
+    "enable-lro": ethdev.RX_OFFLOAD_TCP_LRO,
+    "enable-scatter": ethdev.RX_OFFLOAD_SCATTER,
+    "enable-rx-cksum": ethdev.RX_OFFLOAD_CHECKSUM,
+    "enable-rx-timestamp": ethdev.RX_OFFLOAD_TIMESTAMP,
+    "enable-hw-vlan": ethdev.RX_OFFLOAD_VLAN,
+    "enable-hw-vlan-filter": ethdev.RX_OFFLOAD_VLAN_FILTER,
+    "enable-hw-vlan-strip": ethdev.RX_OFFLOAD_VLAN_STRIP,
+    "enable-hw-vlan-extend": ethdev.RX_OFFLOAD_VLAN_EXTEND,
+    "enable-hw-qinq-strip": ethdev.RX_OFFLOAD_QINQ_STRIP,
+}
+
+
+def _hex(name: str, value: str) -> int:
+    """strtoull(optarg, &end, 16) (parameters.c:1337-1356): the leading hex digits, 0x allowed."""
+    m = re.match(r"\s*(?:0[xX])?([0-9a-fA-F]*)", value)
+    return int(m[1], 16) if m and m[1] else 0
+
+
 def _apply(out: TestpmdArgs, name: str, value: str) -> None:
-    if name == "total-num-mbufs":
+    if name in _RX_OFFLOAD_FLAGS:
+        out.rx_offloads |= _RX_OFFLOAD_FLAGS[name]
+    elif name == "rx-offloads":
+        out.rx_offloads = _hex(name, value)
+    elif name == "tx-offloads":
+        out.tx_offloads = _hex(name, value)
+    elif name == "interactive":
+        out.interactive = True
+    elif name == "total-num-mbufs":
         n = _num(name, value)
         if n <= MIN_TOTAL_NUM_MBUFS:  # parameters.c:941-948
             raise InputError(
@@ -366,6 +408,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_item"], "gro"),
             Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_flow"], "gro"),
         ]
+    unconfigured: list[int] = []
     if t.device_start:  # start_port(RTE_PORT_ALL) (testpmd.c:2690-2990)
         q = ethdev.QueueConf(
             t.nb_rxq,
@@ -377,6 +420,29 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             mtu=ethdev.mtu_of(t.max_pkt_len),
         )
         for port in ports:
+            tx_capa = ethdev.offload_capa(port, p)[1]
+            # init_config_port_offloads drops MBUF_FAST_FREE when the port lacks it
+            # (v22.11.11:app/test-pmd/testpmd.c:1618-1620)
+            tx = t.tx_offloads & ~(ethdev.TX_OFFLOAD_MBUF_FAST_FREE & ~tx_capa)
+            why = ethdev.configure_refusal(port, q, p, t.rx_offloads, tx)
+            if why is not None:
+                # start_port returns at the first port whose eth_dev_configure_mp fails: it and the ports after
+                # it are neither configured nor started; testpmd exits unless interactive
+                # (v22.11.11:app/test-pmd/testpmd.c:3042-3056, 4687-4693)
+                if not t.interactive:
+                    raise InputError(
+                        f"{why}: testpmd prints 'Fail to configure port {port.port_id}' and exits ('Start ports "
+                        "failed', v22.11.11:app/test-pmd/testpmd.c:3042-3056, 4687-4691)",
+                        param="command",
+                    )
+                unconfigured = left = [pt.port_id for pt in ports if pt.port_id >= port.port_id]
+                notes.append(
+                    f"{why}: testpmd prints 'Fail to configure port {port.port_id}' and 'Start ports failed' and "
+                    f"gives its prompt with port(s) {', '.join(map(str, left))} neither configured nor started "
+                    "(start_port returns at the first failure, v22.11.11:app/test-pmd/testpmd.c:3042-3056, "
+                    "4687-4693): their queues take no memory"
+                )
+                break
             more, driver_pools = ethdev.configure(port, q, p)
             parts.extend(more)
             pools += driver_pools
@@ -389,5 +455,6 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         "mbufs_per_pool": n,
         "forwarding_lcores": nb_lcores,
         "fwd_streams": streams,
+        "unconfigured_ports": unconfigured,
     }
     return parts, pools, details, notes
