@@ -6,6 +6,9 @@ tests/conformance/test_apps_real.py runs them again.
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from mpcalc.dpdk import apps
@@ -176,3 +179,44 @@ def test_l3fwd_jumbo_frames_on_net_tap():
     assert size([*L3FWD, "--", *L3, "--max-pkt-len", "9000"], "23.11").ok
     with pytest.raises(InputError, match="must be equal to number of tx queues"):
         size(["dpdk-l3fwd", "-l", "0", *NOHUGE, *TAPS, "--", "-p", "0x3", "--config=(0,0,0),(0,1,0),(1,0,0)"])
+
+
+# --- (3) lcores the target machine lacks ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "lcores,said",
+    [
+        (["-l", "0-2"], "'lcore 2 unavailable', 'invalid core list, please check specified cores are part of 0-1'"),
+        (["-c", "0x5"], "'lcore 2 unavailable', 'invalid coremask, please check specified cores are part of 0-1'"),
+        (["--lcores", "(0-1)@2"], "'core 2 unavailable', 'invalid parameter for --lcores'"),
+    ],
+)
+def test_lcores_on_cpus_the_machine_lacks_are_refused_as_eal_refuses_them(lcores, said):
+    argv = ["dpdk-testpmd", *lcores, *NOHUGE, "--vdev", "net_null0", "--", "-i"]
+    with pytest.raises(InputError, match=re.escape(said)):
+        apps.size(argv, Platform(), cpus=(0, 1))
+    # on a machine that has the CPUs, the same run, without the note
+    r = apps.size(argv, Platform(), cpus=(0, 1, 2))
+    assert r.ok and not any("--cpus" in n for n in r.details["notes"])
+
+
+def test_lcores_mapped_to_cpus_the_machine_has_are_a_run():
+    argv = ["dpdk-testpmd", "--lcores", "(0-2)@0,3@1", *NOHUGE, "--vdev", "net_null0", "--", "-i"]
+    assert apps.size(argv, Platform(), cpus=(0, 1)).details["forwarding_lcores"] == 3
+
+
+def test_without_cpus_a_note_says_the_cpus_are_taken_to_exist():
+    r = apps.size(["dpdk-testpmd", "-l", "0-2", *NOHUGE, "--vdev", "net_null0", "--", "-i"], Platform())
+    (note,) = [n for n in r.details["notes"] if "--cpus" in n]
+    assert "CPU(s) 0-2, taken to exist on the target machine" in note
+
+
+def test_the_cpus_option_on_the_command_line(run):
+    argv = ["dpdk-testpmd", "-l", "0-2", *NOHUGE, "--vdev", "net_null0", "--", "-i"]
+    code, _, err = run("app", "--cpus", "0-1", "--", *argv)
+    assert code == 2 and "lcore 2 unavailable" in err
+    code, out, _ = run("app", "--cpus", "0-3,8-11", "--json", "--", *argv)
+    assert code == 0 and json.loads(out)["input"]["cpus"] == [0, 1, 2, 3, 8, 9, 10, 11]
+    code, _, err = run("app", "--cpus", "0-x", "--", *argv)
+    assert code == 2 and "as /sys/devices/system/cpu/online does" in err

@@ -16,7 +16,7 @@ Adviser = Callable[[Mapping[str, Any], Result, Platform], dict[str, object]]
 def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:
     from .appadvice import advice
 
-    return advice(list(inputs["command_line"]), platform)
+    return advice(list(inputs["command_line"]), platform, inputs.get("cpus"))
 
 
 def _ovs(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:

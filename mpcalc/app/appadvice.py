@@ -37,12 +37,13 @@ def on_hugepages(argv: list[str]) -> list[str]:
     return out
 
 
-def advice(argv: list[str], platform: Platform) -> dict[str, object]:
-    """The pages per socket and the settings for the application on ``platform``'s hugepages."""
+def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = None) -> dict[str, object]:
+    """The pages per socket and the settings for the application on ``platform``'s hugepages (on the
+    machine of ``cpus``, when given)."""
     page = platform.page_size if platform.page_size > 4096 else 2 << 20
     p = platform._replace(page_size=page)
     huge = on_hugepages(argv)
-    result: Result = apps.size(huge, p)
+    result: Result = apps.size(huge, p, cpus)
     report = PlanReport(
         path="<app>",
         platform=p,

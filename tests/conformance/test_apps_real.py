@@ -278,3 +278,26 @@ def test_hugepage_advice_is_within_a_page_of_the_smallest_that_starts(case, huge
         f"{tried.get(minimum - 1, 'not tried')[-160:]}"
     )
     assert advice <= minimum + 1, f"{ident}: advice {advice} pages, yet {minimum} start it"
+
+
+def test_an_lcore_on_a_cpu_the_machine_lacks():
+    """Issue 26: with the machine's own /sys/devices/system/cpu/online as --cpus, an lcore one past its last
+    CPU is refused by mpcalc and by EAL with the same words."""
+    from pathlib import Path
+
+    from mpcalc.dpdk.errors import InputError
+    from mpcalc.dpdk.machine import parse_cpus
+
+    from .apps.runner import AppError
+
+    cpus = parse_cpus(Path("/sys/devices/system/cpu/online").read_text())
+    eal = ["-l", f"0-{max(cpus) + 1}", *NOHUGE, "--vdev", "net_null0"]
+    said = f"lcore {max(cpus) + 1} unavailable"
+    with pytest.raises(InputError, match=said):
+        apps.size(["dpdk-testpmd", *eal, "--", "-i"], Platform(), cpus=cpus)
+    with pytest.raises(AppError) as exc:
+        run_app("testpmd", eal, ["-i"], f"mpcalc_app_{os.getpid()}_cpus")
+    assert said in exc.value.output and "please check specified cores are part of" in exc.value.output
+    assert apps.size(
+        ["dpdk-testpmd", "-l", f"0-{max(cpus)}", *NOHUGE, "--vdev", "net_null0", "--", "-i"], Platform(), cpus=cpus
+    ).ok

@@ -56,6 +56,9 @@ class EalArgs:
     in_memory: bool = False
     telemetry: bool = True
     remap_base: int | None = None  # -R (25.11+): lcore ids renumbered from this base
+    #: the CPUs the lcores run on (-l and -c: the lcore ids; --lcores: its @ CPU sets), and the option naming them
+    cpus: tuple[int, ...] = ()
+    lcore_option: str = ""
     #: --proc-type as given (primary, EAL's default, or auto: primary when no primary runs)
     proc_type: str = "primary"
     #: the EAL options as given, for the report
@@ -147,6 +150,60 @@ def parse_lcores(text: str) -> tuple[int, ...]:
             if c not in lcores:
                 lcores.append(c)
     return tuple(sorted(lcores))
+
+
+def lcores_cpus(text: str) -> tuple[int, ...]:
+    """The CPUs of ``--lcores``: each group's ``@`` CPU set, or the lcore ids of a group without one
+    (eal_parse_lcores, v22.11.11:lib/eal/common/eal_common_options.c:1203-1330).
+
+    >>> lcores_cpus("(0-2)@0,3@1"), lcores_cpus("0-1,(4,5)@(6,7)")
+    ((0, 1), (0, 1, 6, 7))
+    """
+    cpus: set[int] = set()
+    depth, token, groups = 0, "", []
+    for ch in text + ",":
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            groups.append(token)
+            token = ""
+        else:
+            token += ch
+    for g in groups:
+        ids, at, where = g.partition("@")
+        cpus.update(parse_corelist((where if at else ids).strip().strip("()")))
+    return tuple(sorted(cpus))
+
+
+def check_cpus(e: EalArgs, cpus: tuple[int, ...] | None) -> list[str]:
+    """The lcores' CPUs against the target machine's (``--cpus``): EAL refuses a CPU it does not detect
+    (eal_cpu_detected); without ``--cpus``, a note that they are taken to exist."""
+    from ..machine import cpu_list
+
+    used = e.cpus or e.lcores
+    if cpus is None:
+        return [
+            f"the lcores run on CPU(s) {cpu_list(used)}, taken to exist on the target machine: give --cpus "
+            "(its /sys/devices/system/cpu/online) to check them as EAL does"
+        ]
+    missing = [c for c in used if c not in cpus]
+    if not missing:
+        return []
+    c, online = missing[0], cpu_list(cpus)
+    if e.lcore_option == "lcores":
+        said = (
+            f"'core {c} unavailable', 'invalid parameter for --lcores' "
+            "(check_cpuset, v22.11.11:lib/eal/common/eal_common_options.c:1150-1163, 1900-1905)"
+        )
+    else:
+        what, line = ("coremask", "1681-1687") if e.lcore_option == "c" else ("core list", "1714-1720")
+        said = (
+            f"'lcore {c} unavailable', 'invalid {what}, please check specified cores are part of {online}' "
+            f"(update_lcore_config, v22.11.11:lib/eal/common/eal_common_options.c:713-717, {line})"
+        )
+    raise InputError(
+        f"the machine's CPUs are {online} (--cpus): EAL exits: {said}, then \"Invalid 'command line' arguments.\"",
+        param="command",
+    )
 
 
 def _mb_list(text: str, what: str) -> tuple[int, ...]:
@@ -242,11 +299,14 @@ def _option(tok: str) -> tuple[str | None, str | None]:
 def _apply(out: EalArgs, name: str, value: str | None) -> None:
     v = value or ""
     if name == "l":
-        out.lcores = parse_corelist(v)
+        out.lcores = out.cpus = parse_corelist(v)
+        out.lcore_option = name
     elif name == "c":
-        out.lcores = parse_coremask(v)
+        out.lcores = out.cpus = parse_coremask(v)
+        out.lcore_option = name
     elif name == "lcores":
-        out.lcores = parse_lcores(v)
+        out.lcores, out.cpus = parse_lcores(v), lcores_cpus(v)
+        out.lcore_option = name
     elif name == "main-lcore":
         out.main_lcore = _int(v, "--main-lcore")
     elif name == "n":
