@@ -220,3 +220,55 @@ def test_the_cpus_option_on_the_command_line(run):
     assert code == 0 and json.loads(out)["input"]["cpus"] == [0, 1, 2, 3, 8, 9, 10, 11]
     code, _, err = run("app", "--cpus", "0-x", "--", *argv)
     assert code == 2 and "as /sys/devices/system/cpu/online does" in err
+
+
+# --- (4) --mp-alloc=xmemhuge: testpmd's own hugepages ----------------------------------------------------------
+
+XMH = ["dpdk-testpmd", "-l", "0-1", "--no-pci", "--vdev", "net_null0", "--", "-i", "--mp-alloc=xmemhuge"]
+
+
+def test_xmemhuge_maps_its_own_hugepages():
+    """A real run (--socket-mem 32, --total-num-mbufs=2048): 83 pages taken, 16 of them EAL's; testpmd logs
+    'Allocated 134MB of external memory'."""
+    r = size([*XMH, "--total-num-mbufs=2048"])
+    assert r.details["extmem_hugepages"] == [
+        {"pool": "mb_pool_0", "bytes": 67 * 2**21, "page_size": 2 << 20, "pages": 67}
+    ]
+    # one mapping per pool (setup_extmem per mbuf size); none for xmem, whose 4 KiB pages are not hugepages
+    two = size([*XMH, "--total-num-mbufs=2048", "--mbuf-size=2048,1024"]).details["extmem_hugepages"]
+    assert [m["pool"] for m in two] == ["mb_pool_0", "mb_pool_0_1"]
+    assert size([*XMH[:-1], "--mp-alloc=xmem", "--total-num-mbufs=2048"]).details["extmem_hugepages"] == []
+
+
+def test_the_advice_counts_xmemhuge_pages_in_nr_hugepages_not_socket_mem(run):
+    code, out, _ = run("app", "--json", "--", *XMH, "--total-num-mbufs=2048")
+    assert code == 0
+    adv = json.loads(out)["results"][0]["details"]["advice"]
+    (eal,) = adv["sockets"]
+    s = adv["settings"]
+    assert s["socket_mem"] == str(eal["pages"] * 2)  # EAL's pages only
+    assert s["nr_hugepages"] == [
+        f"echo {eal['pages'] + 67} > /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
+    ]
+    assert s["kubernetes"]["resources"]["limits"]["hugepages-2Mi"] == f"{(eal['pages'] + 67) * 2}Mi"
+    assert "Could not create external memory" in s["assumes"][-1]
+    # on 1 GiB pages, the 2 MiB pages are a line of their own
+    code, out, _ = run("app", "--json", "--page-size", "1G", "--", *XMH, "--total-num-mbufs=2048")
+    lines = json.loads(out)["results"][0]["details"]["advice"]["settings"]["nr_hugepages"]
+    assert lines[-1] == "echo 67 > /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
+    assert "hugepages-1048576kB" in lines[0]
+
+
+@pytest.mark.parametrize("mode", ["xmemhuge", "xmem", "anon", "native"])
+def test_the_heap_breakdown_adds_up_to_the_heap_with_nothing_negative(mode):
+    from mpcalc.render.figures import breakdown
+
+    r = size([*XMH[:-1], f"--mp-alloc={mode}", "--total-num-mbufs=2048"]).to_dict()
+    parts = breakdown(r)
+    assert sum(parts.values()) == r["heap_bytes"] and min(parts.values()) > 0
+    assert ("objects" in parts) == (mode == "native")  # the others' objects are not on the sockets' heap
+
+
+def test_the_text_legend_has_no_negative_overhead(run):
+    code, out, _ = run("app", "--", *XMH[:-1], "--mp-alloc=xmemhuge", "--total-num-mbufs=2048")
+    assert code == 0 and "heap overhead -" not in out and "heap overhead" in out

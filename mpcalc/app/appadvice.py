@@ -51,11 +51,49 @@ def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = N
         sockets=socket_plans([Item(kind="app", name="app", socket=0, result=result)], p, EAL_INIT_HEAP),
     )
     settings = report.settings()
+    found = result.details.get("extmem_hugepages")
+    own = [dict(m) for m in found] if isinstance(found, list) else []
+    if own and settings:
+        settings = with_own_hugepages(settings, sum(int(m["pages"]) for m in own), page)
     return {
         "command": huge,
         "page_size": page,
         "heap_bytes": result.heap_bytes,
+        "own_hugepages": own,
         "sockets": [s.to_dict() for s in report.sockets],
         "settings": settings,
         "run_as": [*huge[:1], *str(settings.get("eal_args", "")).split(), *huge[1:]] if settings else huge,
     }
+
+
+def with_own_hugepages(settings: dict[str, object], pages: int, page: int) -> dict[str, object]:
+    """The settings when the application maps ``pages`` 2 MiB hugepages of its own besides EAL's (testpmd
+    --mp-alloc=xmemhuge: mmap(MAP_HUGETLB | MAP_HUGE_2MB), v22.11.11:app/test-pmd/testpmd.c:851-870): they come
+    from the kernel's pool of 2 MiB pages, not from --socket-mem, so nr_hugepages (node 0, the local node of
+    the main lcore's thread) and the Kubernetes request count them; --socket-mem does not."""
+    two_mb = 2 << 20
+    out = dict(settings)
+    given = settings.get("nr_hugepages")
+    lines = [str(x) for x in given] if isinstance(given, list) else []
+    node0 = "/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
+    if page == two_mb and lines and lines[0].endswith(node0):
+        n = int(lines[0].split()[1]) + pages
+        lines[0] = f"echo {n} > {node0}"
+    else:
+        lines.append(f"echo {pages} > {node0}")
+    out["nr_hugepages"] = lines
+    k8s = settings.get("kubernetes")
+    if isinstance(k8s, dict):
+        res = {k: dict(v) for k, v in k8s["resources"].items()}
+        for v in res.values():
+            before = int(str(v.get("hugepages-2Mi", "0Mi")).removesuffix("Mi"))
+            v["hugepages-2Mi"] = f"{before + pages * 2}Mi"
+        out["kubernetes"] = {"resources": res}
+    assumes = settings.get("assumes")
+    out["assumes"] = [
+        *(assumes if isinstance(assumes, list) else []),
+        f"the application maps {pages} 2 MiB hugepage(s) of its own (testpmd --mp-alloc=xmemhuge: MAP_HUGETLB, "
+        "setup_extmem), outside --socket-mem: nr_hugepages counts them, --socket-mem does not; with fewer "
+        "testpmd exits ('Could not create external memory', v22.11.11:app/test-pmd/testpmd.c:1208-1209)",
+    ]
+    return out

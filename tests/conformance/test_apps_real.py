@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -301,3 +302,60 @@ def test_an_lcore_on_a_cpu_the_machine_lacks():
     assert apps.size(
         ["dpdk-testpmd", "-l", f"0-{max(cpus)}", *NOHUGE, "--vdev", "net_null0", "--", "-i"], Platform(), cpus=cpus
     ).ok
+
+
+def _pages_at_prompt(huge_dir, eal: list[str], app: list[str]) -> tuple[int | None, str]:
+    """Start testpmd on ``huge_dir``; the 2 MiB pages it has taken at its prompt (None: it exited), its output."""
+    import subprocess
+    import tempfile
+    import time
+
+    from .apps.runner import program, stop
+
+    free = Path("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages")
+    before = int(free.read_text())
+    argv = [program("testpmd"), "--file-prefix", f"mpcalc_xmh_{os.getpid()}", "--huge-dir", str(huge_dir), *eal]
+    with tempfile.TemporaryFile(mode="w+") as log:
+        proc = subprocess.Popen(
+            [*argv, "--", *app], stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, text=True
+        )
+        taken = None
+        deadline = time.monotonic() + 90
+        while proc.poll() is None and time.monotonic() < deadline:
+            log.seek(0)
+            if "testpmd> " in log.read():
+                taken = before - int(free.read_text())
+                break
+            time.sleep(0.2)
+        stop(proc, "testpmd")
+        log.seek(0)
+        return taken, log.read()
+
+
+def test_xmemhuge_takes_the_pages_the_advice_counts():
+    """Issue 26: --mp-alloc=xmemhuge maps its pool itself (MAP_HUGETLB): with nr_hugepages as advised and
+    --socket-mem as advised it starts, taking exactly EAL's pages and testpmd's own; one page fewer and it
+    exits 'Could not create external memory'."""
+    from mpcalc.app.appadvice import advice
+
+    from .oracle import can_reserve_hugepages, hugepages
+
+    assert can_reserve_hugepages(), "root must be able to reserve 2 MiB hugepages for this test"
+    eal = ["-l", "0-1", "--no-pci", "--vdev", "net_null0"]
+    app = ["-i", "--total-num-mbufs=2048", "--mp-alloc=xmemhuge"]
+    adv = advice(["dpdk-testpmd", *eal, "--", *app], Platform())
+    settings = adv["settings"]
+    assert isinstance(settings, dict)
+    nr = int(str(settings["nr_hugepages"][0]).split()[1])
+    mb = str(settings["socket_mem"])
+    own = sum(int(m["pages"]) for m in adv["own_hugepages"])  # type: ignore[union-attr]
+    assert own == 67 and nr == int(mb) // 2 + own
+    run_eal = ["--socket-mem", mb, "--socket-limit", mb, *eal]
+    with hugepages(nr) as (d, free):
+        assert free == nr, f"asked for {nr} free pages, {free} free (another user of hugepages?)"
+        taken, out = _pages_at_prompt(d, run_eal, app)
+        assert taken == nr, out[-2000:]
+    with hugepages(nr - 1) as (d, free):
+        assert free == nr - 1
+        taken, out = _pages_at_prompt(d, run_eal, app)
+        assert taken is None and "Could not create external memory" in out, out[-2000:]

@@ -219,6 +219,33 @@ def _apply(out: TestpmdArgs, name: str, value: str) -> None:
         out.socket_num = _num(name, value, 0, 0)  # one socket here
 
 
+#: what marks a memzone on testpmd's external heap 'extmem' (--mp-alloc=xmem, xmemhuge): not on a socket's heap
+EXTMEM_ROLE_SUFFIX = " (extmem heap)"
+#: calc_mem_size's "assume 128MB will be enough for everyone" (v22.11.11:app/test-pmd/testpmd.c:808-813)
+EXTMEM_HDR_MEM = 128 << 20
+#: create_extmem's page sizes, tried in turn for xmemhuge: RTE_PGSIZE_2M, then RTE_PGSIZE_1G on x86_64
+#: (v22.11.11:app/test-pmd/testpmd.c:880-881)
+EXTMEM_PAGE_SIZES = (2 << 20, 1 << 30)
+
+
+def extmem_size(seg: int, n: int, pgsz: int, p: Platform) -> int:
+    """The anonymous mapping of setup_extmem for ``n`` mbufs of data room ``seg`` on pages of ``pgsz``:
+    calc_mem_size (v22.11.11:app/test-pmd/testpmd.c:801-836), an object size of
+    rte_mempool_calc_obj_size(mbuf_seg_size, 0) (the data room alone, as testpmd passes it, :1206), whole
+    pages of objects, plus 128 MiB, rounded up to the page.
+
+    >>> extmem_size(2176, 2048, 2 << 20, Platform()) // (2 << 20)  # measured: 67 pages (134 MB) more
+    67
+    """
+    from ..intmath import ceil_a
+    from ..mempool.layout import calc_obj_size
+
+    obj = calc_obj_size(seg, 0, p).total_size
+    per_page = pgsz // obj
+    pages = ceil_div(n, per_page)
+    return ceil_a(EXTMEM_HDR_MEM + pages * pgsz, pgsz)
+
+
 #: the role of memory outside the hugepage heap: --mp-alloc=anon's objects (an mmap of the process)
 ANON_ROLE = "objects: anonymous mmap, not hugepage memory (rte_mempool_populate_anon)"
 #: rte_mem_page_size(): sysconf(_SC_PAGESIZE), 4 KiB on Linux x86_64 (v22.11:lib/eal/unix/eal_unix_memory.c:136-144)
@@ -252,7 +279,15 @@ def mbufs_per_pool(t: TestpmdArgs, nb_lcores: int) -> int:
 
 
 def _pool(
-    t: TestpmdArgs, name: str, n: int, seg: int, p: Platform, parts: Parts, pools: list[Mempool], notes: list[str]
+    t: TestpmdArgs,
+    name: str,
+    n: int,
+    seg: int,
+    p: Platform,
+    parts: Parts,
+    pools: list[Mempool],
+    notes: list[str],
+    extmem: list[dict[str, object]],
 ) -> None:
     """mbuf_pool_create (v22.11:app/test-pmd/testpmd.c:1148-1262) in each --mp-alloc mode."""
     s = sizes(p)
@@ -270,14 +305,29 @@ def _pool(
                 from ..eal import heap_cost
 
                 mp = mp._replace(
-                    memzones=tuple(z._replace(role=z.role + " (extmem heap)") for z in mp.memzones),
+                    memzones=tuple(z._replace(role=z.role + EXTMEM_ROLE_SUFFIX) for z in mp.memzones),
                     heap_bytes=sum(heap_cost(a.size, p) for a in mp.allocations),
                 )
-                notes.append(
-                    f"--mp-alloc={t.mp_alloc}: pool {name}'s memzones are on the external heap 'extmem' "
-                    "(socket 256 and up), memory testpmd mmaps itself: they take no hugepage of the "
-                    "sockets' heaps"
-                )
+                if t.mp_alloc == "xmemhuge":
+                    # setup_extmem(nb_mbuf, mbuf_seg_size, huge) once per pool: an mmap(MAP_ANONYMOUS |
+                    # MAP_HUGETLB | MAP_HUGE_2MB) from the kernel's pool of 2 MiB hugepages, 1 GiB if that fails
+                    # (v22.11.11:app/test-pmd/testpmd.c:851-870, 877-960, 1203-1209), not hugetlbfs nor EAL's heap
+                    size = extmem_size(seg, n, EXTMEM_PAGE_SIZES[0], p)
+                    pages = size // EXTMEM_PAGE_SIZES[0]
+                    extmem.append({"pool": name, "bytes": size, "page_size": EXTMEM_PAGE_SIZES[0], "pages": pages})
+                    notes.append(
+                        f"--mp-alloc=xmemhuge: pool {name}'s memzones are on the external heap 'extmem', which "
+                        f"testpmd maps itself with MAP_HUGETLB: {size:,} B, {pages:,} pages of 2 MiB from the "
+                        "kernel's hugepage pool (calc_mem_size's 128 MiB included), besides the EAL's pages; the "
+                        "advice's nr_hugepages counts them (with too few testpmd exits: 'Could not create "
+                        "external memory')"
+                    )
+                else:
+                    notes.append(
+                        f"--mp-alloc={t.mp_alloc}: pool {name}'s memzones are on the external heap 'extmem' "
+                        "(socket 256 and up), memory testpmd mmaps itself from ordinary 4 KiB pages: they take no "
+                        "hugepage"
+                    )
             pools.append(mp)
         return
     if t.mp_alloc == "anon":
@@ -392,8 +442,9 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     parts.allocations += [Allocation("testpmd: struct fwd_lcore", s["fwd_lcore"], "testpmd")] * nb_lcores
     parts.extend(rx_metadata_negotiate(p, s))  # init_config_port_offloads, before the pools
     n = mbufs_per_pool(t, nb_lcores)
+    extmem: list[dict[str, object]] = []  # --mp-alloc=xmemhuge's own hugepage mappings, one per pool
     for idx, seg in enumerate(t.mbuf_sizes):  # one socket: the NUMA and UMA loops agree (testpmd.c:1739-1757)
-        _pool(t, pool_name(0, idx), n, seg, p, parts, pools, notes)
+        _pool(t, pool_name(0, idx), n, seg, p, parts, pools, notes, extmem)
     # fwd_config_setup -> init_fwd_streams: nb_ports x max(rxq, txq) streams (testpmd.c:1827-1900)
     streams = len(ports) * max(t.nb_rxq, t.nb_txq)
     parts.allocations.append(Allocation("testpmd: fwd_streams", 8 * streams, "testpmd"))
@@ -456,5 +507,6 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         "forwarding_lcores": nb_lcores,
         "fwd_streams": streams,
         "unconfigured_ports": unconfigured,
+        "extmem_hugepages": extmem,
     }
     return parts, pools, details, notes
