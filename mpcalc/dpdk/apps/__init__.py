@@ -95,11 +95,11 @@ def _resolve(args: Mapping[str, Any]) -> Resolved:
     argv = list(args.get("command_line") or ())
     program_of(argv)
     cpus = args.get("cpus")
-    return Resolved({"command_line": argv, "cpus": parse_cpus(cpus) if cpus is not None else None}, {})
+    return Resolved({"command_line": argv, "cpus": cpus}, {"cpus": parse_cpus(cpus) if cpus is not None else None})
 
 
 def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
-    return size(list(inputs["command_line"]), p, inputs.get("cpus"))
+    return size(list(inputs["command_line"]), p, extra.get("cpus"))
 
 
 APP = ObjectDecl(

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..declare import ObjectDecl, Param, Resolved
 from ..errors import InputError
+from ..machine import CPUS, parse_cpus
 from ..platform import Platform
 from ..records import Allocation, Result
 from ..standalone import Parts, finish
@@ -48,11 +49,12 @@ def size(
     p: Platform,
     hash_variant: str = "mhash",
     shared_mempool_config: str | None = None,
+    cpus: tuple[int, ...] | None = None,
 ) -> Result:
     """What ovs-vswitchd reserves for ``ports``: their pools, each pool's ``struct dpdk_mp``, and the
     ``rte_eth_dev_data`` memzone once a DPDK (ethdev) port exists."""
     r = ovs_release(version, p.dpdk)
-    pl = plan(ports, per_port_memory, pmd_cpu_mask, r, p, hash_variant, shared_mempool_config)
+    pl = plan(ports, per_port_memory, pmd_cpu_mask, r, p, hash_variant, shared_mempool_config, cpus)
     parts = Parts()
     if any(port.type == "dpdk" for port in ports):
         parts.zones.append(shared_data_zone(p))
@@ -75,10 +77,11 @@ def size(
         "ovs_tag": r.tag,
         "ovs_dpdk": r.dpdk,
         "memory_model": "per-port" if per_port_memory else "shared",
-        "pmd_threads": pmd_threads(pmd_cpu_mask),
+        "pmd_threads": pmd_threads(pmd_cpu_mask, cpus),
         "dp_packet_size": dp_packet_size(r, p),
         "ports": {pp.port.name: pp.to_dict() for pp in pl.ports},
         "pools": pl.pools,
+        "notes": list(pl.notes),
         "source": {
             k: r.cite(k)
             for k in (
@@ -102,7 +105,7 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
         raise InputError("give at least one --port NAME[,type=...][,mtu_request=N]...", param="--port")
     ports = tuple(parse_port(t) for t in texts)
     mask = a.get("pmd_cpu_mask")
-    pmd_threads(mask)  # checked here, named by its option
+    cpus = a.get("cpus")
     inputs = {
         "port": list(texts),
         "per_port_memory": bool(a.get("per_port_memory")),
@@ -110,8 +113,9 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
         "ovs": a.get("ovs"),
         "ovs_hash": a.get("ovs_hash") or "mhash",
         "shared_mempool_config": a.get("shared_mempool_config"),
+        "cpus": cpus,
     }
-    return Resolved(inputs, {"ports": ports})
+    return Resolved(inputs, {"ports": ports, "cpus": parse_cpus(cpus) if cpus is not None else None})
 
 
 def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
@@ -123,6 +127,7 @@ def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platfo
         p,
         a["ovs_hash"],
         a["shared_mempool_config"],
+        extra.get("cpus"),
     )
 
 
@@ -180,6 +185,7 @@ OVS = ObjectDecl(
             choices=HASHES,
             show_default=True,
         ),
+        CPUS,
     ),
     build=_build,
     resolve=_resolve,
