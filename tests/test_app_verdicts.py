@@ -272,3 +272,47 @@ def test_the_heap_breakdown_adds_up_to_the_heap_with_nothing_negative(mode):
 def test_the_text_legend_has_no_negative_overhead(run):
     code, out, _ = run("app", "--", *XMH[:-1], "--mp-alloc=xmemhuge", "--total-num-mbufs=2048")
     assert code == 0 and "heap overhead -" not in out and "heap overhead" in out
+
+
+# --- (6) 4 KiB pages are no hugepages ----------------------------------------------------------------------------
+
+
+def test_4k_pages_advise_no_huge_and_m_not_nr_hugepages(run, tmp_path):
+    code, out, _ = run("ovs", "--port", "p0", "--page-size", "4K", "--json")
+    adv = json.loads(out)["results"][0]["details"]["advice"]
+    assert code == 0 and "hugepages-4kB" not in out and adv["nr_hugepages"] == []
+    assert adv["no_huge"] is True and adv["dpdk-extra"] == f"--no-huge --legacy-mem -m {adv['memory_mb']}"
+    assert adv["memory_mb"] == -(-adv["pages"]["0"] * 4096 // 2**20)
+    plan = tmp_path / "p.toml"
+    plan.write_text('[platform]\npage_size = "4K"\n[[mbuf]]\nname = "a"\ncount = 8192\n')
+    code, out, _ = run("plan", str(plan), "--json")
+    s = json.loads(out)["settings"]
+    assert code == 0 and "hugepages-4kB" not in out and s["nr_hugepages"] == []
+    assert s["eal_args"] == f"--no-huge -m {s['memory_mb']}" and "not hugepages" in s["assumes"][0]
+    assert s["kubernetes"]["resources"]["limits"] == {"memory": f"{s['memory_mb']}Mi"}
+    code, out, _ = run("plan", str(plan))
+    assert code == 0 and "hugepages-4kB" not in out and "--no-huge -m" in out
+
+
+def test_an_app_under_no_huge_is_told_its_memory_is_m():
+    """The real runs: -m 19 cannot create the pool, -m 20 starts (heap 20,738,240 B)."""
+    from mpcalc.app.appadvice import advice
+
+    argv = ["dpdk-testpmd", "-l", "0-1", "--no-huge", "-m", "16", "--no-pci", "--vdev", "net_null0"]
+    adv = advice([*argv, "--", "-i", "--total-num-mbufs=2048"], Platform())
+    nh = adv["no_huge"]
+    assert isinstance(nh, dict) and (nh["memory_mb"], nh["given_mb"], nh["holds"]) == (20, 16, False)
+    assert "not hugepages" in str(nh["note"]) and "cannot be created" in str(nh["note"])
+    assert "no_huge" not in advice([*argv[:3], *argv[6:], "--", "-i"], Platform())  # on hugepages: none
+
+
+def test_ovs_rx_queues_beyond_the_port_follow_its_limit():
+    from mpcalc.dpdk.ovs import size as ovs_size
+    from mpcalc.dpdk.ovs.netdev import Port
+
+    p4k = Platform(page_size=4096)
+    at_limit = ovs_size([Port("p0", n_rxq=1024)], False, None, None, p4k)
+    beyond = ovs_size([Port("p0", n_rxq=1100)], False, None, None, p4k)
+    assert beyond.heap_bytes == at_limit.heap_bytes  # the shared pool does not depend on n_rxq
+    assert any("1100 Rx / 2 Tx queues asked, the port sets up 1024 / 2" in n for n in beyond.details["notes"])
+    assert ovs_size([Port("p0", n_rxq=1000)], False, None, None, p4k).heap_bytes < at_limit.heap_bytes

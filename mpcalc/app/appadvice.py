@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..dpdk import apps
 from ..dpdk.platform import Platform
 from ..dpdk.records import Result
-from .plan import EAL_INIT_HEAP, Item, PlanReport, socket_plans
+from .plan import EAL_INIT_HEAP, Item, PlanReport, no_huge_settings, socket_plans
 
 
 def on_hugepages(argv: list[str]) -> list[str]:
@@ -55,7 +55,7 @@ def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = N
     own = [dict(m) for m in found] if isinstance(found, list) else []
     if own and settings:
         settings = with_own_hugepages(settings, sum(int(m["pages"]) for m in own), page)
-    return {
+    out: dict[str, object] = {
         "command": huge,
         "page_size": page,
         "heap_bytes": result.heap_bytes,
@@ -63,6 +63,32 @@ def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = N
         "sockets": [s.to_dict() for s in report.sockets],
         "settings": settings,
         "run_as": [*huge[:1], *str(settings.get("eal_args", "")).split(), *huge[1:]] if settings else huge,
+    }
+    if huge != argv and "--no-huge" in argv[: argv.index("--") if "--" in argv else len(argv)]:
+        out["no_huge"] = no_huge(argv, apps.size(argv, platform, cpus))
+    return out
+
+
+def no_huge(argv: list[str], result: Result) -> dict[str, object]:
+    """The command line as given, under --no-huge: its memory is -m MB of the process's own 4 KiB pages, not
+    hugepages (mpcalc.app.plan.no_huge_settings); the -m that holds its heap, and whether the one given does."""
+    from ..dpdk.apps.eal import parse_eal
+
+    e, _ = parse_eal(argv)
+    need = no_huge_settings(result.heap_bytes)
+    mb = int(str(need["memory_mb"]))
+    given = e.memory_mb if e.memory_mb is not None else 64  # MEMSIZE_IF_NO_HUGE_PAGE
+    holds = given >= mb
+    return {
+        "memory_mb": mb,
+        "eal_args": f"-m {mb}",
+        "given_mb": given,
+        "holds": holds,
+        "note": (
+            f"as given (--no-huge) the memory is -m, {given} MB of the process's own 4 KiB pages, not hugepages: "
+            f"the heap ({result.heap_bytes:,} B) needs -m {mb}"
+            + ("" if holds else f"; with -m {given} a pool or a port cannot be created")
+        ),
     }
 
 

@@ -18,6 +18,26 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
     settings = report.settings()
     if not settings:
         return {"pages": None, "note": "no page size (--page-size none): no hugepage advice"}
+    if settings.get("no_huge"):
+        mb = settings["memory_mb"]
+        extra = f"--no-huge --legacy-mem -m {mb}"
+        return {
+            "page_size": platform.page_size,
+            "sockets": [s.to_dict() for s in report.sockets],
+            "pages": {str(s.socket): s.pages for s in report.sockets},
+            "eal_heap": report.sockets[0].eal_heap,
+            "no_huge": True,
+            "memory_mb": mb,
+            "dpdk-extra": extra,
+            # OVS adds --in-memory unless --legacy-mem is given (v3.1.0:lib/dpdk.c:334-337)
+            "ovs-vsctl": f'ovs-vsctl set Open_vSwitch . other_config:dpdk-extra="{extra}"',
+            "nr_hugepages": [],
+            "assumes": [
+                *settings["assumes"],  # type: ignore[misc]
+                "--legacy-mem beside --no-huge keeps OVS from adding --in-memory (the runs proving the model)",
+                "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's",
+            ],
+        }
     socket_mem = str(settings["socket_mem"])
     pages0 = report.sockets[0].pages or 0
     kb = platform.page_size // 1024

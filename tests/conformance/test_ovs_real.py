@@ -319,6 +319,8 @@ SCENARIOS = [
     # them, the per-port pool follows 2 PMD threads + 1 Tx queues)
     ("usermp-bad", 1100, ["p0,mtu_request=9703", "p1,mtu_request=67"], False, None, "9000,x:1"),
     ("pmd-mask-beyond-cpus", 700, ["p0,n_rxq=2,n_rxq_desc=512,n_txq_desc=256"], True, "0x7", None),
+    # more Rx queues than net_null sets up (1,024): the per-queue heap follows the port's limit
+    ("rxq-beyond-port", 700, ["p0,n_rxq=1100,n_rxq_desc=64,n_txq_desc=64"], True, None, None),
 ]
 #: this machine's online CPUs: what OVS finds (lib/ovs-numa.c), given to mpcalc as --cpus
 CPUS = parse_cpus(Path("/sys/devices/system/cpu/online").read_text())

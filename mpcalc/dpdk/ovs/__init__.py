@@ -34,6 +34,9 @@ __all__ = ["OVS", "Port", "parse_port", "plan", "size"]
 #: A NIC's PMD allocates its own descriptor rings and data instead of net_null's.
 OVS_ONCE, OVS_DPDK_PORT, OVS_PER_RXQ, OVS_PER_TXQ, OVS_VHOST_PORT = 6_144, 100_224, 384, 256, 68_032
 _ELEM_HEADER = 128
+#: net_null's max_rx_queues and max_tx_queues: RTE_DIM of its queue arrays, RTE_MAX_QUEUES_PER_PORT
+#: (v22.11.11:drivers/net/null/rte_eth_null.c:310-311)
+NET_NULL_MAX_QUEUES = 1024
 
 
 def _own(element_bytes: int, what: str) -> Allocation:
@@ -61,11 +64,21 @@ def size(
     parts.mempools += pl.mempools
     parts.allocations += pl.allocations
     parts.allocations.append(_own(OVS_ONCE, "ovs-vswitchd's own (measured)"))
+    notes = list(pl.notes)
     for pp in pl.ports:
         if pp.port.type == "dpdk":
+            # dpdk_eth_dev_init sets up MIN(info.max_rx_queues, n_rxq) and MIN(info.max_tx_queues, n_txq) queues
+            # (v3.1.0:lib/netdev-dpdk.c:1200-1203): net_null's limit is RTE_MAX_QUEUES_PER_PORT 1,024
+            # (v22.11.11:drivers/net/null/rte_eth_null.c:310-311); the per-queue heap follows what is set up
+            n_rxq, n_txq = min(pp.n_rxq, NET_NULL_MAX_QUEUES), min(pp.n_txq, NET_NULL_MAX_QUEUES)
+            if (n_rxq, n_txq) != (pp.n_rxq, pp.n_txq):
+                notes.append(
+                    f"port {pp.port.name}: {pp.n_rxq} Rx / {pp.n_txq} Tx queues asked, the port sets up {n_rxq} / "
+                    f"{n_txq} (MIN(info.max_rx_queues, n_rxq), lib/netdev-dpdk.c:1200-1201; net_null's 1,024)"
+                )
             parts.allocations.append(
                 _own(
-                    OVS_DPDK_PORT + OVS_PER_RXQ * pp.n_rxq + OVS_PER_TXQ * pp.n_txq,
+                    OVS_DPDK_PORT + OVS_PER_RXQ * n_rxq + OVS_PER_TXQ * n_txq,
                     f"port {pp.port.name}: netdev_dpdk, queues, PMD data (measured, net_null)",
                 )
             )
@@ -81,7 +94,7 @@ def size(
         "dp_packet_size": dp_packet_size(r, p),
         "ports": {pp.port.name: pp.to_dict() for pp in pl.ports},
         "pools": pl.pools,
-        "notes": list(pl.notes),
+        "notes": notes,
         "source": {
             k: r.cite(k)
             for k in (
