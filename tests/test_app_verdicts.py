@@ -316,3 +316,22 @@ def test_ovs_rx_queues_beyond_the_port_follow_its_limit():
     assert beyond.heap_bytes == at_limit.heap_bytes  # the shared pool does not depend on n_rxq
     assert any("1100 Rx / 2 Tx queues asked, the port sets up 1024 / 2" in n for n in beyond.details["notes"])
     assert ovs_size([Port("p0", n_rxq=1000)], False, None, None, p4k).heap_bytes < at_limit.heap_bytes
+
+
+# --- (7) IOVA as PA: the heap on hugepages is a stated range ---------------------------------------------------
+
+
+def test_the_heap_on_hugepages_is_a_range_whose_top_the_advice_covers():
+    """A real run on 2 MiB pages as root (IOVA as PA): heap 31,863,488 B, the top of the range: every one of
+    the objects memzone's 11 pages its own chunk, 10 MEMPOOL_MEMHDR elements of 192 B more."""
+    from mpcalc.app.appadvice import advice
+
+    adv = advice(
+        ["dpdk-testpmd", "-l", "0-1", "--no-pci", "--vdev", "net_null0", "--", "-i", "--total-num-mbufs=8192"],
+        Platform(),
+    )
+    r = adv["heap_range"]
+    assert isinstance(r, dict) and (r["low"], r["high"]) == (31_861_568, 31_861_568 + 10 * 192)
+    (sock,) = adv["sockets"]  # type: ignore[misc]
+    assert sock["pages"] * (2 << 20) >= r["high"]  # the advice covers the top
+    assert "MEMPOOL_MEMHDR" in r["why"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..dpdk import apps
 from ..dpdk.platform import Platform
 from ..dpdk.records import Result
-from .plan import EAL_INIT_HEAP, Item, PlanReport, no_huge_settings, socket_plans
+from .plan import EAL_INIT_HEAP, Item, PlanReport, iova_pa_chunk_headers, no_huge_settings, socket_plans
 
 
 def on_hugepages(argv: list[str]) -> list[str]:
@@ -55,10 +55,22 @@ def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = N
     own = [dict(m) for m in found] if isinstance(found, list) else []
     if own and settings:
         settings = with_own_hugepages(settings, sum(int(m["pages"]) for m in own), page)
+    pa = iova_pa_chunk_headers([result], p)
     out: dict[str, object] = {
         "command": huge,
         "page_size": page,
         "heap_bytes": result.heap_bytes,
+        # IOVA as PA cuts each objects memzone into one chunk per physically contiguous run of pages, each with
+        # its own 192-byte MEMPOOL_MEMHDR element (rte_mempool_populate_virt, v22.11.11:lib/mempool/
+        # rte_mempool.c:334, 414-444): how many runs the kernel gives cannot be known offline; the advice's
+        # pages cover the top
+        "heap_range": {
+            "low": result.heap_bytes,
+            "high": result.heap_bytes + pa,
+            "why": "IOVA as VA, or one physically contiguous run per objects memzone: the low end; IOVA as PA "
+            f"with every page its own run (the worst case): {pa:,} B more, a 192-byte MEMPOOL_MEMHDR element "
+            "per further chunk; the advice covers the high end",
+        },
         "own_hugepages": own,
         "sockets": [s.to_dict() for s in report.sockets],
         "settings": settings,

@@ -233,7 +233,7 @@ def load(path: str | Path) -> tuple[dict[str, Any], str]:
         raise InputError(f"{p}: not valid TOML: {exc}", param=str(p)) from None
 
 
-def _iova_pa_chunk_headers(results: list[Result], p: Platform) -> int:
+def iova_pa_chunk_headers(results: list[Result], p: Platform) -> int:
     """Heap bytes of the extra MEMPOOL_MEMHDRs the objects memzones get with IOVA as PA (worst case).
 
     The page model (proven on real 2 MiB hugepages by tests/conformance/test_plan_hugepages.py) is:
@@ -350,7 +350,7 @@ def socket_plans(items: list[Item], platform: Platform, eal_heap: int) -> tuple[
         # rte_eal_init's own allocations land on the main lcore's socket (assumed 0); an [[app]] counts them itself
         eal = eal_heap if s == 0 and not any(i.kind == "app" for i in items) else 0
         pages = (
-            ceil_div(heap + eal + _iova_pa_chunk_headers(mine, platform), platform.page_size)
+            ceil_div(heap + eal + iova_pa_chunk_headers(mine, platform), platform.page_size)
             if platform.page_size
             else None
         )

@@ -387,3 +387,27 @@ def test_no_huge_memory_is_the_advised_m(kind, eal, app):
     assert ok, f"-m {mb} does not start it: {why}"
     ok, why = started(kind, ["--no-huge", "-m", str(mb - 1), *eal], app, f"mpcalc_nohuge_{os.getpid()}")
     assert not ok, f"-m {mb - 1} starts it too: the advice is not the least"
+
+
+@pytest.mark.parametrize("case", HUGE_CASES[:2], ids=[c[0] for c in HUGE_CASES[:2]])
+def test_the_heap_on_hugepages_is_within_the_stated_range(case, huge_dir):
+    """Issue 26: on real 2 MiB pages (IOVA as PA as root here) the heap is in the advice's heap_range, and
+    what it has above the low end is whole 192-byte MEMPOOL_MEMHDR elements, one per element more."""
+    from mpcalc.app.appadvice import advice
+
+    ident, kind, eal, app = case
+    adv = advice([f"dpdk-{kind}", *eal, "--", *app], Platform())
+    low, high = adv["heap_range"]["low"], adv["heap_range"]["high"]  # type: ignore[index]
+    mb = str(adv["settings"]["socket_mem"])  # type: ignore[index]
+    real = run_app(
+        kind,
+        ["--huge-dir", str(huge_dir), "--socket-mem", mb, "--socket-limit", mb, *eal],
+        app,
+        f"mpcalc_range_{os.getpid()}",
+    )
+    model = apps.size([f"dpdk-{kind}", *eal, "--", *app], Platform())
+    heap, count = int(real.heap["Alloc_size"]), int(real.heap["Alloc_count"])
+    more = count - (model.details["allocation_count"] + model.details["memzone_count"])
+    print(f"{ident}: heap {heap:,} in [{low:,}, {high:,}], {more} chunk header(s) more")
+    assert low <= heap <= high, ident
+    assert heap - low == 192 * more, ident
