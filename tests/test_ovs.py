@@ -108,10 +108,14 @@ def test_vhost_ports():
 
 
 def test_mtu_request_out_of_range_keeps_1500():
-    r = size([Port("p0", mtu_request=9703)], False, None, None, P4K)
-    assert r.errors and r.errors[0].errno == "EINVAL" and r.errors[0].function == "netdev_dpdk_set_mtu"
-    assert r.details["ports"]["p0"]["mtu"] == 1500
-    assert not size([Port("p0", mtu_request=9702)], False, None, None, P4K).errors
+    # OVS warns and runs (issue 26): the port is added with MTU 1500, its pool is the 1500 one
+    for mtu in (9703, 9710, 70000, 67):
+        r = size([Port("p0", mtu_request=mtu)], False, None, None, P4K)
+        assert r.ok and r.details["ports"]["p0"]["mtu"] == 1500 and r.details["ports"]["p0"]["pool_mtu"] == 2158
+        (note,) = r.details["notes"]
+        assert f"OVS logs 'p0: unsupported MTU {mtu}'" in note and "keeps MTU 1500" in note
+    ok = size([Port("p0", mtu_request=9702)], False, None, None, P4K)
+    assert ok.ok and not ok.details["notes"] and ok.details["ports"]["p0"]["mtu"] == 9702
 
 
 def test_parse_port():
@@ -131,8 +135,9 @@ def test_release_must_match_dpdk():
 
 def test_pmd_mask():
     assert netdev.pmd_threads(None) == 1 and netdev.pmd_threads("0x30") == 2 and netdev.pmd_threads("f0f") == 8
-    with pytest.raises(InputError):
-        netdev.pmd_threads("zz")
+    # a character that is no hex digit: OVS warns and reads it as 0 (lib/ovs-numa.c)
+    assert netdev.pmd_threads("zz") == 0 and netdev.pmd_threads("z3") == 2
+    assert "Invalid cpu mask: z" in netdev.pmd_cores("z3")[1][0]
 
 
 def test_ethdev_zone_per_release():
@@ -221,7 +226,9 @@ def test_shared_mempool_config():
     assert ports["p0"]["pool_mtu"] == 9326 and ports["p1"]["pool_mtu"] == 1134 and ports["p2"]["pool_mtu"] == 10350
     assert r.mempools[0].elt_size == 128 + 576 + 9344  # the 9000 pool's room
     bad = size([Port("p0")], False, None, None, P4K, shared_mempool_config="9000,x:1")
-    assert bad.errors[0].function == "parse_user_mempools_list" and bad.details["ports"]["p0"]["pool_mtu"] == 2158
+    # OVS warns, ignores the whole list and runs with the default pools (issue 26)
+    assert bad.ok and bad.details["ports"]["p0"]["pool_mtu"] == 2158
+    assert "User configured shared mempools will not be used." in bad.details["notes"][0]
     with pytest.raises(InputError, match=r"OVS 3\.0"):
         size([Port("p0")], False, None, None, platform_from({"dpdk": "21.11"}), shared_mempool_config="9000")
     # per-port memory ignores it

@@ -14,9 +14,11 @@ Adviser = Callable[[Mapping[str, Any], Result, Platform], dict[str, object]]
 
 
 def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:
+    from ..dpdk.machine import parse_cpus
     from .appadvice import advice
 
-    return advice(list(inputs["command_line"]), platform)
+    cpus = inputs.get("cpus")
+    return advice(list(inputs["command_line"]), platform, parse_cpus(cpus) if cpus is not None else None)
 
 
 def _ovs(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:

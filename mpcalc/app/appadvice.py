@@ -14,7 +14,7 @@ from __future__ import annotations
 from ..dpdk import apps
 from ..dpdk.platform import Platform
 from ..dpdk.records import Result
-from .plan import EAL_INIT_HEAP, Item, PlanReport, socket_plans
+from .plan import EAL_INIT_HEAP, Item, PlanReport, iova_pa_chunk_headers, no_huge_settings, socket_plans
 
 
 def on_hugepages(argv: list[str]) -> list[str]:
@@ -37,12 +37,13 @@ def on_hugepages(argv: list[str]) -> list[str]:
     return out
 
 
-def advice(argv: list[str], platform: Platform) -> dict[str, object]:
-    """The pages per socket and the settings for the application on ``platform``'s hugepages."""
+def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = None) -> dict[str, object]:
+    """The pages per socket and the settings for the application on ``platform``'s hugepages (on the
+    machine of ``cpus``, when given)."""
     page = platform.page_size if platform.page_size > 4096 else 2 << 20
     p = platform._replace(page_size=page)
     huge = on_hugepages(argv)
-    result: Result = apps.size(huge, p)
+    result: Result = apps.size(huge, p, cpus)
     report = PlanReport(
         path="<app>",
         platform=p,
@@ -50,11 +51,87 @@ def advice(argv: list[str], platform: Platform) -> dict[str, object]:
         sockets=socket_plans([Item(kind="app", name="app", socket=0, result=result)], p, EAL_INIT_HEAP),
     )
     settings = report.settings()
-    return {
+    found = result.details.get("extmem_hugepages")
+    own = [dict(m) for m in found] if isinstance(found, list) else []
+    if own and settings:
+        settings = with_own_hugepages(settings, sum(int(m["pages"]) for m in own), page)
+    pa = iova_pa_chunk_headers([result], p)
+    out: dict[str, object] = {
         "command": huge,
         "page_size": page,
         "heap_bytes": result.heap_bytes,
+        # IOVA as PA cuts each objects memzone into one chunk per physically contiguous run of pages, each with
+        # its own 192-byte MEMPOOL_MEMHDR element (rte_mempool_populate_virt, v22.11.11:lib/mempool/
+        # rte_mempool.c:334, 414-444): how many runs the kernel gives cannot be known offline; the advice's
+        # pages cover the top
+        "heap_range": {
+            "low": result.heap_bytes,
+            "high": result.heap_bytes + pa,
+            "why": "IOVA as VA, or one physically contiguous run per objects memzone: the low end; IOVA as PA "
+            f"with every page its own run (the worst case): {pa:,} B more, a 192-byte MEMPOOL_MEMHDR element "
+            "per further chunk; the advice covers the high end",
+        },
+        "own_hugepages": own,
         "sockets": [s.to_dict() for s in report.sockets],
         "settings": settings,
         "run_as": [*huge[:1], *str(settings.get("eal_args", "")).split(), *huge[1:]] if settings else huge,
     }
+    if huge != argv and "--no-huge" in argv[: argv.index("--") if "--" in argv else len(argv)]:
+        out["no_huge"] = no_huge(argv, apps.size(argv, platform, cpus))
+    return out
+
+
+def no_huge(argv: list[str], result: Result) -> dict[str, object]:
+    """The command line as given, under --no-huge: its memory is -m MB of the process's own 4 KiB pages, not
+    hugepages (mpcalc.app.plan.no_huge_settings); the -m that holds its heap, and whether the one given does."""
+    from ..dpdk.apps.eal import parse_eal
+
+    e, _ = parse_eal(argv)
+    need = no_huge_settings(result.heap_bytes)
+    mb = int(str(need["memory_mb"]))
+    given = e.memory_mb if e.memory_mb is not None else 64  # MEMSIZE_IF_NO_HUGE_PAGE
+    holds = given >= mb
+    return {
+        "memory_mb": mb,
+        "eal_args": f"-m {mb}",
+        "given_mb": given,
+        "holds": holds,
+        "note": (
+            f"as given (--no-huge) the memory is -m, {given} MB of the process's own 4 KiB pages, not hugepages: "
+            f"the heap ({result.heap_bytes:,} B) needs -m {mb}"
+            + ("" if holds else f"; with -m {given} a pool or a port cannot be created")
+        ),
+    }
+
+
+def with_own_hugepages(settings: dict[str, object], pages: int, page: int) -> dict[str, object]:
+    """The settings when the application maps ``pages`` 2 MiB hugepages of its own besides EAL's (testpmd
+    --mp-alloc=xmemhuge: mmap(MAP_HUGETLB | MAP_HUGE_2MB), v22.11.11:app/test-pmd/testpmd.c:851-870): they come
+    from the kernel's pool of 2 MiB pages, not from --socket-mem, so nr_hugepages (node 0, the local node of
+    the main lcore's thread) and the Kubernetes request count them; --socket-mem does not."""
+    two_mb = 2 << 20
+    out = dict(settings)
+    given = settings.get("nr_hugepages")
+    lines = [str(x) for x in given] if isinstance(given, list) else []
+    node0 = "/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
+    if page == two_mb and lines and lines[0].endswith(node0):
+        n = int(lines[0].split()[1]) + pages
+        lines[0] = f"echo {n} > {node0}"
+    else:
+        lines.append(f"echo {pages} > {node0}")
+    out["nr_hugepages"] = lines
+    k8s = settings.get("kubernetes")
+    if isinstance(k8s, dict):
+        res = {k: dict(v) for k, v in k8s["resources"].items()}
+        for v in res.values():
+            before = int(str(v.get("hugepages-2Mi", "0Mi")).removesuffix("Mi"))
+            v["hugepages-2Mi"] = f"{before + pages * 2}Mi"
+        out["kubernetes"] = {"resources": res}
+    assumes = settings.get("assumes")
+    out["assumes"] = [
+        *(assumes if isinstance(assumes, list) else []),
+        f"the application maps {pages} 2 MiB hugepage(s) of its own (testpmd --mp-alloc=xmemhuge: MAP_HUGETLB, "
+        "setup_extmem), outside --socket-mem: nr_hugepages counts them, --socket-mem does not; with fewer "
+        "testpmd exits ('Could not create external memory', v22.11.11:app/test-pmd/testpmd.c:1208-1209)",
+    ]
+    return out

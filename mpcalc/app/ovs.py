@@ -18,7 +18,40 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
     settings = report.settings()
     if not settings:
         return {"pages": None, "note": "no page size (--page-size none): no hugepage advice"}
+    if settings.get("no_huge"):
+        mb = settings["memory_mb"]
+        extra = f"--no-huge --legacy-mem -m {mb}"
+        return {
+            "page_size": platform.page_size,
+            "sockets": [s.to_dict() for s in report.sockets],
+            "pages": {str(s.socket): s.pages for s in report.sockets},
+            "eal_heap": report.sockets[0].eal_heap,
+            "no_huge": True,
+            "memory_mb": mb,
+            "dpdk-extra": extra,
+            # OVS adds --in-memory unless --legacy-mem is given (v3.1.0:lib/dpdk.c:334-337)
+            "ovs-vsctl": f'ovs-vsctl set Open_vSwitch . other_config:dpdk-extra="{extra}"',
+            "nr_hugepages": [],
+            "assumes": [
+                *settings["assumes"],  # type: ignore[misc]
+                "--legacy-mem beside --no-huge keeps OVS from adding --in-memory (the runs proving the model)",
+                "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's",
+            ],
+        }
     socket_mem = str(settings["socket_mem"])
+    pages0 = report.sockets[0].pages or 0
+    kb = platform.page_size // 1024
+    grow = pages0 + ON_DEMAND_PAGES
+    halving = _halving_cite(result)
+    assumes = [
+        str(a).replace(
+            "without --socket-mem the heap grows on demand and needs a few pages more",
+            f"without other_config:dpdk-socket-mem (OVS's default: the heap grows on demand) give nr_hugepages "
+            f"{grow}: the last pool's objects are then split over many memzones (13 to 22 in the real runs) and "
+            f"took 1 to {ON_DEMAND_PAGES} pages more",
+        )
+        for a in settings["assumes"]  # type: ignore[attr-defined]
+    ]
     return {
         "page_size": platform.page_size,
         "sockets": [s.to_dict() for s in report.sockets],
@@ -27,8 +60,32 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
         "dpdk-socket-mem": socket_mem,
         "ovs-vsctl": f"ovs-vsctl set Open_vSwitch . other_config:dpdk-socket-mem={socket_mem}",
         "nr_hugepages": settings["nr_hugepages"],
+        "minimum": True,
+        "one_page_less": (
+            f"these are the fewest pages that hold every pool at full size: with one page less a pool does not "
+            f"fit, and OVS halves its count and retries under a new name, down to MIN_NB_MBUF 16,384 mbufs "
+            f"(dpdk_mp_create, {halving}); a pool of fewer than 32,768 mbufs, whose half is under that, is not "
+            "created at all, and its port is not added"
+        ),
+        "without_dpdk_socket_mem": {
+            "pages": {"0": grow},
+            "nr_hugepages": [f"echo {grow} > /sys/devices/system/node/node0/hugepages/hugepages-{kb}kB/nr_hugepages"],
+        },
         "assumes": [
-            *settings["assumes"],  # type: ignore[misc]
+            *assumes,
             "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's",
         ],
     }
+
+
+#: the pages OVS needed beyond the advice without other_config:dpdk-socket-mem (EAL's heap grown on demand: the
+#: last pool's objects split over 13-22 memzones), measured on OVS 3.1.0 / DPDK 22.11 with 2 MiB pages: 1 or 2
+ON_DEMAND_PAGES = 2
+
+
+def _halving_cite(result: Result) -> str:
+    """The line of dpdk_mp_create's halving loop at the result's OVS release."""
+    from ..dpdk.ovs.releases import ovs_release
+
+    d = result.details
+    return ovs_release(str(d.get("ovs")), str(d.get("ovs_dpdk"))).cite("halving")

@@ -100,6 +100,8 @@ class PlanReport:
         if not p.page_size:
             return {}
         by_socket = {s.socket: s.pages or 0 for s in self.sockets}
+        if p.page_size == NO_HUGE_PAGE:
+            return no_huge_settings(sum(by_socket.values()) * p.page_size)
         top = max(by_socket) if by_socket else 0
         mb = [by_socket.get(i, 0) * p.page_size // 2**20 for i in range(top + 1)]
         kb = p.page_size // 1024
@@ -138,6 +140,31 @@ class PlanReport:
             "sockets": [s.to_dict() for s in self.sockets],
             "settings": self.settings(),
         }
+
+
+#: the page size of EAL's --no-huge memory, RTE_PGSIZE_4K (v22.11.11:lib/eal/linux/eal_memory.c:1156-1200)
+NO_HUGE_PAGE = 4096
+
+
+def no_huge_settings(total: int) -> dict[str, object]:
+    """The settings for 4 KiB pages, which are no hugepages (there is no hugepages-4kB/nr_hugepages): EAL
+    with --no-huge maps ``-m`` MB of the process's own anonymous memory in 4 KiB pages, all on socket 0, as its
+    one heap (v22.11.11:lib/eal/linux/eal_memory.c:1156-1200; 64 MB without -m, lib/eal/linux/eal.c:57,
+    1150-1153); --socket-mem cannot be given with --no-huge (v22.11.11:lib/eal/common/eal_common_options.c:
+    2101-2117).  ``total``: the pages' bytes."""
+    mb = -(-total // 2**20)
+    return {
+        "assumes": [
+            "4 KiB pages are not hugepages: EAL runs with --no-huge and takes its memory from -m (MB of the "
+            "process's own anonymous memory, 4 KiB pages, all on socket 0), not from hugepages: no nr_hugepages "
+            "to write, and --socket-mem cannot be used with --no-huge; without -m EAL takes 64 MB",
+        ],
+        "no_huge": True,
+        "memory_mb": mb,
+        "eal_args": f"--no-huge -m {mb}",
+        "nr_hugepages": [],
+        "kubernetes": {"resources": {"requests": {"memory": f"{mb}Mi"}, "limits": {"memory": f"{mb}Mi"}}},
+    }
 
 
 def _keyed(message: str) -> str:
@@ -208,7 +235,7 @@ def load(path: str | Path) -> tuple[dict[str, Any], str]:
         raise InputError(f"{p}: not valid TOML: {exc}", param=str(p)) from None
 
 
-def _iova_pa_chunk_headers(results: list[Result], p: Platform) -> int:
+def iova_pa_chunk_headers(results: list[Result], p: Platform) -> int:
     """Heap bytes of the extra MEMPOOL_MEMHDRs the objects memzones get with IOVA as PA (worst case).
 
     The page model (proven on real 2 MiB hugepages by tests/conformance/test_plan_hugepages.py) is:
@@ -325,7 +352,7 @@ def socket_plans(items: list[Item], platform: Platform, eal_heap: int) -> tuple[
         # rte_eal_init's own allocations land on the main lcore's socket (assumed 0); an [[app]] counts them itself
         eal = eal_heap if s == 0 and not any(i.kind == "app" for i in items) else 0
         pages = (
-            ceil_div(heap + eal + _iova_pa_chunk_headers(mine, platform), platform.page_size)
+            ceil_div(heap + eal + iova_pa_chunk_headers(mine, platform), platform.page_size)
             if platform.page_size
             else None
         )

@@ -28,12 +28,22 @@ def breakdown(result: Mapping[str, Any]) -> dict[str, int]:
     out = dict.fromkeys(KINDS, 0)
     zones = [z for mp in result["mempools"] for z in mp["memzones"]] + list(result.get("memzones", ()))
     for z in zones:
-        out[_ZONE_KINDS.get(z["role"], "other memzones")] += z["len"]
+        if not off_heap(z["role"]):
+            out[_ZONE_KINDS.get(z["role"], "other memzones")] += z["len"]
     allocations = [a for mp in result["mempools"] for a in mp["allocations"]] + list(result["allocations"])
     for a in allocations:
-        out[kind_of_allocation(a["role"])] += a["size"]
-    out["heap overhead"] = result["heap_bytes"] - result["total_bytes"]
+        if not off_heap(a["role"]):
+            out[kind_of_allocation(a["role"])] += a["size"]
+    out["heap overhead"] = result["heap_bytes"] - sum(out.values())
     return {k: v for k, v in out.items() if v}
+
+
+def off_heap(role: str) -> bool:
+    """Memory listed in a result but not on the heaps its ``heap_bytes`` counts: testpmd's external heap
+    'extmem' (--mp-alloc=xmem, xmemhuge) and --mp-alloc=anon's mmap."""
+    from ..dpdk.apps.testpmd import ANON_ROLE, EXTMEM_ROLE_SUFFIX
+
+    return role == ANON_ROLE or role.endswith(EXTMEM_ROLE_SUFFIX)
 
 
 class Segment(NamedTuple):

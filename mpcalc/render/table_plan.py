@@ -70,6 +70,8 @@ def render_plan(report: Any, stream: TextIO, fmt: str = "table") -> None:
             _say(console, f"  assumes: {line}", style="dim")
         for line in settings["nr_hugepages"]:
             console.print(line, soft_wrap=True)
+        if settings.get("no_huge"):
+            console.print(f"no hugepages: --no-huge -m {settings['memory_mb']}", soft_wrap=True)
         res = settings["kubernetes"]["resources"]
         console.print("kubernetes:\n  resources:")
         for kind in ("requests", "limits"):

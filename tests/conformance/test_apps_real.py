@@ -10,6 +10,8 @@ command line, must name every memzone with its exact length, put each on the rig
 from __future__ import annotations
 
 import os
+import re
+from pathlib import Path
 
 import pytest
 
@@ -59,6 +61,30 @@ CASES = [
         "testpmd",
         ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
         ["-i", "--total-num-mbufs=5000", "--mp-alloc=xmem"],
+    ),
+    (  # issue 26: options whose value is the default, the run without them
+        "testpmd-defaults",
+        "testpmd",
+        ["-l", "0-1", "--proc-type=primary", "--mbuf-pool-ops-name", "ring_mp_mc", *NOHUGE, "--vdev", "net_null0"],
+        ["-i", "--total-num-mbufs=2048", "--hairpinq=0", "--noisy-tx-sw-buffer-size=0", "--noisy-lkup-memory=0"],
+    ),
+    (
+        "l3fwd-poll-mode",
+        "l3fwd",
+        ["-l", "0", "--proc-type=auto", *NOHUGE, *TAPS],
+        ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--mode=poll", "--event-vector-size", "16"],
+    ),
+    (  # issue 26: ports testpmd leaves unconfigured (rte_eth_dev_configure fails), its prompt given
+        "testpmd-scatter-null-unconfigured",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
+        ["-i", "--total-num-mbufs=2048", "--enable-scatter"],
+    ),
+    (
+        "testpmd-tap-jumbo-unconfigured",
+        "testpmd",
+        ["-l", "0-1", *NOHUGE, "--vdev", "net_tap0,iface=mpct0"],
+        ["-i", "--total-num-mbufs=2048", "--max-pkt-len=9000"],
     ),
     ("l3fwd-fib-tap", "l3fwd", ["-l", "0", *NOHUGE, *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib"]),
     (
@@ -120,6 +146,49 @@ def test_refusals_are_the_programs_own():
         apps.size(
             ["dpdk-l3fwd", "-l", "0", *NOHUGE, "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"], Platform()
         )
+
+
+@pytest.mark.parametrize(
+    "kind,eal,app,message",
+    [
+        (
+            "l3fwd",
+            ["-l", "0", *NOHUGE, *TAPS],
+            ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--eventq-sched=atomic"],
+            "eventq_sched is valid only when event mode is selected",
+        ),
+        (
+            "testpmd",
+            ["-l", "0-1", "--proc-type=second", *NOHUGE, "--vdev", "net_null0"],
+            ["-i"],
+            "Invalid process type specified",
+        ),
+        (
+            "testpmd",
+            ["-l", "0-1", *NOHUGE, "--vdev", "net_null0"],
+            ["-i", "--rxq=0", "--txq=0"],
+            "Either rx or tx queues should be non-zero",
+        ),
+        (
+            "l3fwd",
+            ["-l", "0", *NOHUGE, *TAPS],
+            ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--max-pkt-len", "9000"],
+            "Frame size (9000) > device max frame size (1522)",
+        ),
+    ],
+    ids=["l3fwd-eventq-sched-in-poll-mode", "eal-invalid-proc-type", "testpmd-no-queues", "l3fwd-tap-jumbo"],
+)
+def test_the_programs_refuse_what_mpcalc_refuses(kind, eal, app, message):
+    """Issue 26: what mpcalc refuses with the program's own message, the program refuses with it."""
+    from mpcalc.dpdk.errors import InputError
+
+    from .apps.runner import AppError
+
+    with pytest.raises(InputError, match=re.escape(message)):
+        apps.size([f"dpdk-{kind}", *eal, "--", *app], Platform())
+    with pytest.raises(AppError) as exc:
+        run_app(kind, eal, app, f"mpcalc_app_{os.getpid()}_refuse26")
+    assert message in exc.value.output
 
 
 # --- the hugepage advice, on real 2 MiB pages -----------------------------------------------------------
@@ -210,3 +279,135 @@ def test_hugepage_advice_is_within_a_page_of_the_smallest_that_starts(case, huge
         f"{tried.get(minimum - 1, 'not tried')[-160:]}"
     )
     assert advice <= minimum + 1, f"{ident}: advice {advice} pages, yet {minimum} start it"
+
+
+def test_an_lcore_on_a_cpu_the_machine_lacks():
+    """Issue 26: with the machine's own /sys/devices/system/cpu/online as --cpus, an lcore one past its last
+    CPU is refused by mpcalc and by EAL with the same words."""
+    from pathlib import Path
+
+    from mpcalc.dpdk.errors import InputError
+    from mpcalc.dpdk.machine import parse_cpus
+
+    from .apps.runner import AppError
+
+    cpus = parse_cpus(Path("/sys/devices/system/cpu/online").read_text())
+    eal = ["-l", f"0-{max(cpus) + 1}", *NOHUGE, "--vdev", "net_null0"]
+    said = f"lcore {max(cpus) + 1} unavailable"
+    with pytest.raises(InputError, match=said):
+        apps.size(["dpdk-testpmd", *eal, "--", "-i"], Platform(), cpus=cpus)
+    with pytest.raises(AppError) as exc:
+        run_app("testpmd", eal, ["-i"], f"mpcalc_app_{os.getpid()}_cpus")
+    assert said in exc.value.output and "please check specified cores are part of" in exc.value.output
+    assert apps.size(
+        ["dpdk-testpmd", "-l", f"0-{max(cpus)}", *NOHUGE, "--vdev", "net_null0", "--", "-i"], Platform(), cpus=cpus
+    ).ok
+
+
+def _pages_at_prompt(huge_dir, eal: list[str], app: list[str]) -> tuple[int | None, str]:
+    """Start testpmd on ``huge_dir``; the 2 MiB pages it has taken at its prompt (None: it exited), its output."""
+    import subprocess
+    import tempfile
+    import time
+
+    from .apps.runner import program, stop
+
+    free = Path("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages")
+    before = int(free.read_text())
+    argv = [program("testpmd"), "--file-prefix", f"mpcalc_xmh_{os.getpid()}", "--huge-dir", str(huge_dir), *eal]
+    with tempfile.TemporaryFile(mode="w+") as log:
+        proc = subprocess.Popen(
+            [*argv, "--", *app], stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, text=True
+        )
+        taken = None
+        deadline = time.monotonic() + 90
+        while proc.poll() is None and time.monotonic() < deadline:
+            log.seek(0)
+            if "testpmd> " in log.read():
+                taken = before - int(free.read_text())
+                break
+            time.sleep(0.2)
+        stop(proc, "testpmd")
+        log.seek(0)
+        return taken, log.read()
+
+
+def test_xmemhuge_takes_the_pages_the_advice_counts():
+    """Issue 26: --mp-alloc=xmemhuge maps its pool itself (MAP_HUGETLB): with nr_hugepages as advised and
+    --socket-mem as advised it starts, taking exactly EAL's pages and testpmd's own; one page fewer and it
+    exits 'Could not create external memory'."""
+    from mpcalc.app.appadvice import advice
+
+    from .oracle import can_reserve_hugepages, hugepages
+
+    assert can_reserve_hugepages(), "root must be able to reserve 2 MiB hugepages for this test"
+    eal = ["-l", "0-1", "--no-pci", "--vdev", "net_null0"]
+    app = ["-i", "--total-num-mbufs=2048", "--mp-alloc=xmemhuge"]
+    adv = advice(["dpdk-testpmd", *eal, "--", *app], Platform())
+    settings = adv["settings"]
+    assert isinstance(settings, dict)
+    nr = int(str(settings["nr_hugepages"][0]).split()[1])
+    mb = str(settings["socket_mem"])
+    own = sum(int(m["pages"]) for m in adv["own_hugepages"])  # type: ignore[union-attr]
+    assert own == 67 and nr == int(mb) // 2 + own
+    run_eal = ["--socket-mem", mb, "--socket-limit", mb, *eal]
+    with hugepages(nr) as (d, free):
+        assert free == nr, f"asked for {nr} free pages, {free} free (another user of hugepages?)"
+        taken, out = _pages_at_prompt(d, run_eal, app)
+        assert taken == nr, out[-2000:]
+    with hugepages(nr - 1) as (d, free):
+        assert free == nr - 1
+        taken, out = _pages_at_prompt(d, run_eal, app)
+        assert taken is None and "Could not create external memory" in out, out[-2000:]
+
+
+@pytest.mark.parametrize(
+    "kind,eal,app",
+    [
+        ("testpmd", ["-l", "0-1", "--no-pci", "--vdev", "net_null0"], ["-i", "--total-num-mbufs=2048"]),
+        (
+            "testpmd",
+            ["-l", "0-1", "--no-pci", "--vdev", "net_null0"],
+            ["-i", "--total-num-mbufs=20000", "--mbuf-size=2048,1024"],
+        ),
+        ("l3fwd", ["-l", "0", "--no-pci", *TAPS], ["-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=lpm"]),
+    ],
+    ids=["testpmd-2048", "testpmd-two-pools", "l3fwd-lpm-tap"],
+)
+def test_no_huge_memory_is_the_advised_m(kind, eal, app):
+    """Issue 26: under --no-huge the memory is -m, not hugepages: the advised -m starts the program, one MB
+    less does not (bisected on these runs: the pools cannot be created)."""
+    from mpcalc.app.appadvice import advice
+
+    from .apps.runner import started
+
+    adv = advice([f"dpdk-{kind}", "--no-huge", *eal, "--", *app], Platform())
+    mb = int(adv["no_huge"]["memory_mb"])  # type: ignore[index]
+    ok, why = started(kind, ["--no-huge", "-m", str(mb), *eal], app, f"mpcalc_nohuge_{os.getpid()}")
+    assert ok, f"-m {mb} does not start it: {why}"
+    ok, why = started(kind, ["--no-huge", "-m", str(mb - 1), *eal], app, f"mpcalc_nohuge_{os.getpid()}")
+    assert not ok, f"-m {mb - 1} starts it too: the advice is not the least"
+
+
+@pytest.mark.parametrize("case", HUGE_CASES[:2], ids=[c[0] for c in HUGE_CASES[:2]])
+def test_the_heap_on_hugepages_is_within_the_stated_range(case, huge_dir):
+    """Issue 26: on real 2 MiB pages (IOVA as PA as root here) the heap is in the advice's heap_range, and
+    what it has above the low end is whole 192-byte MEMPOOL_MEMHDR elements, one per element more."""
+    from mpcalc.app.appadvice import advice
+
+    ident, kind, eal, app = case
+    adv = advice([f"dpdk-{kind}", *eal, "--", *app], Platform())
+    low, high = adv["heap_range"]["low"], adv["heap_range"]["high"]  # type: ignore[index]
+    mb = str(adv["settings"]["socket_mem"])  # type: ignore[index]
+    real = run_app(
+        kind,
+        ["--huge-dir", str(huge_dir), "--socket-mem", mb, "--socket-limit", mb, *eal],
+        app,
+        f"mpcalc_range_{os.getpid()}",
+    )
+    model = apps.size([f"dpdk-{kind}", *eal, "--", *app], Platform())
+    heap, count = int(real.heap["Alloc_size"]), int(real.heap["Alloc_count"])
+    more = count - (model.details["allocation_count"] + model.details["memzone_count"])
+    print(f"{ident}: heap {heap:,} in [{low:,}, {high:,}], {more} chunk header(s) more")
+    assert low <= heap <= high, ident
+    assert heap - low == 192 * more, ident

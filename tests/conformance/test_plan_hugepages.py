@@ -86,9 +86,9 @@ def probe_commands(report: PlanReport) -> list[str]:
 
 def pa_chunk_bound(report: PlanReport) -> list[int]:
     """Per item: the most heap bytes IOVA as PA may add (extra MEMPOOL_MEMHDRs), as the plan counts them."""
-    from mpcalc.app.plan import _iova_pa_chunk_headers
+    from mpcalc.app.plan import iova_pa_chunk_headers
 
-    return [_iova_pa_chunk_headers([it.result], report.platform) for it in report.items]
+    return [iova_pa_chunk_headers([it.result], report.platform) for it in report.items]
 
 
 @dataclass

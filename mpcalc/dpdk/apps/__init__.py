@@ -24,10 +24,11 @@ from typing import Any
 
 from ..declare import ObjectDecl, Param, Resolved
 from ..errors import InputError
+from ..machine import CPUS, parse_cpus
 from ..platform import Platform
 from ..records import Result
 from ..standalone import Parts, finish
-from .eal import check_eal, eal_parts, parse_eal, platform_for
+from .eal import check_cpus, check_eal, eal_parts, parse_eal, platform_for
 from .names import real_names
 from .releases import sizes
 from .testpmd import ANON_ROLE
@@ -55,11 +56,13 @@ def program_of(argv: list[str]) -> str:
     return PROGRAMS[base]
 
 
-def size(argv: list[str], p: Platform) -> Result:
-    """Every memzone and allocation of the application's start-up, and their totals."""
+def size(argv: list[str], p: Platform, cpus: tuple[int, ...] | None = None) -> Result:
+    """Every memzone and allocation of the application's start-up, and their totals; with ``cpus``, the
+    target machine's CPUs, the lcores checked against them."""
     module = importlib.import_module(f"{__package__}.{program_of(argv)}")
     e, app_argv = parse_eal(argv, p.release.version)
     notes = check_eal(e)
+    notes += check_cpus(e, cpus)
     where = platform_for(e, p)
     sizes(where)  # the struct sizes are known for the releases and architectures measured: refuse the others
     parts = Parts()
@@ -91,11 +94,12 @@ def size(argv: list[str], p: Platform) -> Result:
 def _resolve(args: Mapping[str, Any]) -> Resolved:
     argv = list(args.get("command_line") or ())
     program_of(argv)
-    return Resolved({"command_line": argv}, {})
+    cpus = args.get("cpus")
+    return Resolved({"command_line": argv, "cpus": cpus}, {"cpus": parse_cpus(cpus) if cpus is not None else None})
 
 
 def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
-    return size(list(inputs["command_line"]), p)
+    return size(list(inputs["command_line"]), p, extra.get("cpus"))
 
 
 APP = ObjectDecl(
@@ -112,6 +116,7 @@ APP = ObjectDecl(
             required=True,
             metavar="-- COMMAND LINE",
         ),
+        CPUS,
     ),
     build=_build,
     resolve=_resolve,

@@ -22,9 +22,12 @@ from ..platform import Platform
 from ..records import Allocation
 from .eal_options import (
     _ALIASES,
+    _CHOICES,
+    _DEFAULTS,
     _LONG_FLAGS,
     _LONG_OPTIONAL,
     _LONG_WITH_VALUE,
+    _NOCASE,
     _NOT_MODELLED,
     _SHORT_FLAGS,
     _SHORT_OPTIONAL,
@@ -53,6 +56,11 @@ class EalArgs:
     in_memory: bool = False
     telemetry: bool = True
     remap_base: int | None = None  # -R (25.11+): lcore ids renumbered from this base
+    #: the CPUs the lcores run on (-l and -c: the lcore ids; --lcores: its @ CPU sets), and the option naming them
+    cpus: tuple[int, ...] = ()
+    lcore_option: str = ""
+    #: --proc-type as given (primary, EAL's default, or auto: primary when no primary runs)
+    proc_type: str = "primary"
     #: the EAL options as given, for the report
     given: list[str] = field(default_factory=list)
 
@@ -144,6 +152,60 @@ def parse_lcores(text: str) -> tuple[int, ...]:
     return tuple(sorted(lcores))
 
 
+def lcores_cpus(text: str) -> tuple[int, ...]:
+    """The CPUs of ``--lcores``: each group's ``@`` CPU set, or the lcore ids of a group without one
+    (eal_parse_lcores, v22.11.11:lib/eal/common/eal_common_options.c:1203-1330).
+
+    >>> lcores_cpus("(0-2)@0,3@1"), lcores_cpus("0-1,(4,5)@(6,7)")
+    ((0, 1), (0, 1, 6, 7))
+    """
+    cpus: set[int] = set()
+    depth, token, groups = 0, "", []
+    for ch in text + ",":
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            groups.append(token)
+            token = ""
+        else:
+            token += ch
+    for g in groups:
+        ids, at, where = g.partition("@")
+        cpus.update(parse_corelist((where if at else ids).strip().strip("()")))
+    return tuple(sorted(cpus))
+
+
+def check_cpus(e: EalArgs, cpus: tuple[int, ...] | None) -> list[str]:
+    """The lcores' CPUs against the target machine's (``--cpus``): EAL refuses a CPU it does not detect
+    (eal_cpu_detected); without ``--cpus``, a note that they are taken to exist."""
+    from ..machine import cpu_list
+
+    used = e.cpus or e.lcores
+    if cpus is None:
+        return [
+            f"the lcores run on CPU(s) {cpu_list(used)}, taken to exist on the target machine: give --cpus "
+            "(its /sys/devices/system/cpu/online) to check them as EAL does"
+        ]
+    missing = [c for c in used if c not in cpus]
+    if not missing:
+        return []
+    c, online = missing[0], cpu_list(cpus)
+    if e.lcore_option == "lcores":
+        said = (
+            f"'core {c} unavailable', 'invalid parameter for --lcores' "
+            "(check_cpuset, v22.11.11:lib/eal/common/eal_common_options.c:1150-1163, 1900-1905)"
+        )
+    else:
+        what, line = ("coremask", "1681-1687") if e.lcore_option == "c" else ("core list", "1714-1720")
+        said = (
+            f"'lcore {c} unavailable', 'invalid {what}, please check specified cores are part of {online}' "
+            f"(update_lcore_config, v22.11.11:lib/eal/common/eal_common_options.c:713-717, {line})"
+        )
+    raise InputError(
+        f"the machine's CPUs are {online} (--cpus): EAL exits: {said}, then \"Invalid 'command line' arguments.\"",
+        param="command",
+    )
+
+
 def _mb_list(text: str, what: str) -> tuple[int, ...]:
     """``--socket-mem 1024,0``: megabytes per socket (eal_parse_socket_arg, eal_common_options.c:1473-1512)."""
     return tuple(_int(v or "0", what) for v in text.split(","))
@@ -195,6 +257,13 @@ def parse_eal(argv: Sequence[str], release: str | None = None) -> tuple[EalArgs,
                 raise InputError(f"EAL option {tok!r} needs a value", param="command")
             value = eal_argv[nxt]
         name = _ALIASES.get(name, name)
+        given = (value or "").lower() if name in _NOCASE else (value or "")
+        if name in _CHOICES and given not in _CHOICES[name][0]:
+            raise InputError(f"{tok}: {_CHOICES[name][1]}", param="command")
+        if name in _DEFAULTS and given in _DEFAULTS[name]:
+            if name == "proc-type":
+                out.proc_type = given
+            continue  # EAL's own default: the run is the one without the option
         if name in _NOT_MODELLED:
             raise InputError(f"{tok}: {_NOT_MODELLED[name]}; the model does not cover it", param="command")
         if name == "l" and value and ("@" in value or "(" in value):
@@ -230,11 +299,14 @@ def _option(tok: str) -> tuple[str | None, str | None]:
 def _apply(out: EalArgs, name: str, value: str | None) -> None:
     v = value or ""
     if name == "l":
-        out.lcores = parse_corelist(v)
+        out.lcores = out.cpus = parse_corelist(v)
+        out.lcore_option = name
     elif name == "c":
-        out.lcores = parse_coremask(v)
+        out.lcores = out.cpus = parse_coremask(v)
+        out.lcore_option = name
     elif name == "lcores":
-        out.lcores = parse_lcores(v)
+        out.lcores, out.cpus = parse_lcores(v), lcores_cpus(v)
+        out.lcore_option = name
     elif name == "main-lcore":
         out.main_lcore = _int(v, "--main-lcore")
     elif name == "n":
@@ -302,6 +374,11 @@ def check_eal(e: EalArgs) -> list[str]:
         notes.append(
             "EAL scans the PCI bus (no --no-pci): NICs bound to a DPDK driver would be probed as "
             "further ports; none is counted here"
+        )
+    if e.proc_type == "auto":
+        notes.append(
+            "--proc-type=auto is taken as a primary process: EAL makes it one when no primary of this "
+            "--file-prefix runs (eal_proc_type_detect, v22.11.11:lib/eal/linux/eal.c:348-370)"
         )
     notes.append("every lcore and port is taken to be on NUMA socket 0")
     return notes

@@ -119,3 +119,25 @@ _NOT_MODELLED = {
     "no-auto-probing": "--no-auto-probing changes which devices are probed",
     "A": "-A (--no-auto-probing) changes which devices are probed",
 }
+
+#: values of the options above that are EAL's own default: the run is the one without the option, so they are
+#: accepted.  --proc-type: eal_parse_proc_type compares with strncasecmp (v22.11.11:lib/eal/common/
+#: eal_common_options.c:1463-1472), primary is the default (RTE_PROC_PRIMARY) and auto is eal_proc_type_detect,
+#: primary when no primary of the --file-prefix runs (v22.11.11:lib/eal/linux/eal.c:348-370); a name that is
+#: none of them is RTE_PROC_INVALID, refused (eal_common_options.c:2072-2075).  --mbuf-pool-ops-name: only
+#: stored (v22.11.11:lib/eal/linux/eal.c:743-755), and rte_mbuf_best_mempool_ops gives
+#: RTE_MBUF_DEFAULT_MEMPOOL_OPS "ring_mp_mc" without it (v22.11.11:lib/mbuf/rte_mbuf_pool_ops.c:88-102,
+#: config/rte_config.h:53)
+_DEFAULTS: dict[str, frozenset[str]] = {
+    "proc-type": frozenset({"primary", "auto"}),
+    "mbuf-pool-ops-name": frozenset({"ring_mp_mc"}),
+}
+#: options whose value EAL compares without case (strncasecmp)
+_NOCASE = frozenset({"proc-type"})
+#: the values EAL knows of an option whose other values are refused
+_CHOICES: dict[str, tuple[frozenset[str], str]] = {
+    "proc-type": (
+        frozenset({"primary", "secondary", "auto"}),
+        "EAL refuses it: 'Invalid process type specified' (v22.11.11:lib/eal/common/eal_common_options.c:2072-2075)",
+    ),
+}

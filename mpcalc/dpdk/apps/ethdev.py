@@ -186,6 +186,96 @@ def tap_rx_segs(mtu: int, data_room: int, headroom: int) -> int:
     return segs
 
 
+#: the offload bits (v22.11.11:lib/ethdev/rte_ethdev.h:1495-1561): Rx, then Tx
+RX_OFFLOAD_VLAN_STRIP = 1 << 0
+RX_OFFLOAD_IPV4_CKSUM = 1 << 1
+RX_OFFLOAD_UDP_CKSUM = 1 << 2
+RX_OFFLOAD_TCP_CKSUM = 1 << 3
+RX_OFFLOAD_TCP_LRO = 1 << 4
+RX_OFFLOAD_QINQ_STRIP = 1 << 5
+RX_OFFLOAD_VLAN_FILTER = 1 << 9
+RX_OFFLOAD_VLAN_EXTEND = 1 << 10
+RX_OFFLOAD_SCATTER = 1 << 13
+RX_OFFLOAD_TIMESTAMP = 1 << 14
+RX_OFFLOAD_KEEP_CRC = 1 << 16
+RX_OFFLOAD_CHECKSUM = RX_OFFLOAD_IPV4_CKSUM | RX_OFFLOAD_UDP_CKSUM | RX_OFFLOAD_TCP_CKSUM
+RX_OFFLOAD_VLAN = RX_OFFLOAD_VLAN_STRIP | RX_OFFLOAD_VLAN_FILTER | RX_OFFLOAD_VLAN_EXTEND
+TX_OFFLOAD_IPV4_CKSUM = 1 << 1
+TX_OFFLOAD_UDP_CKSUM = 1 << 2
+TX_OFFLOAD_TCP_CKSUM = 1 << 3
+TX_OFFLOAD_TCP_TSO = 1 << 5
+TX_OFFLOAD_MT_LOCKFREE = 1 << 14
+TX_OFFLOAD_MULTI_SEGS = 1 << 15
+TX_OFFLOAD_MBUF_FAST_FREE = 1 << 16
+#: TAP_RX_OFFLOAD / TAP_TX_OFFLOAD (v22.11.11:drivers/net/tap/rte_eth_tap.c:76-86, the same to v26.07)
+TAP_RX_OFFLOAD = RX_OFFLOAD_SCATTER | RX_OFFLOAD_CHECKSUM
+TAP_TX_OFFLOAD = (
+    TX_OFFLOAD_MULTI_SEGS | TX_OFFLOAD_IPV4_CKSUM | TX_OFFLOAD_UDP_CKSUM | TX_OFFLOAD_TCP_CKSUM | TX_OFFLOAD_TCP_TSO
+)
+#: rte_eth_dev_info_get's min_mtu, RTE_ETHER_MIN_LEN - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN, and max_mtu
+#: UINT16_MAX, which none of these drivers changes (v22.11.11:lib/ethdev/rte_ethdev.c:3352-3355)
+DEV_MIN_MTU = 64 - 14 - 4
+RTE_ETHER_MAX_VLAN_FRAME_LEN = 1522
+RTE_ETHER_MAX_JUMBO_FRAME_LEN = 0x3F00
+#: the first release whose net_tap takes jumbo frames: max_rx_pktlen RTE_ETHER_MAX_JUMBO_FRAME_LEN
+#: (v23.11.7:drivers/net/tap/rte_eth_tap.c:1034), RTE_ETHER_MAX_VLAN_FRAME_LEN before (v22.11.11:...:1096)
+TAP_JUMBO_SINCE = "23.11"
+
+
+def offload_capa(port: Port, p: Platform) -> tuple[int, int]:
+    """dev_info's rx_offload_capa and tx_offload_capa: net_null offers none up to 24.11, Tx MULTI_SEGS |
+    MT_LOCKFREE from 25.11 (v22.11.11:drivers/net/null/rte_eth_null.c:298-314, v25.11.2:...:308-312); net_ring
+    Rx SCATTER and Tx MULTI_SEGS (v22.11.11:drivers/net/ring/rte_eth_ring.c:183-184); net_tap TAP_RX_OFFLOAD
+    and TAP_TX_OFFLOAD (v22.11.11:drivers/net/tap/rte_eth_tap.c:1100-1104)."""
+    if port.driver == "net_null":
+        return 0, (TX_OFFLOAD_MULTI_SEGS | TX_OFFLOAD_MT_LOCKFREE) if since(p, "25.11") else 0
+    if port.driver == "net_ring":
+        return RX_OFFLOAD_SCATTER, TX_OFFLOAD_MULTI_SEGS
+    return TAP_RX_OFFLOAD, TAP_TX_OFFLOAD
+
+
+def max_rx_pktlen(port: Port, p: Platform) -> int:
+    """dev_info.max_rx_pktlen: UINT32_MAX for net_null and net_ring (rte_eth_null.c:309, rte_eth_ring.c:181),
+    net_tap's per :data:`TAP_JUMBO_SINCE`."""
+    if port.driver != "net_tap":
+        return (1 << 32) - 1
+    return RTE_ETHER_MAX_JUMBO_FRAME_LEN if since(p, TAP_JUMBO_SINCE) else RTE_ETHER_MAX_VLAN_FRAME_LEN
+
+
+def configure_refusal(port: Port, q: QueueConf, p: Platform, rx_offloads: int = 0, tx_offloads: int = 0) -> str | None:
+    """Why ``rte_eth_dev_configure`` fails for this port, in ethdev's (or the driver's) own log line, or None.
+
+    In its order (v22.11.11:lib/ethdev/rte_ethdev.c:1202-1256, 1307-1312): the MTU against dev_info's min_mtu
+    and max_rx_pktlen (eth_dev_validate_mtu, :1041-1078: the frame is the MTU + RTE_ETHER_HDR_LEN +
+    RTE_ETHER_CRC_LEN, none of these drivers setting max_mtu), the Rx then the Tx offloads against the
+    driver's capabilities, then the driver's dev_configure: tap_dev_configure wants as many Rx as Tx queues
+    (v22.11.11:drivers/net/tap/rte_eth_tap.c:1037-1044).  A failed configure frees what it allocated (its
+    rollback, rte_ethdev.c:1310-1312): the port takes no queue memory."""
+    pid = port.port_id
+    if q.mtu < DEV_MIN_MTU:
+        return f"MTU ({q.mtu}) < device min MTU ({DEV_MIN_MTU}) for port_id {pid} (rte_ethdev.c:1046-1051)"
+    frame, limit = q.mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN, max_rx_pktlen(port, p)
+    if frame > limit:
+        return f"Frame size ({frame}) > device max frame size ({limit}) for port_id {pid} (rte_ethdev.c:1070-1075)"
+    rx_capa, tx_capa = offload_capa(port, p)
+    if rx_offloads & rx_capa != rx_offloads:
+        return (
+            f"Ethdev port_id={pid} requested Rx offloads {rx_offloads:#x} doesn't match Rx offloads capabilities "
+            f"{rx_capa:#x} in rte_eth_dev_configure() (rte_ethdev.c:1236-1246)"
+        )
+    if tx_offloads & tx_capa != tx_offloads:
+        return (
+            f"Ethdev port_id={pid} requested Tx offloads {tx_offloads:#x} doesn't match Tx offloads capabilities "
+            f"{tx_capa:#x} in rte_eth_dev_configure() (rte_ethdev.c:1247-1256)"
+        )
+    if port.driver == "net_tap" and q.nb_rxq != q.nb_txq:
+        return (
+            f"{port.name}: number of rx queues {q.nb_rxq} must be equal to number of tx queues {q.nb_txq} "
+            "(tap_dev_configure, drivers/net/tap/rte_eth_tap.c:1037-1044)"
+        )
+    return None
+
+
 def _tap_index(port: Port) -> int:
     # the default interface name is dtap%d, the first unused index (v22.11:drivers/net/tap/rte_eth_tap.c:2258)
     return port.port_id

@@ -93,12 +93,20 @@ _SINCE = {
     "eth-link-speed": "25.11",
 }
 _NOT_MODELLED = {
-    "mode": "the eventdev mode (its event device and vector pools)",
-    "eventq-sched": "the eventdev mode",
-    "event-eth-rxqs": "the eventdev mode",
+    # init_mem creates them in poll mode too (v22.11.11:examples/l3fwd/main.c:1016-1030)
     "event-vector": "event vector pools",
-    "event-vector-size": "event vector pools",
-    "event-vector-tmo": "event vector pools",
+}
+#: options parse_args refuses in poll mode, the only mode modelled: l3fwd's own message and line
+#: (v22.11.11:examples/l3fwd/main.c:914-922; v26.07:examples/l3fwd/main.c:1065-1073)
+_POLL_REFUSES = {
+    "event-eth-rxqs": (
+        "eth_rx_queues is valid only when event mode is selected",
+        "v22.11.11:examples/l3fwd/main.c:914-917",
+    ),
+    "eventq-sched": (
+        "eventq_sched is valid only when event mode is selected",
+        "v22.11.11:examples/l3fwd/main.c:919-922",
+    ),
 }
 
 
@@ -192,6 +200,11 @@ def parse(argv: list[str], p: Platform | None = None) -> L3fwdArgs:
         check_option("l3fwd", name, p, _SINCE, {}, "Invalid L3FWD parameters")
         if name in _NOT_MODELLED:
             raise InputError(f"l3fwd --{name}: {_NOT_MODELLED[name]} is not modelled", param="command")
+        if name == "mode" and value == "eventdev":
+            raise InputError(
+                "l3fwd --mode=eventdev: the eventdev mode (its event device, queues and adapters) is not modelled",
+                param="command",
+            )
         out.given.add(name)
         if name == "relax-rx-offload":
             out.relax_rx_offload = True
@@ -239,6 +252,12 @@ def parse(argv: list[str], p: Platform | None = None) -> L3fwdArgs:
         elif name == "hash-entry-num":
             # parsed, but setup_hash sizes both tables with L3FWD_HASH_ENTRIES (l3fwd_em.c:963-976)
             pass
+    # --mode: parse_mode sets the eventdev mode for "eventdev" only; "poll", l3fwd's default, and any other word
+    # leave the poll mode (v22.11.11:examples/l3fwd/main.c:567-576); --event-vector-size/-tmo without
+    # --event-vector are values nothing reads (main.c:887-893, 924-935)
+    for name, (message, where) in _POLL_REFUSES.items():
+        if name in out.given:
+            raise InputError(f"l3fwd --{name}: l3fwd exits: '{message}' ({where})", param="command")
     if not out.config:
         raise InputError(
             "l3fwd: give --config: its default uses lcores 2 and 3 on ports 0-3 "
@@ -319,22 +338,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     for port in ports:
         if not t.portmask >> port.port_id & 1:
             continue
-        if port.driver != "net_tap" and not t.relax_rx_offload:
-            # port_conf asks for RTE_ETH_RX_OFFLOAD_CHECKSUM (main.c:120-124); net_null and net_ring offer none and
-            # rte_eth_dev_configure refuses (v22.11:lib/ethdev/rte_ethdev.c:1234-1243): l3fwd exits
-            raise InputError(
-                f"{port.name}: l3fwd asks every port for RX checksum offload, which {port.driver} does "
-                "not offer (rte_eth_dev_configure fails and l3fwd exits); use net_tap ports, or "
-                "--relax-rx-offload (23.11+)",
-                param="command",
-            )
         nb_rxq = max((q + 1 for pt, q, _ in t.config if pt == port.port_id), default=0)
-        if port.driver == "net_tap" and nb_rxq != n_tx_queue:
-            raise InputError(
-                f"{port.name}: net_tap needs as many rx queues ({nb_rxq}) as tx queues ({n_tx_queue}, "
-                "one per lcore): tap_dev_configure refuses it",
-                param="command",
-            )
         q = ethdev.QueueConf(
             nb_rxq,
             n_tx_queue,
@@ -344,6 +348,28 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             rx_data_room=p.release.mbuf_default_dataroom + p.release.pktmbuf_headroom,
             mtu=ethdev.mtu_of(t.max_pkt_len),
         )
+        # port_conf asks for RTE_ETH_RX_OFFLOAD_CHECKSUM (v22.11.11:examples/l3fwd/main.c:119-124), masked by the
+        # port's capabilities with --relax-rx-offload (v23.11.7:examples/l3fwd/main.c:1297-1310);
+        # config_port_max_pkt_len adds Tx MULTI_SEGS above RTE_ETHER_MTU and MBUF_FAST_FREE when the port has it
+        # (v22.11.11:examples/l3fwd/main.c:1154-1174, 1236-1238)
+        rx_capa, tx_capa = ethdev.offload_capa(port, p)
+        rx = ethdev.RX_OFFLOAD_CHECKSUM & (rx_capa if t.relax_rx_offload else ~0)
+        tx = (ethdev.TX_OFFLOAD_MULTI_SEGS if q.mtu > ethdev.RTE_ETHER_MTU else 0) | (
+            ethdev.TX_OFFLOAD_MBUF_FAST_FREE & tx_capa
+        )
+        why = ethdev.configure_refusal(port, q, p, rx, tx)
+        if why is not None:
+            hint = ""
+            if "Rx offloads" in why:
+                hint = (
+                    f"; l3fwd asks every port for RX checksum offload, which {port.driver} does not offer: use "
+                    "net_tap ports, or --relax-rx-offload (23.11+)"
+                )
+            raise InputError(
+                f"{why}: l3fwd exits ('Cannot configure device: err=-22, port={port.port_id}', "
+                f"v22.11.11:examples/l3fwd/main.c:1255-1260){hint}",
+                param="command",
+            )
         conf, driver_pools = ethdev.configure(port, q, p)
         # init_mem: one pool per socket (per port with --per-port-pool), lookups once per socket (main.c:969-1013)
         if t.per_port_pool or not pools:

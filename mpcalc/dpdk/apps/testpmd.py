@@ -10,6 +10,7 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..eal import memzone_len
@@ -23,8 +24,8 @@ from ..records import Allocation, Mempool, Memzone
 from ..standalone import Parts
 from . import ethdev
 from .eal import EalArgs
-from .releases import check_option, sizes
-from .testpmd_options import _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
+from .releases import check_option, since, sizes
+from .testpmd_options import _DEFAULTS, _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
 
 _SRC = "v22.11:app/test-pmd"
 # testpmd.h at the release (v22.11:app/test-pmd/testpmd.h:49-85, 658)
@@ -57,6 +58,12 @@ class TestpmdArgs:
     numa: bool = True
     socket_num: int | None = None
     max_pkt_len: int = 0  # 0: the port's default MTU
+    interactive: bool = False
+    #: rx_offloads and tx_offloads as launch_args_parse leaves them: rx_mode's zero and tx_mode's
+    #: RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE, then each option (v22.11.11:app/test-pmd/testpmd.c:476-480,
+    #: parameters.c:594-595, 988-1017, 1337-1356, 1492-1493)
+    rx_offloads: int = 0
+    tx_offloads: int = ethdev.TX_OFFLOAD_MBUF_FAST_FREE
     given: dict[str, str | None] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -85,6 +92,24 @@ def _num(name: str, value: str | None, lo: int = 0, hi: int = 1 << 32) -> int:
     return n
 
 
+def atoi(text: str) -> int:
+    """C's atoi: the leading decimal number, 0 without one.
+
+    >>> atoi("12abc"), atoi(" -3"), atoi("x")
+    (12, -3, 0)
+    """
+    m = re.match(r"\s*([+-]?\d+)", text)
+    return int(m[1]) if m else 0
+
+
+def is_default(name: str, value: str | None) -> bool:
+    """Whether ``--name=value`` gives testpmd the value it has without the option (:data:`_DEFAULTS`)."""
+    if name not in _DEFAULTS:
+        return False
+    default = _DEFAULTS[name]
+    return atoi(value or "") == default if isinstance(default, int) else value == default
+
+
 def parse(argv: list[str], p: Platform | None = None) -> TestpmdArgs:
     """launch_args_parse (v22.11:app/test-pmd/parameters.c:709-1470), for the options that change memory; with
     ``p``, the options of ``p``'s release only."""
@@ -94,6 +119,7 @@ def parse(argv: list[str], p: Platform | None = None) -> TestpmdArgs:
         tok = argv[i]
         i += 1
         if tok in ("-i", "-a"):
+            out.interactive = out.interactive or tok == "-i"
             continue
         if not tok.startswith("--"):
             raise InputError(f"testpmd does not know the argument {tok!r}", param="command")
@@ -107,14 +133,49 @@ def parse(argv: list[str], p: Platform | None = None) -> TestpmdArgs:
             raise InputError(f"testpmd does not know the option --{name} (it exits: 'Invalid option')", param="command")
         check_option("testpmd", name, p, _SINCE, _UNTIL, "Invalid option")
         out.given[name] = value if eq else None
-        if name in _NOT_MODELLED:
+        if name in _NOT_MODELLED and not is_default(name, value):
             raise InputError(f"testpmd --{name}: {_NOT_MODELLED[name]} are not modelled", param="command")
         _apply(out, name, value)
+        if not out.nb_rxq and not out.nb_txq and p is not None and not since(p, "24.11"):
+            where = "v22.11.11:app/test-pmd/parameters.c:1088-1091, after each option"
+            raise InputError(f"{_NO_QUEUES} ({where})", param="command")
+    if not out.nb_rxq and not out.nb_txq:
+        raise InputError(_NO_QUEUES + " (v24.11.6:app/test-pmd/testpmd.c:4521-4522)", param="command")
     return out
 
 
+_NO_QUEUES = "testpmd --rxq=0 --txq=0: testpmd exits: 'Either rx or tx queues should be non-zero'"
+#: testpmd's flags that add an Rx offload (v22.11.11:app/test-pmd/parameters.c:988-1017)
+_RX_OFFLOAD_FLAGS = {
+    "disable-crc-strip": ethdev.RX_OFFLOAD_KEEP_CRC,
+    "enable-lro": ethdev.RX_OFFLOAD_TCP_LRO,
+    "enable-scatter": ethdev.RX_OFFLOAD_SCATTER,
+    "enable-rx-cksum": ethdev.RX_OFFLOAD_CHECKSUM,
+    "enable-rx-timestamp": ethdev.RX_OFFLOAD_TIMESTAMP,
+    "enable-hw-vlan": ethdev.RX_OFFLOAD_VLAN,
+    "enable-hw-vlan-filter": ethdev.RX_OFFLOAD_VLAN_FILTER,
+    "enable-hw-vlan-strip": ethdev.RX_OFFLOAD_VLAN_STRIP,
+    "enable-hw-vlan-extend": ethdev.RX_OFFLOAD_VLAN_EXTEND,
+    "enable-hw-qinq-strip": ethdev.RX_OFFLOAD_QINQ_STRIP,
+}
+
+
+def _hex(name: str, value: str) -> int:
+    """strtoull(optarg, &end, 16) (parameters.c:1337-1356): the leading hex digits, 0x allowed."""
+    m = re.match(r"\s*(?:0[xX])?([0-9a-fA-F]*)", value)
+    return int(m[1], 16) if m and m[1] else 0
+
+
 def _apply(out: TestpmdArgs, name: str, value: str) -> None:
-    if name == "total-num-mbufs":
+    if name in _RX_OFFLOAD_FLAGS:
+        out.rx_offloads |= _RX_OFFLOAD_FLAGS[name]
+    elif name == "rx-offloads":
+        out.rx_offloads = _hex(name, value)
+    elif name == "tx-offloads":
+        out.tx_offloads = _hex(name, value)
+    elif name == "interactive":
+        out.interactive = True
+    elif name == "total-num-mbufs":
         n = _num(name, value)
         if n <= MIN_TOTAL_NUM_MBUFS:  # parameters.c:941-948
             raise InputError(
@@ -158,6 +219,33 @@ def _apply(out: TestpmdArgs, name: str, value: str) -> None:
         out.socket_num = _num(name, value, 0, 0)  # one socket here
 
 
+#: what marks a memzone on testpmd's external heap 'extmem' (--mp-alloc=xmem, xmemhuge): not on a socket's heap
+EXTMEM_ROLE_SUFFIX = " (extmem heap)"
+#: calc_mem_size's "assume 128MB will be enough for everyone" (v22.11.11:app/test-pmd/testpmd.c:808-813)
+EXTMEM_HDR_MEM = 128 << 20
+#: create_extmem's page sizes, tried in turn for xmemhuge: RTE_PGSIZE_2M, then RTE_PGSIZE_1G on x86_64
+#: (v22.11.11:app/test-pmd/testpmd.c:880-881)
+EXTMEM_PAGE_SIZES = (2 << 20, 1 << 30)
+
+
+def extmem_size(seg: int, n: int, pgsz: int, p: Platform) -> int:
+    """The anonymous mapping of setup_extmem for ``n`` mbufs of data room ``seg`` on pages of ``pgsz``:
+    calc_mem_size (v22.11.11:app/test-pmd/testpmd.c:801-836), an object size of
+    rte_mempool_calc_obj_size(mbuf_seg_size, 0) (the data room alone, as testpmd passes it, :1206), whole
+    pages of objects, plus 128 MiB, rounded up to the page.
+
+    >>> extmem_size(2176, 2048, 2 << 20, Platform()) // (2 << 20)  # measured: 67 pages (134 MB) more
+    67
+    """
+    from ..intmath import ceil_a
+    from ..mempool.layout import calc_obj_size
+
+    obj = calc_obj_size(seg, 0, p).total_size
+    per_page = pgsz // obj
+    pages = ceil_div(n, per_page)
+    return ceil_a(EXTMEM_HDR_MEM + pages * pgsz, pgsz)
+
+
 #: the role of memory outside the hugepage heap: --mp-alloc=anon's objects (an mmap of the process)
 ANON_ROLE = "objects: anonymous mmap, not hugepage memory (rte_mempool_populate_anon)"
 #: rte_mem_page_size(): sysconf(_SC_PAGESIZE), 4 KiB on Linux x86_64 (v22.11:lib/eal/unix/eal_unix_memory.c:136-144)
@@ -191,7 +279,15 @@ def mbufs_per_pool(t: TestpmdArgs, nb_lcores: int) -> int:
 
 
 def _pool(
-    t: TestpmdArgs, name: str, n: int, seg: int, p: Platform, parts: Parts, pools: list[Mempool], notes: list[str]
+    t: TestpmdArgs,
+    name: str,
+    n: int,
+    seg: int,
+    p: Platform,
+    parts: Parts,
+    pools: list[Mempool],
+    notes: list[str],
+    extmem: list[dict[str, object]],
 ) -> None:
     """mbuf_pool_create (v22.11:app/test-pmd/testpmd.c:1148-1262) in each --mp-alloc mode."""
     s = sizes(p)
@@ -209,14 +305,29 @@ def _pool(
                 from ..eal import heap_cost
 
                 mp = mp._replace(
-                    memzones=tuple(z._replace(role=z.role + " (extmem heap)") for z in mp.memzones),
+                    memzones=tuple(z._replace(role=z.role + EXTMEM_ROLE_SUFFIX) for z in mp.memzones),
                     heap_bytes=sum(heap_cost(a.size, p) for a in mp.allocations),
                 )
-                notes.append(
-                    f"--mp-alloc={t.mp_alloc}: pool {name}'s memzones are on the external heap 'extmem' "
-                    "(socket 256 and up), memory testpmd mmaps itself: they take no hugepage of the "
-                    "sockets' heaps"
-                )
+                if t.mp_alloc == "xmemhuge":
+                    # setup_extmem(nb_mbuf, mbuf_seg_size, huge) once per pool: an mmap(MAP_ANONYMOUS |
+                    # MAP_HUGETLB | MAP_HUGE_2MB) from the kernel's pool of 2 MiB hugepages, 1 GiB if that fails
+                    # (v22.11.11:app/test-pmd/testpmd.c:851-870, 877-960, 1203-1209), not hugetlbfs nor EAL's heap
+                    size = extmem_size(seg, n, EXTMEM_PAGE_SIZES[0], p)
+                    pages = size // EXTMEM_PAGE_SIZES[0]
+                    extmem.append({"pool": name, "bytes": size, "page_size": EXTMEM_PAGE_SIZES[0], "pages": pages})
+                    notes.append(
+                        f"--mp-alloc=xmemhuge: pool {name}'s memzones are on the external heap 'extmem', which "
+                        f"testpmd maps itself with MAP_HUGETLB: {size:,} B, {pages:,} pages of 2 MiB from the "
+                        "kernel's hugepage pool (calc_mem_size's 128 MiB included), besides the EAL's pages; the "
+                        "advice's nr_hugepages counts them (with too few testpmd exits: 'Could not create "
+                        "external memory')"
+                    )
+                else:
+                    notes.append(
+                        f"--mp-alloc={t.mp_alloc}: pool {name}'s memzones are on the external heap 'extmem' "
+                        "(socket 256 and up), memory testpmd mmaps itself from ordinary 4 KiB pages: they take no "
+                        "hugepage"
+                    )
             pools.append(mp)
         return
     if t.mp_alloc == "anon":
@@ -331,8 +442,9 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     parts.allocations += [Allocation("testpmd: struct fwd_lcore", s["fwd_lcore"], "testpmd")] * nb_lcores
     parts.extend(rx_metadata_negotiate(p, s))  # init_config_port_offloads, before the pools
     n = mbufs_per_pool(t, nb_lcores)
+    extmem: list[dict[str, object]] = []  # --mp-alloc=xmemhuge's own hugepage mappings, one per pool
     for idx, seg in enumerate(t.mbuf_sizes):  # one socket: the NUMA and UMA loops agree (testpmd.c:1739-1757)
-        _pool(t, pool_name(0, idx), n, seg, p, parts, pools, notes)
+        _pool(t, pool_name(0, idx), n, seg, p, parts, pools, notes, extmem)
     # fwd_config_setup -> init_fwd_streams: nb_ports x max(rxq, txq) streams (testpmd.c:1827-1900)
     streams = len(ports) * max(t.nb_rxq, t.nb_txq)
     parts.allocations.append(Allocation("testpmd: fwd_streams", 8 * streams, "testpmd"))
@@ -347,6 +459,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_item"], "gro"),
             Allocation("gro_tcp4_tbl_create", entries * s["gro_tcp4_flow"], "gro"),
         ]
+    unconfigured: list[int] = []
     if t.device_start:  # start_port(RTE_PORT_ALL) (testpmd.c:2690-2990)
         q = ethdev.QueueConf(
             t.nb_rxq,
@@ -358,6 +471,29 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             mtu=ethdev.mtu_of(t.max_pkt_len),
         )
         for port in ports:
+            tx_capa = ethdev.offload_capa(port, p)[1]
+            # init_config_port_offloads drops MBUF_FAST_FREE when the port lacks it
+            # (v22.11.11:app/test-pmd/testpmd.c:1618-1620)
+            tx = t.tx_offloads & ~(ethdev.TX_OFFLOAD_MBUF_FAST_FREE & ~tx_capa)
+            why = ethdev.configure_refusal(port, q, p, t.rx_offloads, tx)
+            if why is not None:
+                # start_port returns at the first port whose eth_dev_configure_mp fails: it and the ports after
+                # it are neither configured nor started; testpmd exits unless interactive
+                # (v22.11.11:app/test-pmd/testpmd.c:3042-3056, 4687-4693)
+                if not t.interactive:
+                    raise InputError(
+                        f"{why}: testpmd prints 'Fail to configure port {port.port_id}' and exits ('Start ports "
+                        "failed', v22.11.11:app/test-pmd/testpmd.c:3042-3056, 4687-4691)",
+                        param="command",
+                    )
+                unconfigured = left = [pt.port_id for pt in ports if pt.port_id >= port.port_id]
+                notes.append(
+                    f"{why}: testpmd prints 'Fail to configure port {port.port_id}' and 'Start ports failed' and "
+                    f"gives its prompt with port(s) {', '.join(map(str, left))} neither configured nor started "
+                    "(start_port returns at the first failure, v22.11.11:app/test-pmd/testpmd.c:3042-3056, "
+                    "4687-4693): their queues take no memory"
+                )
+                break
             more, driver_pools = ethdev.configure(port, q, p)
             parts.extend(more)
             pools += driver_pools
@@ -370,5 +506,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         "mbufs_per_pool": n,
         "forwarding_lcores": nb_lcores,
         "fwd_streams": streams,
+        "unconfigured_ports": unconfigured,
+        "extmem_hugepages": extmem,
     }
     return parts, pools, details, notes

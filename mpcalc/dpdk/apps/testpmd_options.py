@@ -64,3 +64,16 @@ _NOT_MODELLED = {
     "num-procs": "multi-process queue sharing",
     "proc-id": "multi-process queue sharing",
 }
+#: values of the options above that are testpmd's own default, accepted (the run is the one without the option):
+#: nb_hairpinq, noisy_tx_sw_bufsz and noisy_lkup_mem_sz are zero-initialised globals, read with atoi
+#: (v22.11.11:app/test-pmd/testpmd.c:288, 337, 348; parameters.c:1063-1087, 1390-1416); noisy_fwd_mode's
+#: first value is NOISY_FWD_MODE_IO "io" (v23.11.7:app/test-pmd/testpmd.c:338-347); num_procs is 1 and proc_id
+#: 0, atoi too (v24.11.6:app/test-pmd/testpmd.c:549, 555; parameters.c:1721-1726)
+_DEFAULTS: dict[str, int | str] = {
+    "hairpinq": 0,
+    "noisy-tx-sw-buffer-size": 0,
+    "noisy-lkup-memory": 0,
+    "noisy-forward-mode": "io",
+    "num-procs": 1,
+    "proc-id": 0,
+}

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..declare import ObjectDecl, Param, Resolved
 from ..errors import InputError
+from ..machine import CPUS, parse_cpus
 from ..platform import Platform
 from ..records import Allocation, Result
 from ..standalone import Parts, finish
@@ -33,6 +34,9 @@ __all__ = ["OVS", "Port", "parse_port", "plan", "size"]
 #: A NIC's PMD allocates its own descriptor rings and data instead of net_null's.
 OVS_ONCE, OVS_DPDK_PORT, OVS_PER_RXQ, OVS_PER_TXQ, OVS_VHOST_PORT = 6_144, 100_224, 384, 256, 68_032
 _ELEM_HEADER = 128
+#: net_null's max_rx_queues and max_tx_queues: RTE_DIM of its queue arrays, RTE_MAX_QUEUES_PER_PORT
+#: (v22.11.11:drivers/net/null/rte_eth_null.c:310-311)
+NET_NULL_MAX_QUEUES = 1024
 
 
 def _own(element_bytes: int, what: str) -> Allocation:
@@ -48,22 +52,33 @@ def size(
     p: Platform,
     hash_variant: str = "mhash",
     shared_mempool_config: str | None = None,
+    cpus: tuple[int, ...] | None = None,
 ) -> Result:
     """What ovs-vswitchd reserves for ``ports``: their pools, each pool's ``struct dpdk_mp``, and the
     ``rte_eth_dev_data`` memzone once a DPDK (ethdev) port exists."""
     r = ovs_release(version, p.dpdk)
-    pl = plan(ports, per_port_memory, pmd_cpu_mask, r, p, hash_variant, shared_mempool_config)
+    pl = plan(ports, per_port_memory, pmd_cpu_mask, r, p, hash_variant, shared_mempool_config, cpus)
     parts = Parts()
     if any(port.type == "dpdk" for port in ports):
         parts.zones.append(shared_data_zone(p))
     parts.mempools += pl.mempools
     parts.allocations += pl.allocations
     parts.allocations.append(_own(OVS_ONCE, "ovs-vswitchd's own (measured)"))
+    notes = list(pl.notes)
     for pp in pl.ports:
         if pp.port.type == "dpdk":
+            # dpdk_eth_dev_init sets up MIN(info.max_rx_queues, n_rxq) and MIN(info.max_tx_queues, n_txq) queues
+            # (v3.1.0:lib/netdev-dpdk.c:1200-1203): net_null's limit is RTE_MAX_QUEUES_PER_PORT 1,024
+            # (v22.11.11:drivers/net/null/rte_eth_null.c:310-311); the per-queue heap follows what is set up
+            n_rxq, n_txq = min(pp.n_rxq, NET_NULL_MAX_QUEUES), min(pp.n_txq, NET_NULL_MAX_QUEUES)
+            if (n_rxq, n_txq) != (pp.n_rxq, pp.n_txq):
+                notes.append(
+                    f"port {pp.port.name}: {pp.n_rxq} Rx / {pp.n_txq} Tx queues asked, the port sets up {n_rxq} / "
+                    f"{n_txq} (MIN(info.max_rx_queues, n_rxq), lib/netdev-dpdk.c:1200-1201; net_null's 1,024)"
+                )
             parts.allocations.append(
                 _own(
-                    OVS_DPDK_PORT + OVS_PER_RXQ * pp.n_rxq + OVS_PER_TXQ * pp.n_txq,
+                    OVS_DPDK_PORT + OVS_PER_RXQ * n_rxq + OVS_PER_TXQ * n_txq,
                     f"port {pp.port.name}: netdev_dpdk, queues, PMD data (measured, net_null)",
                 )
             )
@@ -75,10 +90,11 @@ def size(
         "ovs_tag": r.tag,
         "ovs_dpdk": r.dpdk,
         "memory_model": "per-port" if per_port_memory else "shared",
-        "pmd_threads": pmd_threads(pmd_cpu_mask),
+        "pmd_threads": pmd_threads(pmd_cpu_mask, cpus),
         "dp_packet_size": dp_packet_size(r, p),
         "ports": {pp.port.name: pp.to_dict() for pp in pl.ports},
         "pools": pl.pools,
+        "notes": notes,
         "source": {
             k: r.cite(k)
             for k in (
@@ -102,7 +118,7 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
         raise InputError("give at least one --port NAME[,type=...][,mtu_request=N]...", param="--port")
     ports = tuple(parse_port(t) for t in texts)
     mask = a.get("pmd_cpu_mask")
-    pmd_threads(mask)  # checked here, named by its option
+    cpus = a.get("cpus")
     inputs = {
         "port": list(texts),
         "per_port_memory": bool(a.get("per_port_memory")),
@@ -110,8 +126,9 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
         "ovs": a.get("ovs"),
         "ovs_hash": a.get("ovs_hash") or "mhash",
         "shared_mempool_config": a.get("shared_mempool_config"),
+        "cpus": cpus,
     }
-    return Resolved(inputs, {"ports": ports})
+    return Resolved(inputs, {"ports": ports, "cpus": parse_cpus(cpus) if cpus is not None else None})
 
 
 def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
@@ -123,6 +140,7 @@ def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platfo
         p,
         a["ovs_hash"],
         a["shared_mempool_config"],
+        extra.get("cpus"),
     )
 
 
@@ -180,6 +198,7 @@ OVS = ObjectDecl(
             choices=HASHES,
             show_default=True,
         ),
+        CPUS,
     ),
     build=_build,
     resolve=_resolve,

@@ -179,26 +179,68 @@ class Plan(NamedTuple):
     errors: tuple[Rejection, ...]
     #: pool name -> (socket, MTU, n_mbufs, data room, priv size, ports using it)
     pools: dict[str, dict[str, object]]
+    #: what OVS warns about and runs with (an MTU or a shared-mempool-config it ignores, pmd-cpu-mask bits)
+    notes: tuple[str, ...] = ()
 
 
-def pmd_threads(mask: str | None) -> int:
-    """PMD threads for other_config:pmd-cpu-mask (hex, with or without 0x): one per CPU in it."""
+#: ovs_numa_dump_cores_with_cmask, the same from 2.17 to 3.7 (v3.1.0:lib/ovs-numa.c:473-511)
+CMASK_SRC = "v3.1.0:lib/ovs-numa.c:473-511"
+
+
+def pmd_cores(mask: str | None, cpus: Sequence[int] | None = None) -> tuple[tuple[int, ...], list[str]]:
+    """The CPUs of other_config:pmd-cpu-mask that get a PMD thread, and OVS's warnings:
+    ovs_numa_dump_cores_with_cmask reads the mask a hex digit at a time from the right (a leading 0x
+    ignored), a character that is no hex digit logged 'Invalid cpu mask: %c' and read as 0, and each set bit
+    whose core OVS does not find (get_core_by_core_id: a CPU the machine lacks) skipped (:data:`CMASK_SRC`).
+    Without ``cpus`` (the machine's, ``--cpus``) every bit is taken as a CPU that exists.
+
+    >>> pmd_cores("0x7", (0, 1))[0], pmd_cores("0x5")[0], pmd_cores("1g")[0]
+    ((0, 1), (0, 2), (4,))
+    """
+    if mask is None or not mask.strip():
+        return (), []
+    text = mask.strip()
+    if text[:2] in ("0x", "0X"):
+        text = text[2:]
+    warnings: list[str] = []
+    set_bits: list[int] = []
+    for digit, ch in enumerate(reversed(text)):
+        try:
+            value = int(ch, 16)
+        except ValueError:
+            warnings.append(f"pmd-cpu-mask {mask!r}: OVS logs 'Invalid cpu mask: {ch}' and reads it as 0 ({CMASK_SRC})")
+            value = 0
+        set_bits += [4 * digit + j for j in range(4) if value >> j & 1]
+    if cpus is None:
+        if set_bits:
+            warnings.append(
+                f"pmd-cpu-mask {mask!r} is taken as written: CPU(s) {', '.join(map(str, set_bits))} taken to exist; "
+                "OVS skips the bits of CPUs the machine lacks: give --cpus to check"
+            )
+        return tuple(set_bits), warnings
+    missing = [c for c in set_bits if c not in cpus]
+    if missing:
+        warnings.append(
+            f"pmd-cpu-mask {mask!r}: the machine has no CPU {', '.join(map(str, missing))} (--cpus): OVS skips "
+            f"those bits (get_core_by_core_id finds no core, {CMASK_SRC})"
+        )
+    return tuple(c for c in set_bits if c in cpus), warnings
+
+
+def pmd_threads(mask: str | None, cpus: Sequence[int] | None = None) -> int:
+    """PMD threads for other_config:pmd-cpu-mask: one per CPU of it that exists (:func:`pmd_cores`); without a
+    mask, one (one per NUMA node: ovs_numa_dump_n_cores_per_numa(1), mpcalc assumes one node)."""
     if mask is None or not mask.strip():
         return 1
-    text = mask.strip().lower().removeprefix("0x")
-    try:
-        value = int(text, 16)
-    except ValueError:
-        raise InputError(f"pmd-cpu-mask {mask!r} is not a hexadecimal CPU mask", param="--pmd-cpu-mask") from None
-    return bin(value).count("1")
+    return len(pmd_cores(mask, cpus)[0])
 
 
 ALL_NUMAS = None
 
 
-def user_mempools(text: str | None, r: OvsRelease, p: Platform) -> tuple[list[tuple[int, int | None]], list[Rejection]]:
+def user_mempools(text: str | None, r: OvsRelease, p: Platform) -> tuple[list[tuple[int, int | None]], list[str]]:
     """other_config:shared-mempool-config ``MTU[:NUMA],...``: (pool MTU, socket or None for all) per entry
-    (``parse_user_mempools_list``); a bad entry makes OVS drop the whole list."""
+    (``parse_user_mempools_list``); a bad entry makes OVS drop the whole list with a warning (returned)."""
     if text is None:
         return [], []
     if r.version not in USER_MEMPOOLS:
@@ -218,13 +260,11 @@ def user_mempools(text: str | None, r: OvsRelease, p: Platform) -> tuple[list[tu
         except ValueError:
             socket = ALL_NUMAS
         if mtu < 0 or (socket is not None and socket < 0):
+            which = "MTU" if mtu < 0 else "NUMA"
             return [], [
-                Rejection(
-                    None,
-                    f"shared-mempool-config {text!r}: {item!r} is no MTU[:NUMA]: OVS ignores the whole list",
-                    "parse_user_mempools_list",
-                    src,
-                )
+                f"shared-mempool-config {text!r}: {item!r} is no MTU[:NUMA]: OVS logs 'Invalid user configured "
+                f"shared mempool {which}.' and 'User configured shared mempools will not be used.', and runs "
+                f"with the default pools (parse_user_mempools_list, {src})"
             ]
         out.append((buf_size(mtu, p) - ETHER_HDR_LEN - ETHER_CRC_LEN, socket))
     return out, []
@@ -244,15 +284,18 @@ def plan(
     p: Platform,
     hash_variant: str = "mhash",
     shared_mempool_config: str | None = None,
+    cpus: Sequence[int] | None = None,
 ) -> Plan:
     """Every port in the order given (the order OVS configures them), with the pools OVS creates."""
-    n_pmd = pmd_threads(pmd_cpu_mask)
-    users, user_errors = user_mempools(shared_mempool_config, r, p)
+    n_pmd = pmd_threads(pmd_cpu_mask, cpus)
+    notes: list[str] = list(pmd_cores(pmd_cpu_mask, cpus)[1])
+    users, user_warnings = user_mempools(shared_mempool_config, r, p)
+    notes += user_warnings
     by_key: dict[tuple[int, int], str] = {}
     pools: dict[str, dict[str, object]] = {}
     mempools: list[Mempool] = []
     plans: list[PortPlan] = []
-    errors: list[Rejection] = list(user_errors)
+    errors: list[Rejection] = []
     seen: set[str] = set()
     for port in ports:
         if port.name in seen:
@@ -262,14 +305,13 @@ def plan(
         mtu = RTE_ETHER_MTU
         if port.mtu_request is not None:
             if port.mtu_request + ETHER_HDR_MAX_LEN > NETDEV_DPDK_MAX_PKT_LEN or port.mtu_request < RTE_ETHER_MIN_MTU:
-                port_errors.append(
-                    Rejection(
-                        "EINVAL",
-                        f"port {port.name}: mtu_request {port.mtu_request} is outside {RTE_ETHER_MIN_MTU} .. "
-                        f"{NETDEV_DPDK_MAX_PKT_LEN - ETHER_HDR_MAX_LEN}: OVS refuses it and the port keeps MTU 1500",
-                        "netdev_dpdk_set_mtu",
-                        r.cite("set_mtu_check"),
-                    )
+                # netdev_dpdk_set_mtu logs a warning and returns EINVAL, which iface_set_netdev_mtu ignores: the
+                # port is added with its MTU unchanged (v3.1.0:vswitchd/bridge.c:1000-1013, 2060-2063)
+                notes.append(
+                    f"port {port.name}: mtu_request {port.mtu_request} is outside {RTE_ETHER_MIN_MTU} .. "
+                    f"{NETDEV_DPDK_MAX_PKT_LEN - ETHER_HDR_MAX_LEN}: OVS logs '{port.name}: unsupported MTU "
+                    f"{port.mtu_request}' (netdev_dpdk_set_mtu, {r.cite('set_mtu_check')}) and the port keeps "
+                    "MTU 1500"
                 )
             else:
                 mtu = port.mtu_request
@@ -333,7 +375,7 @@ def plan(
             PortPlan(port, mtu, pool_mtu, n_rxq, n_txq, rxq_size, txq_size, n_mbufs, name, reused, tuple(port_errors))
         )
     allocations = tuple(Allocation("ovs_dpdk", DPDK_MP_SIZE, "struct dpdk_mp") for _ in mempools)
-    return Plan(tuple(plans), tuple(mempools), allocations, tuple(errors), pools)
+    return Plan(tuple(plans), tuple(mempools), allocations, tuple(errors), pools, tuple(notes))
 
 
 def _create(name: str, n_mbufs: int, room: int, r: OvsRelease, p: Platform, errors: list[Rejection]) -> Mempool | None:

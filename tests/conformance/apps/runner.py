@@ -31,7 +31,11 @@ READY = {"testpmd": "testpmd> ", "l3fwd": "entering main loop"}
 
 
 class AppError(RuntimeError):
-    pass
+    """The program did not come up; ``output`` is all it wrote (the message keeps the end of it)."""
+
+    def __init__(self, message: str, output: str = "") -> None:
+        super().__init__(message)
+        self.output = output
 
 
 def build_l3fwd() -> Path:
@@ -98,7 +102,7 @@ def run_app(kind: str, eal: list[str], app: list[str], prefix: str, timeout: flo
                 if READY[kind] in text:
                     break
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise AppError(f"{kind} did not come up (exit {proc.poll()}):\n{text[-3000:]}")
+                    raise AppError(f"{kind} did not come up (exit {proc.poll()}):\n{text[-3000:]}", text)
                 time.sleep(0.2)
             ids = _telemetry(prefix, ["/eal/memzone_list"])[0]["/eal/memzone_list"]
             infos = _telemetry(prefix, [f"/eal/memzone_info,{i}" for i in ids] + ["/eal/heap_info,0"])
