@@ -16,10 +16,13 @@ from ..dpdk.platform import Platform
 from ..dpdk.records import Result
 from .plan import EAL_INIT_HEAP, Item, PlanReport, socket_plans
 
+#: EAL's options of a memory amount per NUMA node (25.11's names and their aliases): what the advice replaces
+MEMORY_OPTIONS = ("--socket-mem", "--socket-limit", "--numa-mem", "--numa-limit")
+
 
 def on_hugepages(argv: list[str]) -> list[str]:
     """The command line without the EAL options that choose 4 KiB pages or a memory amount
-    (``--no-huge``, ``-m N``, ``--socket-mem``, ``--socket-limit``): what the advice replaces."""
+    (``--no-huge``, ``-m N``, :data:`MEMORY_OPTIONS`): what the advice replaces."""
     out: list[str] = []
     it = iter(range(len(argv)))
     eal_end = argv.index("--") if "--" in argv else len(argv)
@@ -28,10 +31,10 @@ def on_hugepages(argv: list[str]) -> list[str]:
         if i < eal_end:
             if tok == "--no-huge":
                 continue
-            if tok in ("-m", "--socket-mem", "--socket-limit"):
+            if tok in ("-m", *MEMORY_OPTIONS):
                 next(it, None)
                 continue
-            if (tok.startswith("-m") and tok[2:].isdigit()) or tok.startswith(("--socket-mem=", "--socket-limit=")):
+            if (tok.startswith("-m") and tok[2:].isdigit()) or tok.startswith(tuple(o + "=" for o in MEMORY_OPTIONS)):
                 continue
         out.append(tok)
     return out
@@ -49,7 +52,7 @@ def advice(argv: list[str], platform: Platform) -> dict[str, object]:
         items=(Item(kind="app", name="app", socket=0, result=result),),
         sockets=socket_plans([Item(kind="app", name="app", socket=0, result=result)], p, EAL_INIT_HEAP),
     )
-    settings = report.settings()
+    settings = report.settings(command=tuple(huge))
     return {
         "command": huge,
         "page_size": page,

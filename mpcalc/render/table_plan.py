@@ -70,9 +70,11 @@ def render_plan(report: Any, stream: TextIO, fmt: str = "table") -> None:
             _say(console, f"  assumes: {line}", style="dim")
         for line in settings["nr_hugepages"]:
             console.print(line, soft_wrap=True)
-        res = settings["kubernetes"]["resources"]
-        console.print("kubernetes:\n  resources:")
-        for kind in ("requests", "limits"):
-            console.print(f"    {kind}:")
-            for key, value in res[kind].items():
-                console.print(f"      {key}: {value}")
+        # each container's resources (--format k8s writes the whole pod)
+        for c in settings["kubernetes"]["containers"]:
+            console.print(f"kubernetes container {c['name']}:\n  resources:")
+            for kind in ("requests", "limits"):
+                console.print(f"    {kind}:")
+                for key, value in c["resources"][kind].items():
+                    console.print(f"      {key}: {value}")
+            console.print(f"  EAL: {' '.join(c['eal_args'])}", soft_wrap=True)
