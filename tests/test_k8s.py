@@ -7,6 +7,8 @@ unknown field is an error), and the YAML to what PyYAML reads back (the JSON's b
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -270,6 +272,27 @@ def test_a_document_reads_back_as_itself(value):
     from mpcalc.render.k8s import lines
 
     assert yaml.safe_load("\n".join(lines({"doc": value}))) == {"doc": value}
+
+
+RECORDS = ROOT / "tests" / "conformance" / "k8s"
+
+
+@pytest.mark.parametrize("path", sorted(RECORDS.glob("*.txt")), ids=lambda p: p.name)
+def test_the_real_kernel_runs_are_of_what_mpcalc_writes_today(run, path):
+    """tests/conformance/k8s/: each run's limit and the container's args are what --format k8s writes now;
+    the limit started it and one page below did not."""
+    text = path.read_text()
+    first, args_line = text.splitlines()[:2]
+    argv = shlex.split(first.removeprefix("$ mpcalc app --format k8s -- "))
+    docs, _ = _both(run, ["app", "--", *argv])
+    (container,) = docs[0]["spec"]["containers"]
+    assert args_line == "# container args: " + " ".join(container["args"])
+    limit = container["resources"]["limits"]["hugepages-2Mi"]
+    limits = re.findall(r"^# limit: .* = (\d+) \((\w+)\)$|^# limit: hugetlbfs size=(\d+) \((\w+)\)$", text, re.M)
+    shown = [(a or c, b or d) for a, b, c, d in limits]
+    assert shown[0][1] == limit and int(shown[0][0]) == int(limit[:-2]) << 20
+    assert all(int(n) == int(shown[0][0]) - (2 << 20) for n, _ in shown[1:])
+    assert re.findall(r"^# started: (\w+)$", text, re.M) == ["True"] + ["False"] * (len(shown) - 1)
 
 
 @pytest.mark.parametrize("path", PLANS, ids=lambda p: p.name)
