@@ -250,7 +250,9 @@ def test_the_advice_counts_xmemhuge_pages_in_nr_hugepages_not_socket_mem(run):
     assert s["nr_hugepages"] == [
         f"echo {eal['pages'] + 67} > /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
     ]
-    assert s["kubernetes"]["resources"]["limits"]["hugepages-2Mi"] == f"{(eal['pages'] + 67) * 2}Mi"
+    (container,) = s["kubernetes"]["containers"]
+    assert container["resources"]["limits"]["hugepages-2Mi"] == f"{(eal['pages'] + 67) * 2}Mi"
+    assert s["kubernetes"]["pod"]["spec"]["containers"][0]["resources"] == container["resources"]
     assert "Could not create external memory" in s["assumes"][-1]
     # on 1 GiB pages, the 2 MiB pages are a line of their own
     code, out, _ = run("app", "--json", "--page-size", "1G", "--", *XMH, "--total-num-mbufs=2048")

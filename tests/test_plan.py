@@ -45,7 +45,7 @@ def test_totals_are_the_items_and_pages_cover_them(run):
     s = doc["settings"]
     assert s["socket_mem"] == "2048,2048"
     assert s["nr_hugepages"][1] == "echo 2 > /sys/devices/system/node/node1/hugepages/hugepages-1048576kB/nr_hugepages"
-    assert s["kubernetes"]["resources"]["limits"] == {"hugepages-1Gi": "4096Mi"}
+    assert s["kubernetes"]["containers"][0]["resources"]["limits"] == {"hugepages-1Gi": "4Gi"}
 
 
 def test_a_plan_item_equals_the_single_command(run):

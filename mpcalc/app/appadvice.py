@@ -11,15 +11,20 @@ Pure: no click, no rich.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..dpdk import apps
 from ..dpdk.platform import Platform
 from ..dpdk.records import Result
 from .plan import EAL_INIT_HEAP, Item, PlanReport, iova_pa_chunk_headers, no_huge_settings, socket_plans
 
+#: EAL's options of a memory amount per NUMA node (25.11's names and their aliases): what the advice replaces
+MEMORY_OPTIONS = ("--socket-mem", "--socket-limit", "--numa-mem", "--numa-limit")
+
 
 def on_hugepages(argv: list[str]) -> list[str]:
     """The command line without the EAL options that choose 4 KiB pages or a memory amount
-    (``--no-huge``, ``-m N``, ``--socket-mem``, ``--socket-limit``): what the advice replaces."""
+    (``--no-huge``, ``-m N``, :data:`MEMORY_OPTIONS`): what the advice replaces."""
     out: list[str] = []
     it = iter(range(len(argv)))
     eal_end = argv.index("--") if "--" in argv else len(argv)
@@ -28,10 +33,10 @@ def on_hugepages(argv: list[str]) -> list[str]:
         if i < eal_end:
             if tok == "--no-huge":
                 continue
-            if tok in ("-m", "--socket-mem", "--socket-limit"):
+            if tok in ("-m", *MEMORY_OPTIONS):
                 next(it, None)
                 continue
-            if (tok.startswith("-m") and tok[2:].isdigit()) or tok.startswith(("--socket-mem=", "--socket-limit=")):
+            if (tok.startswith("-m") and tok[2:].isdigit()) or tok.startswith(tuple(o + "=" for o in MEMORY_OPTIONS)):
                 continue
         out.append(tok)
     return out
@@ -50,7 +55,7 @@ def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = N
         items=(Item(kind="app", name="app", socket=0, result=result),),
         sockets=socket_plans([Item(kind="app", name="app", socket=0, result=result)], p, EAL_INIT_HEAP),
     )
-    settings = report.settings()
+    settings = report.settings(command=tuple(huge))
     found = result.details.get("extmem_hugepages")
     own = [dict(m) for m in found] if isinstance(found, list) else []
     if own and settings:
@@ -104,6 +109,33 @@ def no_huge(argv: list[str], result: Result) -> dict[str, object]:
     }
 
 
+def _with_own_pages(k8s: dict[str, Any], pages: int) -> dict[str, Any]:
+    """The Kubernetes block with ``pages`` 2 MiB pages more for the (first) container, on NUMA node 0: its
+    hugepages-2Mi request and limit (the same object in the Pod), and the node's pages."""
+    import copy
+
+    from .k8s import quantity
+
+    out = copy.deepcopy(k8s)
+    first = out["containers"][0]
+    for kind in ("requests", "limits"):
+        held = first["resources"][kind]
+        before = _bytes(held.get("hugepages-2Mi", "0"))
+        held["hugepages-2Mi"] = quantity(before + pages * (2 << 20))
+    for pod_container in out["pod"]["spec"]["containers"]:
+        if pod_container.get("name") == first["name"]:
+            pod_container["resources"] = first["resources"]
+    return out
+
+
+def _bytes(q: str) -> int:
+    """A Kubernetes quantity of :func:`mpcalc.app.k8s.quantity` (``18Mi``, ``4Gi``) in bytes."""
+    for suffix, size in (("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)):
+        if q.endswith(suffix):
+            return int(q.removesuffix(suffix)) * size
+    return int(q)
+
+
 def with_own_hugepages(settings: dict[str, object], pages: int, page: int) -> dict[str, object]:
     """The settings when the application maps ``pages`` 2 MiB hugepages of its own besides EAL's (testpmd
     --mp-alloc=xmemhuge: mmap(MAP_HUGETLB | MAP_HUGE_2MB), v22.11.11:app/test-pmd/testpmd.c:851-870): they come
@@ -121,12 +153,8 @@ def with_own_hugepages(settings: dict[str, object], pages: int, page: int) -> di
         lines.append(f"echo {pages} > {node0}")
     out["nr_hugepages"] = lines
     k8s = settings.get("kubernetes")
-    if isinstance(k8s, dict):
-        res = {k: dict(v) for k, v in k8s["resources"].items()}
-        for v in res.values():
-            before = int(str(v.get("hugepages-2Mi", "0Mi")).removesuffix("Mi"))
-            v["hugepages-2Mi"] = f"{before + pages * 2}Mi"
-        out["kubernetes"] = {"resources": res}
+    if isinstance(k8s, dict) and k8s.get("containers"):
+        out["kubernetes"] = _with_own_pages(k8s, pages)
     assumes = settings.get("assumes")
     out["assumes"] = [
         *(assumes if isinstance(assumes, list) else []),

@@ -3,8 +3,25 @@ on the ports as one plan item, in OVS's own words (other_config:dpdk-socket-mem)
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..dpdk.platform import Platform
 from ..dpdk.records import Result
+
+if TYPE_CHECKING:
+    from .plan import PlanReport
+
+
+def configure(report: PlanReport) -> str:
+    """OVS's own EAL settings for the pages: dpdk-socket-mem and dpdk-socket-limit (OVS passes --in-memory
+    itself unless dpdk-extra says --in-memory or --legacy-mem: v3.1.7:lib/dpdk.c:335)."""
+    from .k8s import per_node_mb
+
+    mb = per_node_mb([(s.socket, s.pages or 0) for s in report.sockets], report.platform.page_size)
+    return (
+        f"ovs-vsctl set Open_vSwitch . other_config:dpdk-socket-mem={mb} other_config:dpdk-socket-limit={mb} "
+        "(OVS adds --in-memory itself)"
+    )
 
 
 def advice(result: Result, platform: Platform) -> dict[str, object]:
@@ -15,7 +32,7 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
     report = PlanReport(
         path="<mpcalc ovs>", platform=platform, items=items, sockets=socket_plans(list(items), platform, EAL_INIT_HEAP)
     )
-    settings = report.settings()
+    settings = report.settings(configure=(configure(report),), pod="ovs-vswitchd") if platform.page_size else {}
     if not settings:
         return {"pages": None, "note": "no page size (--page-size none): no hugepage advice"}
     if settings.get("no_huge"):
@@ -71,6 +88,7 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
             "pages": {"0": grow},
             "nr_hugepages": [f"echo {grow} > /sys/devices/system/node/node0/hugepages/hugepages-{kb}kB/nr_hugepages"],
         },
+        "kubernetes": settings["kubernetes"],
         "assumes": [
             *assumes,
             "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's",

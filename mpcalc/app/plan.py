@@ -20,8 +20,8 @@ from ..dpdk.intmath import ceil_div, largest
 from ..dpdk.limits import MAX_PLAN_BYTES, check_toml_shape
 from ..dpdk.platform import PLATFORM_PARAMS, Platform, describe, platform_from
 from ..dpdk.records import SCHEMA_VERSION, Result
-from ..dpdk.units import page_label
 from .job import Job
+from .k8s import DEFAULT_CONTAINER, Need, kubernetes, label, nr_hugepages, parse_capacity, per_node_mb, pod_name
 
 #: heap bytes rte_eal_init itself allocates: rte_service_init's two rte_calloc()s
 #: (v22.11:lib/eal/common/rte_service.c:94-103), RTE_SERVICE_NUM_MAX 64 x 128-byte
@@ -42,16 +42,33 @@ EAL_HEAP = Param(
 )
 SOCKET = Param("socket", "count", "The NUMA socket the item's memory is on.", default=0, hi=255)
 NAME = Param("name", "text", "The item's name (its memzones' names).")
+CONTAINER = Param(
+    "container",
+    "text",
+    "The pod's container (a DPDK process of its own: its own EAL heap and hugepage limit) the item is in; "
+    f"items that name none are in {DEFAULT_CONTAINER!r}.",
+)
+#: the plan-only key of [platform]: the hugepages each NUMA node of the node holds
+NODE_HUGEPAGES = Param(
+    "node_hugepages",
+    "text",
+    "Pages of the page size each NUMA node holds (its nr_hugepages), comma-separated from node 0: a plan that "
+    "needs more on a node is warned of.",
+)
 
 
 def item_params(kind: str) -> dict[str, Param]:
     """The keys an item of ``kind`` may have: the object's declared parameters (one set of flags) and its socket."""
     keys = {k: p._replace(all_combinations=False) for k, p in objects.get(kind).keys("plan").items()}
-    return {**keys, "name": NAME, "socket": SOCKET}
+    return {**keys, "name": NAME, "socket": SOCKET, "container": CONTAINER}
 
 
 def platform_params() -> dict[str, Param]:
-    return {**{p.key: p for p in PLATFORM_PARAMS if "plan" in p.fronts}, "eal_heap": EAL_HEAP}
+    return {
+        **{p.key: p for p in PLATFORM_PARAMS if "plan" in p.fronts},
+        "eal_heap": EAL_HEAP,
+        "node_hugepages": NODE_HUGEPAGES,
+    }
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -60,9 +77,12 @@ class Item:
     name: str
     socket: int
     result: Result
+    #: the pod's container the plan puts it in (None: the plan names no container)
+    container: str | None = None
 
     def to_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "name": self.name, "socket": self.socket, "result": self.result.to_dict()}
+        out = {"kind": self.kind, "name": self.name, "socket": self.socket, "result": self.result.to_dict()}
+        return out if self.container is None else {**out, "container": self.container}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -83,30 +103,67 @@ class SocketPlan:
         }
 
 
+def _command_of(items: list[Item]) -> tuple[str, ...]:
+    """The command line a container runs when it is one [[app]] item (on hugepages: mpcalc.app.appadvice), else
+    none known (a trace's items have none)."""
+    from .appadvice import on_hugepages
+
+    argv = items[0].result.details.get("command_line") if len(items) == 1 else None
+    return tuple(on_hugepages([str(a) for a in argv])) if isinstance(argv, list) else ()
+
+
 @dataclass(frozen=True, kw_only=True)
 class PlanReport:
     path: str
     platform: Platform
     items: tuple[Item, ...]
     sockets: tuple[SocketPlan, ...]
+    #: each container's sockets (its own process: its own EAL heap), when the plan names containers
+    containers: tuple[tuple[str, tuple[SocketPlan, ...]], ...] = ()
+    #: the pages each NUMA node holds ([platform] node_hugepages), if given
+    capacity: tuple[int, ...] | None = None
 
     @property
     def ok(self) -> bool:
         return all(i.result.ok for i in self.items)
 
-    def settings(self) -> dict[str, object]:
-        """Ready-to-paste settings for the page size in force."""
+    def needs(self, command: tuple[str, ...] = (), configure: tuple[str, ...] = ()) -> list[Need]:
+        """Each container's pages per NUMA node, and the ordinary memory mpcalc knows it holds outside hugepages
+        (testpmd's --mp-alloc=anon objects: one anonymous mmap each); a container that is one [[app]] runs
+        that application's command line (on hugepages)."""
+        from ..dpdk.apps.testpmd import ANON_ROLE
+
+        groups = self.containers or ((DEFAULT_CONTAINER, self.sockets),)
+        out = []
+        for name, sockets in groups:
+            mine = [i for i in self.items if (i.container or DEFAULT_CONTAINER) == name]
+            anon = [a for i in mine for mp in i.result.mempools for a in mp.allocations if a.role == ANON_ROLE]
+            out.append(
+                Need(
+                    container=name,
+                    page_size=self.platform.page_size,
+                    pages=tuple((s.socket, s.pages or 0) for s in sockets),
+                    memory=sum(a.size for a in anon),
+                    memory_what=tuple(f"{a.name}: {a.size:,} B" for a in anon),
+                    command=command or _command_of(mine),
+                    configure=configure,
+                )
+            )
+        return out
+
+    def settings(
+        self, command: tuple[str, ...] = (), configure: tuple[str, ...] = (), pod: str | None = None
+    ) -> dict[str, object]:
+        """Ready-to-paste settings for the page size in force; the Kubernetes block's containers run
+        ``command`` (with the EAL options added) or are configured by ``configure``, when given, in the
+        pod ``pod`` (default: the program's or the plan file's name)."""
         p = self.platform
         if not p.page_size:
             return {}
         by_socket = {s.socket: s.pages or 0 for s in self.sockets}
         if p.page_size == NO_HUGE_PAGE:
             return no_huge_settings(sum(by_socket.values()) * p.page_size)
-        top = max(by_socket) if by_socket else 0
-        mb = [by_socket.get(i, 0) * p.page_size // 2**20 for i in range(top + 1)]
-        kb = p.page_size // 1024
-        k8s_unit = page_label(p.page_size).replace("K", "Ki").replace("M", "Mi").replace("G", "Gi")
-        total = sum(by_socket.values()) * p.page_size
+        mb = per_node_mb(sorted(by_socket.items()), p.page_size)
         return {
             "assumes": [
                 "EAL is started with this --socket-mem: it preallocates those pages as one heap region; "
@@ -115,18 +172,15 @@ class PlanReport:
                 "as root without an IOMMU): each extra chunk of an objects memzone costs a 192-byte heap "
                 "element; IOVA as VA needs at most one page less",
             ],
-            "socket_mem": ",".join(str(m) for m in mb),
-            "eal_args": f"--socket-mem {','.join(str(m) for m in mb)}",
-            "nr_hugepages": [
-                f"echo {n} > /sys/devices/system/node/node{s}/hugepages/hugepages-{kb}kB/nr_hugepages"
-                for s, n in sorted(by_socket.items())
-            ],
-            "kubernetes": {
-                "resources": {
-                    "requests": {f"hugepages-{k8s_unit}": f"{total // 2**20}Mi"},
-                    "limits": {f"hugepages-{k8s_unit}": f"{total // 2**20}Mi"},
-                }
-            },
+            "socket_mem": mb,
+            "eal_args": f"--socket-mem {mb}",
+            "nr_hugepages": [nr_hugepages(s, p.page_size, n) for s, n in sorted(by_socket.items())],
+            "kubernetes": kubernetes(
+                self.needs(command, configure),
+                p.release.version,
+                pod or pod_name(command[0].rsplit("/", 1)[-1] if command else Path(self.path).stem.strip("<>")),
+                self.capacity,
+            ),
         }
 
     def to_dict(self) -> dict[str, object]:
@@ -192,20 +246,30 @@ def _parse_keys(path: str, where: str, table: Mapping[str, Any], spec: Mapping[s
     return out
 
 
-def _platform(path: str, doc: Mapping[str, Any]) -> tuple[Platform, int]:
+def _platform(path: str, doc: Mapping[str, Any]) -> tuple[Platform, int, tuple[int, ...] | None]:
     table = doc.get("platform", {})
     if not isinstance(table, dict):
         raise _item_error(path, "[platform]", None, ValueError("must be a table"))
     keys = _parse_keys(path, "[platform]", table, platform_params())
     eal_heap = keys.pop("eal_heap", EAL_INIT_HEAP)
+    capacity = None
+    if "node_hugepages" in keys:
+        try:
+            capacity = parse_capacity(keys.pop("node_hugepages"))
+        except InputError as exc:
+            raise _item_error(path, "[platform]", "node_hugepages", exc) from None
     try:
         platform = platform_from(keys, base_dir=str(Path(path).parent))
     except InputError as exc:
         raise _item_error(path, "[platform]", exc.param and exc.param.lstrip("-").replace("-", "_"), exc) from None
     # a value of [platform] came from the plan file, not from a command-line option
-    return platform._replace(
-        sources=tuple((k, f"{path} [platform]" if v == "option" else v) for k, v in platform.sources)
-    ), eal_heap
+    return (
+        platform._replace(
+            sources=tuple((k, f"{path} [platform]" if v == "option" else v) for k, v in platform.sources)
+        ),
+        eal_heap,
+        capacity,
+    )
 
 
 def _compute(kind: str, keys: dict[str, Any], p: Platform) -> Result:
@@ -297,7 +361,7 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
         raise _item_error(
             path, f"[{unknown[0]}]", None, ValueError(f"unknown table (known: platform, {', '.join(kinds)})")
         )
-    platform, eal_heap = _platform(path, doc)
+    platform, eal_heap, capacity = _platform(path, doc)
     items: list[Item] = []
     seen: dict[tuple[int, str], str] = {}
     for name, kind in kinds.items():
@@ -319,6 +383,12 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
             if missing:
                 raise _item_error(path, where, missing[0], ValueError("is required"))
             socket = keys.pop("socket", 0)
+            container = keys.pop("container", None)
+            if container is not None:
+                try:
+                    label(container, "container")
+                except InputError as exc:
+                    raise _item_error(path, where, "container", exc) from None
             # DPDK refuses a second pool, RIB or FIB of the same memzone name (EEXIST)
             mz = objects.get(kind).zone_prefix + keys["name"]
             if (0, mz) in seen:
@@ -335,12 +405,24 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
                 raise _item_error(
                     path, where, exc.param and exc.param.lstrip("-").replace("-", "_"), InputError(_keyed(str(exc)))
                 ) from None
-            items.append(Item(kind=kind, name=keys["name"], socket=socket, result=result))
+            items.append(Item(kind=kind, name=keys["name"], socket=socket, result=result, container=container))
             if len(items) > MAX_ITEMS:
                 raise _item_error(path, where, None, ValueError(f"more than {MAX_ITEMS:,} items"))
     if not items:
         raise InputError(f"{path}: the plan lists no item (no {', '.join(f'[[{t}]]' for t in kinds)})", param=path)
-    return PlanReport(path=path, platform=platform, items=tuple(items), sockets=socket_plans(items, platform, eal_heap))
+    named = sorted({i.container or DEFAULT_CONTAINER for i in items}) if any(i.container for i in items) else []
+    containers = tuple(
+        (c, socket_plans([i for i in items if (i.container or DEFAULT_CONTAINER) == c], platform, eal_heap))
+        for c in named
+    )
+    return PlanReport(
+        path=path,
+        platform=platform,
+        items=tuple(items),
+        sockets=socket_plans(items, platform, eal_heap),
+        containers=containers,
+        capacity=capacity,
+    )
 
 
 def socket_plans(items: list[Item], platform: Platform, eal_heap: int) -> tuple[SocketPlan, ...]:

@@ -38,8 +38,8 @@ DOCUMENTS: dict[str, tuple[str, str]] = {
 
 def documents() -> dict[str, Any]:
     """The schema of every JSON document mpcalc prints: one of :data:`DOCUMENTS`."""
-    defs = {**_pieces(), **_flag_names(), "planItem": _plan_item()}
-    defs["result"]["allOf"] = [_result_of(name) for name in objects.NAMES]
+    defs = {**_pieces(), **_flag_names(), "planItem": _plan_item(), **_kubernetes()}
+    defs["result"]["allOf"] = [_result_of(name) for name in objects.NAMES] + _advice_settings()
     for name, (module, function) in DOCUMENTS.items():
         defs[name] = getattr(importlib.import_module(module), function)()
     return {
@@ -81,6 +81,124 @@ def _result_of(name: str) -> dict[str, Any]:
     return {
         "if": {"properties": {"kind": {"const": name}}, "required": ["kind"]},
         "then": {"properties": {"flags": {"items": flag}}, **zones},
+    }
+
+
+def _advice_settings() -> list[dict[str, Any]]:
+    """Where a whole application's result (mpcalc.app.advice.ADVISERS) has its settings: ``app`` and ``trace``
+    the plan's (``details.advice.settings``), ``ovs`` its Kubernetes block beside its own words."""
+
+    def advice(props: dict[str, Any]) -> dict[str, Any]:
+        return {"properties": {"details": {"properties": {"advice": {"properties": props}}}}}
+
+    where = {"app": "settings", "trace": "settings", "ovs": "kubernetes"}
+    ref = {"settings": "#/$defs/planSettings", "kubernetes": "#/$defs/kubernetes"}
+    return [
+        {
+            "if": {"properties": {"kind": {"const": kind}}, "required": ["kind"]},
+            "then": advice({key: {"$ref": ref[key]}}),
+        }
+        for kind, key in where.items()
+    ]
+
+
+def _kubernetes() -> dict[str, Any]:
+    """The plan's settings and their Kubernetes block (mpcalc.app.plan.PlanReport.settings, mpcalc.app.k8s)."""
+    string = {"type": "string", "minLength": 1}
+    strings = {"type": "array", "items": string}
+    count = {"type": "integer", "minimum": 0}
+    quantities = {"type": "object", "additionalProperties": {"type": "string", "pattern": "^[0-9]+(Ki|Mi|Gi)?$"}}
+    resources = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["requests", "limits"],
+        "properties": {"requests": quantities, "limits": quantities},
+    }
+    node_pages = {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["node", "count"],
+        "properties": {"node": count, "count": count},
+    }
+    manifest = {
+        "type": "object",
+        "required": ["apiVersion", "kind", "metadata", "spec"],
+        "description": "A Kubernetes object as the API takes it (--format k8s writes it as YAML).",
+    }
+    return {
+        "planSettings": {
+            "description": "Ready-to-paste settings for the page size in force (PlanReport.settings); "
+            "empty with no page size.",
+            "type": "object",
+            "anyOf": [
+                {"maxProperties": 0},
+                {"required": ["assumes", "socket_mem", "eal_args", "nr_hugepages", "kubernetes"]},
+            ],
+            "additionalProperties": False,
+            "properties": {
+                "assumes": strings,
+                "socket_mem": {"type": "string", "pattern": "^[0-9]+(,[0-9]+)*$"},
+                "eal_args": string,
+                "nr_hugepages": strings,
+                "kubernetes": {"$ref": "#/$defs/kubernetes"},
+            },
+        },
+        "kubernetes": {
+            "description": "A pod's hugepages and the node's (mpcalc.app.k8s.kubernetes): each container's "
+            "pages per NUMA node, resources (requests equal to limits) and EAL options, the Pod and the "
+            "PerformanceProfile's hugepages, the node's pages per NUMA node and size, the warnings.",
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["page_sizes", "containers", "pod", "node", "performance_profile", "warnings", "notes"],
+            "properties": {
+                "page_sizes": {"type": "array", "minItems": 1, "items": {"type": "integer", "minimum": 4096}},
+                "containers": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "type": "object",
+                        "additionalProperties": False,
+                        "required": ["name", "page_size", "pages", "memory_bytes", "eal_args", "resources"],
+                        "properties": {
+                            "name": string,
+                            "page_size": count,
+                            "pages": {"type": "array", "items": node_pages},
+                            "memory_bytes": {
+                                **count,
+                                "description": "Ordinary memory mpcalc knows the container holds outside "
+                                "hugepages (0: none known; notes say what it cannot know).",
+                            },
+                            "eal_args": strings,
+                            "resources": resources,
+                        },
+                    },
+                },
+                "pod": manifest,
+                "performance_profile": manifest,
+                "node": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["pages", "kernel_cmdline", "kernel_cmdline_note", "nr_hugepages", "capacity"],
+                    "properties": {
+                        "pages": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["node", "size", "page_size", "count"],
+                                "properties": {"node": count, "size": string, "page_size": count, "count": count},
+                            },
+                        },
+                        "kernel_cmdline": string,
+                        "kernel_cmdline_note": string,
+                        "nr_hugepages": strings,
+                        "capacity": {"type": ["array", "null"], "items": count},
+                    },
+                },
+                "warnings": strings,
+                "notes": strings,
+            },
+        },
     }
 
 
@@ -505,7 +623,7 @@ def plan() -> dict[str, Any]:
             "platform": {"$ref": "#/$defs/platform"},
             "items": {"type": "array", "items": {"$ref": "#/$defs/planItem"}},
             "sockets": {"type": "array", "items": {"$ref": "#/$defs/planSocket"}},
-            "settings": {"type": "object"},
+            "settings": {"$ref": "#/$defs/planSettings"},
         },
     }
 
@@ -519,6 +637,7 @@ def _plan_item() -> dict[str, Any]:
             "kind": {"enum": list(objects.NAMES)},
             "name": {"type": "string"},
             "socket": {"type": "integer", "minimum": 0},
+            "container": {"type": "string", "description": "The pod's container the plan puts the item in."},
             "result": {"$ref": "#/$defs/result"},
         },
     }

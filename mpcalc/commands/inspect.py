@@ -83,6 +83,10 @@ def command(file: str, command_line: tuple[str, ...], fmt: str, **pinned: object
 
 
 def _show(report: ins.InspectReport, fmt: str) -> int:
+    if fmt == "k8s":
+        from ..app.k8s import not_for
+
+        raise not_for("inspect")
     doc = report.to_dict()
     if fmt == "json":
         draw.render_json(doc, sys.stdout)

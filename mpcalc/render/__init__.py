@@ -12,6 +12,7 @@ FORMATS: dict[str, str] = {
     "csv": "csvfmt",
     "tsv": "csvfmt",
     "markdown": "markdown",
+    "k8s": "k8s",
 }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+from collections.abc import Sequence
 from typing import TextIO
 
 from rich.console import Console
@@ -230,8 +231,15 @@ def fit_sentence(fit: dict) -> str:
     )
 
 
-def _flatten(prefix: str, value: object) -> list[tuple[str, object]]:
-    """Dotted keys down to the scalars: dicts by key, lists of dicts by position (``advice.sockets.0.pages``)."""
+def _flatten(prefix: str, value: object) -> Sequence[tuple[str, object]]:
+    """Dotted keys down to the scalars: dicts by key, lists of dicts by position (``advice.sockets.0.pages``);
+    the Kubernetes block is each container's resources (``--format k8s`` writes the whole of it)."""
+    if prefix.endswith("kubernetes.") and isinstance(value, dict) and "containers" in value:
+        return [
+            (f"{prefix}{c['name']}.{kind}", ", ".join(f"{k}: {v}" for k, v in c["resources"][kind].items()))
+            for c in value["containers"]
+            for kind in ("requests", "limits")
+        ] + [(f"{prefix}yaml", "--format k8s")]
     if isinstance(value, dict):
         return [row for k, v in value.items() for row in _flatten(f"{prefix}{k}.", v)]
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, dict) for v in value):

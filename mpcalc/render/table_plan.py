@@ -72,9 +72,13 @@ def render_plan(report: Any, stream: TextIO, fmt: str = "table") -> None:
             console.print(line, soft_wrap=True)
         if settings.get("no_huge"):
             console.print(f"no hugepages: --no-huge -m {settings['memory_mb']}", soft_wrap=True)
-        res = settings["kubernetes"]["resources"]
-        console.print("kubernetes:\n  resources:")
-        for kind in ("requests", "limits"):
-            console.print(f"    {kind}:")
-            for key, value in res[kind].items():
-                console.print(f"      {key}: {value}")
+        # each container's resources (--format k8s writes the whole pod); 4 KiB pages: one memory request
+        block = settings["kubernetes"]
+        for c in block.get("containers") or [{"name": "app", "resources": block["resources"], "eal_args": []}]:
+            console.print(f"kubernetes container {c['name']}:\n  resources:")
+            for kind in ("requests", "limits"):
+                console.print(f"    {kind}:")
+                for key, value in c["resources"][kind].items():
+                    console.print(f"      {key}: {value}")
+            if c["eal_args"]:
+                console.print(f"  EAL: {' '.join(c['eal_args'])}", soft_wrap=True)

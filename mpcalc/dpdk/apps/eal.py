@@ -221,6 +221,17 @@ def split_command(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return args, []
 
 
+def has_option(name: str, release: str) -> bool:
+    """Whether EAL of ``release`` knows the long option ``name`` (:data:`_SINCE`: the options added after 21.11).
+
+    >>> has_option("socket-mem", "21.11"), has_option("numa-mem", "24.11"), has_option("numa-mem", "25.11")
+    (True, False, True)
+    """
+    from ..facts import version_key
+
+    return name not in _SINCE or version_key(release) >= version_key(_SINCE[name])
+
+
 def parse_eal(argv: Sequence[str], release: str | None = None) -> tuple[EalArgs, list[str]]:
     """EAL's options of a full command line, and the application's arguments; with ``release``, the options
     EAL has at that release only (:data:`_SINCE`; without it, every release's)."""

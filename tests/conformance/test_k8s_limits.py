@@ -1,0 +1,294 @@
+"""``--format k8s``'s limits on the real kernel (issue 30): the real applications started under exactly the
+hugepage limit mpcalc writes for their command line, enforced by the kernel, start (testpmd forwards);
+one page less fails as the warning says.
+
+Two enforcements, each where this kernel has it:
+
+* the hugetlb cgroup (cgroup v2's ``hugetlb.2MB.max``: what the kubelet sets for a container's
+  ``hugepages-2Mi`` limit), the application in a cgroup of its own, run with the container's ``args`` as
+  mpcalc writes them (``--in-memory --socket-mem N --socket-limit N``): at the limit it starts; one page
+  below, EAL's page fault over the limit is a SIGBUS, which EAL survives while it maps its pages ('SIGBUS:
+  Cannot mmap more hugepages of size 2MB') and then fails ('Cannot init EAL: Cannot allocate memory'); the
+  cgroup counts the refusal (``hugetlb.2MB.events`` max).  With the reserved limit
+  (``hugetlb.2MB.rsvd.max``, the runtime-spec's reserved accounting) one page below, mmap itself fails:
+  no SIGBUS;
+* a hugetlbfs mount whose ``size=`` is the limit (``--huge-dir`` on it, ``--file-prefix`` instead of
+  ``--in-memory``): the kernel refuses the page over the limit page by page.
+
+The pages come from ``oracle.hugepages`` (nr_hugepages raised and restored); a cgroup made here is removed
+and the cgroup v2 root's ``subtree_control`` restored.  ``python -m tests.conformance.test_k8s_limits``
+records the runs (the commands and their output) into tests/conformance/k8s/.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from mpcalc.app import k8s
+from mpcalc.cli import main
+
+from .oracle import can_reserve_hugepages, hugepages
+
+HERE = Path(__file__).resolve().parent
+RECORDS = HERE / "k8s"
+PAGE = 2 << 20
+TESTPMD = ["dpdk-testpmd", "-l", "0-1", "--no-pci", "--vdev", "net_null0", "--", "-i", "--total-num-mbufs=8192"]
+L3FWD = [
+    "dpdk-l3fwd", "-l", "0", "--no-pci", "--vdev", "net_tap0,iface=mpck0", "--vdev", "net_tap1,iface=mpck1", "--",
+    "-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib",
+]  # fmt: skip
+#: name -> the application's command line, as given to mpcalc app
+APPS = {"testpmd": TESTPMD, "l3fwd-fib": L3FWD}
+READY = {"dpdk-testpmd": "testpmd> ", "dpdk-l3fwd": "entering main loop"}
+#: EAL's debug log of its own pages: where the SIGBUS it survives is said (a log level takes no memory)
+DEBUG = "--log-level=lib.eal:debug"
+
+
+def manifest(argv: list[str]) -> tuple[list[str], int]:
+    """The container's args and hugepages-2Mi limit (bytes) mpcalc writes for ``argv`` (its JSON block)."""
+    import contextlib as _c
+    import io
+
+    out = io.StringIO()
+    with _c.redirect_stdout(out):
+        assert main(["app", "--json", "--", *argv]) == 0
+    (block,) = k8s.of(json.loads(out.getvalue()))
+    (container,) = block["pod"]["spec"]["containers"]
+    limit = container["resources"]["limits"]["hugepages-2Mi"]
+    assert limit == container["resources"]["requests"]["hugepages-2Mi"] and limit.endswith("Mi")
+    return list(container["args"]), int(limit[:-2]) << 20
+
+
+def _binary(name: str) -> str:
+    if name == "dpdk-l3fwd":
+        from .apps.runner import build_l3fwd
+
+        return str(build_l3fwd())
+    return "/usr/bin/" + name
+
+
+@dataclass
+class Run:
+    command: str
+    limit: str
+    started: bool
+    forwarded: bool
+    output: str
+    events_max: int | None = None
+
+    def record(self) -> str:
+        lines = [f"$ {self.command}", f"# limit: {self.limit}", self.output.rstrip(), f"# started: {self.started}"]
+        if self.events_max is not None:
+            lines.append(f"# hugetlb.2MB.events max {self.events_max}")
+        return "\n".join(lines) + "\n"
+
+
+def run(args: list[str], limit: str, cgroup: Path | None = None, timeout: float = 90) -> Run:
+    """Start ``args`` (in ``cgroup`` when given) until it is ready or exits; testpmd forwards for a second."""
+    program = args[0]
+    argv = [_binary(program), *args[1:]]
+
+    def enter() -> None:  # in the child, before exec: into the limited cgroup
+        if cgroup is not None:
+            (cgroup / "cgroup.procs").write_text(str(os.getpid()))
+
+    with tempfile.TemporaryFile(mode="w+") as log:
+        proc = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=log, stderr=subprocess.STDOUT, text=True, preexec_fn=enter
+        )
+        started = forwarded = False
+        try:
+            deadline = time.monotonic() + timeout
+            while proc.poll() is None and time.monotonic() < deadline:
+                log.seek(0)
+                if READY[program] in log.read():
+                    started = True
+                    break
+                time.sleep(0.2)
+            if started and program == "dpdk-testpmd":
+                assert proc.stdin is not None
+                proc.stdin.write("start\n")
+                proc.stdin.flush()
+                time.sleep(1)
+                proc.stdin.write("stop\n")
+                proc.stdin.flush()
+                time.sleep(1)
+        finally:
+            if proc.poll() is None:
+                if program == "dpdk-testpmd":
+                    with contextlib.suppress(OSError):
+                        assert proc.stdin is not None
+                        proc.stdin.write("quit\n")
+                        proc.stdin.flush()
+                else:
+                    proc.send_signal(signal.SIGINT)
+                try:
+                    proc.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+            log.seek(0)
+            text = log.read()
+    if started and program == "dpdk-testpmd":
+        rx = [int(n) for n in re.findall(r"RX-packets: +(\d+)", text)]
+        forwarded = bool(rx) and max(rx) > 0
+    shown = " ".join(args) if cgroup is None else f"(in {cgroup.name}) " + " ".join(args)
+    return Run(shown, limit, started, forwarded, _trim(text))
+
+
+def _trim(text: str) -> str:
+    """The run's output without the lines of its shared library loading (a few hundred)."""
+    drop = ("EAL: open shared lib", "log level changed", "EAL: Registered [", "EAL: Module /sys/module")
+    return "\n".join(ln for ln in text.splitlines() if not any(d in ln for d in drop))
+
+
+def _cgroup2_root() -> Path | None:
+    """The cgroup v2 hierarchy, if this kernel's hugetlb controller is in it."""
+    for line in Path("/proc/mounts").read_text().splitlines():
+        _, mnt, fstype, *_ = line.split()
+        if fstype == "cgroup2" and "hugetlb" in (Path(mnt) / "cgroup.controllers").read_text().split():
+            return Path(mnt)
+    return None
+
+
+@contextlib.contextmanager
+def hugetlb_cgroup() -> Iterator[Path]:
+    """A cgroup of its own with the hugetlb controller; removed, and the root's subtree_control restored."""
+    root = _cgroup2_root()
+    assert root is not None
+    control = root / "cgroup.subtree_control"
+    enabled = "hugetlb" not in control.read_text().split()
+    if enabled:
+        control.write_text("+hugetlb")
+    group = root / f"mpcalc-k8s-{os.getpid()}"
+    group.mkdir()
+    try:
+        yield group
+    finally:
+        for _ in range(50):  # the last child may take a moment to leave
+            try:
+                group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.1)
+        if enabled:
+            control.write_text("-hugetlb")
+
+
+def _events_max(group: Path) -> int:
+    return int(dict(ln.split() for ln in (group / "hugetlb.2MB.events").read_text().splitlines())["max"])
+
+
+def cgroup_runs(args: list[str], limit: int) -> list[Run]:
+    """At the limit, one page below it (hugetlb.2MB.max), one page below as a reserved limit (rsvd.max)."""
+    out = []
+    cases = [("max", limit), ("max", limit - PAGE), ("rsvd.max", limit - PAGE)]
+    for knob, value in cases:
+        with hugetlb_cgroup() as group:
+            (group / f"hugetlb.2MB.{knob}").write_text(str(value))
+            r = run([*args[:1], DEBUG, *args[1:]], f"hugetlb.2MB.{knob} = {value} ({k8s.quantity(value)})", group)
+            r.events_max = _events_max(group)
+            out.append(r)
+    return out
+
+
+@contextlib.contextmanager
+def sized_mount(size: int) -> Iterator[Path]:
+    """A hugetlbfs mount of 2 MiB pages whose ``size=`` is ``size``; unmounted and removed afterwards."""
+    mnt = Path(tempfile.mkdtemp(prefix="mpcalc-k8s-"))
+    res = subprocess.run(["mount", "-t", "hugetlbfs", "-o", f"pagesize=2M,size={size}", "nodev", str(mnt)])
+    try:
+        assert res.returncode == 0, "mounting hugetlbfs failed"
+        yield mnt
+    finally:
+        if res.returncode == 0:
+            subprocess.run(["umount", str(mnt)], check=False)
+        mnt.rmdir()
+
+
+def mount_runs(args: list[str], limit: int) -> list[Run]:
+    """``--in-memory`` replaced by a --file-prefix on a hugetlbfs mount of ``size=`` the limit, then one page less."""
+    out = []
+    for value in (limit, limit - PAGE):
+        with sized_mount(value) as mnt:
+            eal = [a for a in args[1:] if a != "--in-memory"]
+            r = run(
+                [args[0], "--file-prefix", f"mpcalc_k8s_{os.getpid()}", "--huge-dir", str(mnt), DEBUG, *eal],
+                f"hugetlbfs size={value} ({k8s.quantity(value)})",
+            )
+            out.append(r)
+    return out
+
+
+def _check(name: str, runs: list[Run], kind: str) -> None:
+    at, below = runs[0], runs[1]
+    assert at.started, f"{name}: the limit mpcalc writes does not start it:\n{at.output[-2000:]}"
+    if name == "testpmd":  # net_null: packets without a wire
+        assert at.forwarded, f"{name}: started but did not forward:\n{at.output[-2000:]}"
+    assert not below.started, f"{name}: one page below the limit it still starts"
+    assert "EAL: Cannot init memory" in below.output, below.output[-2000:]
+    refused = "alloc_seg(): mmap() failed: Cannot allocate memory"
+    if kind == "cgroup":  # the page fault over the limit: SIGBUS, survived by EAL, counted by the cgroup
+        assert "SIGBUS: Cannot mmap more hugepages of size 2MB" in below.output, below.output[-2000:]
+        assert at.events_max == 0 and below.events_max and below.events_max > 0
+        rsvd = runs[2]  # reserved accounting: mmap itself fails, no SIGBUS
+        assert not rsvd.started and "SIGBUS" not in rsvd.output and refused in rsvd.output, rsvd.output[-2000:]
+        assert "EAL: Cannot init memory" in rsvd.output
+    else:  # hugetlbfs size=: the mount's quota refuses the mapping
+        assert refused in below.output and "SIGBUS" not in below.output, below.output[-2000:]
+
+
+NEEDS = pytest.mark.skipif(not can_reserve_hugepages(), reason="needs root and 2 MiB hugepages (nr_hugepages)")
+
+
+@pytest.fixture(scope="module")
+def pages():
+    """Enough free 2 MiB pages for the largest limit, and one spare; nr_hugepages restored afterwards."""
+    need = max(manifest(argv)[1] for argv in APPS.values()) // PAGE + 1
+    with hugepages(need) as (_, free):
+        assert free >= need, f"asked the kernel for {need} free 2 MiB pages, got {free}"
+        yield free
+
+
+@NEEDS
+@pytest.mark.skipif(_cgroup2_root() is None, reason="this kernel has no cgroup v2 hugetlb controller")
+@pytest.mark.parametrize("name", APPS)
+def test_the_hugetlb_cgroup_limit_starts_it_and_a_page_less_does_not(pages, name):
+    args, limit = manifest(APPS[name])
+    _check(name, cgroup_runs(args, limit), "cgroup")
+
+
+@NEEDS
+@pytest.mark.parametrize("name", APPS)
+def test_a_hugetlbfs_of_the_limit_starts_it_and_a_page_less_does_not(pages, name):
+    args, limit = manifest(APPS[name])
+    _check(name, mount_runs(args, limit), "mount")
+
+
+def record() -> None:
+    """Rerun every case and write tests/conformance/k8s/<app>-<enforcement>.txt."""
+    need = max(manifest(argv)[1] for argv in APPS.values()) // PAGE + 1
+    with hugepages(need):
+        for name, argv in APPS.items():
+            args, limit = manifest(argv)
+            head = f"$ mpcalc app --format k8s -- {' '.join(argv)}\n# container args: {' '.join(args)}\n"
+            for kind, runs in (("cgroup", cgroup_runs(args, limit)), ("hugetlbfs", mount_runs(args, limit))):
+                text = head + "\n".join(r.record() for r in runs)
+                (RECORDS / f"{name}-{kind}.txt").write_text(text)
+                _check(name, runs, "cgroup" if kind == "cgroup" else "mount")
+
+
+if __name__ == "__main__":
+    record()

@@ -1,0 +1,311 @@
+"""``--format k8s`` and the JSON's ``kubernetes`` block (mpcalc.app.k8s, mpcalc.render.k8s): the pod's
+hugepage resources per container, the EAL options by release, the node's pages per NUMA node, the warnings.
+
+The manifests are held to the Kubernetes API's own schema (kubernetes-validate, offline, strict: an
+unknown field is an error), and the YAML to what PyYAML reads back (the JSON's block, to the value)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mpcalc.app import k8s
+from mpcalc.app.plan import load, plan
+from mpcalc.render.k8s import scalar
+
+ROOT = Path(__file__).resolve().parents[1]
+PLANS = sorted((ROOT / "examples" / "plans").glob("*.toml"))
+TESTPMD = ["dpdk-testpmd", "-l", "0-1", "--no-pci", "--vdev", "net_null0", "--", "-i", "--total-num-mbufs=8192"]
+L3FWD = [
+    "dpdk-l3fwd", "-l", "0", "--no-pci", "--vdev", "net_tap0,iface=t0", "--vdev", "net_tap1,iface=t1", "--",
+    "-p", "0x3", "--config=(0,0,0),(1,0,0)", "--lookup=fib",
+]  # fmt: skip
+#: every whole application's command: (args of mpcalc, the pages its advice is known to need on socket 0)
+COMMANDS = {
+    "plan l3fwd-router": (["plan", str(ROOT / "examples/plans/l3fwd-router.toml")], 392),
+    "app testpmd": (["app", "--", *TESTPMD], 16),  # bisected on real pages (tests/test_app.py)
+    "app l3fwd": (["app", "--", *L3FWD], 133),
+    "ovs": (["ovs", "--port", "dpdk0"], 379),  # README: OVS's guide, shared MTU 1500
+    "trace": (["trace", str(ROOT / "tests/conformance/traces/l3fwd-lpm/ctf")], 108),  # README: --socket-mem 216
+}
+K8S_VERSION = kubernetes_validate.latest_version()
+
+
+def _both(run: Any, args: list[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The k8s YAML's documents and the JSON's kubernetes block of one command."""
+    rc, out, err = run(args[0], "--format", "k8s", *args[1:])  # before an application's own command line
+    assert rc == 0, err
+    docs = list(yaml.safe_load_all(out))
+    rc, js, err = run(args[0], "--json", *args[1:])
+    assert rc == 0, err
+    (block,) = k8s.of(json.loads(js))
+    return docs, block
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_the_yaml_is_the_json_and_kubernetes_takes_it(run, name):
+    args, pages = COMMANDS[name]
+    docs, block = _both(run, args)
+    pod, profile = docs
+    assert pod == block["pod"] and profile == block["performance_profile"]
+    # the Kubernetes API's schema, strict: no field it does not know
+    kubernetes_validate.validate(pod, K8S_VERSION, strict=True)
+    (container,) = pod["spec"]["containers"]
+    hp = container["resources"]["limits"]
+    assert container["resources"]["requests"] == hp == {"hugepages-2Mi": f"{pages * 2}Mi"}
+    assert container["securityContext"]["capabilities"]["add"] == ["IPC_LOCK"]
+    assert pod["spec"]["volumes"] == [{"name": "hugepages-2mi", "emptyDir": {"medium": "HugePages"}}]
+    assert container["volumeMounts"] == [{"name": "hugepages-2mi", "mountPath": "/dev/hugepages"}]
+    assert profile["spec"]["hugepages"]["pages"] == [{"size": "2M", "count": pages, "node": 0}]
+    assert block["node"]["nr_hugepages"] == [
+        f"echo {pages} > /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
+    ]
+    assert block["node"]["kernel_cmdline"] == f"hugepagesz=2M hugepages={pages}"
+    assert block["warnings"][:2] == [k8s.WARN_PER_CONTAINER, k8s.WARN_SIGBUS]
+
+
+def test_the_comments_say_the_warnings_and_the_node(run):
+    _, out, _ = run("plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--format", "k8s")
+    comments = [ln for ln in out.splitlines() if ln.startswith("#")]
+    assert f"# warning: {k8s.WARN_SIGBUS}" in comments and f"# warning: {k8s.WARN_PER_CONTAINER}" in comments
+    assert f"# note: dpdk: {k8s.NOTE_MEMORY}" in comments
+    assert "#   kernel command line: hugepagesz=2M hugepages=392" in out
+    assert "# note: dpdk: add the EAL options to the application's command line: --in-memory --socket-mem 784 " \
+        "--socket-limit 784" in comments  # fmt: skip
+
+
+def test_an_application_runs_its_own_command_line_inside_the_limit(run):
+    docs, block = _both(run, ["app", "--", *TESTPMD])
+    (container,) = docs[0]["spec"]["containers"]
+    assert container["args"] == [
+        "dpdk-testpmd", "--in-memory", "--socket-mem", "32", "--socket-limit", "32", *TESTPMD[1:]
+    ]  # fmt: skip
+    assert block["containers"][0]["eal_args"] == ["--in-memory", "--socket-mem", "32", "--socket-limit", "32"]
+    # an --in-memory already there is not given twice
+    docs, _ = _both(run, ["app", "--", "dpdk-testpmd", "--in-memory", *TESTPMD[1:]])
+    assert docs[0]["spec"]["containers"][0]["args"].count("--in-memory") == 1
+
+
+@pytest.mark.parametrize(
+    ("dpdk", "options"),
+    [
+        ("21.11", ["--in-memory", "--socket-mem", "32", "--socket-limit", "32"]),
+        ("24.11", ["--in-memory", "--socket-mem", "32", "--socket-limit", "32"]),
+        # v25.11:lib/eal/common/eal_option_list.h:85-88: --numa-mem/--numa-limit, the old names aliases
+        ("25.11", ["--in-memory", "--numa-mem", "32", "--numa-limit", "32"]),
+        ("26.07", ["--in-memory", "--numa-mem", "32", "--numa-limit", "32", "--pagesz-mem", "2M:32M"]),
+    ],
+)
+def test_the_eal_options_are_the_releases_own(dpdk, options):
+    assert k8s.eal_options([(0, 16)], 2 << 20, dpdk) == options
+
+
+def test_a_plan_on_two_nodes_rounds_each_node_up_then_sums(run):
+    """vswitch.toml: two sockets of 1 GiB pages; a 1 GiB page cannot be split across nodes."""
+    report = plan(*load(ROOT / "examples/plans/vswitch.toml"))
+    per_node = [(s.socket, s.pages) for s in report.sockets]
+    assert per_node == [(0, 2), (1, 2)]
+    block = report.settings()["kubernetes"]
+    (c,) = block["containers"]
+    assert c["resources"]["limits"] == {"hugepages-1Gi": "4Gi"}
+    assert c["eal_args"] == ["--in-memory", "--socket-mem", "2048,2048", "--socket-limit", "2048,2048"]
+    assert block["performance_profile"]["spec"]["hugepages"] == {
+        "defaultHugepagesSize": "1G",
+        "pages": [{"size": "1G", "count": 2, "node": 0}, {"size": "1G", "count": 2, "node": 1}],
+    }
+    assert block["node"]["kernel_cmdline"] == "hugepagesz=1G hugepages=4"
+    # the rounding is each node's: bytes that would fit 3 pages summed need 4 on two nodes
+    heap = [s.heap_bytes + s.eal_heap for s in report.sockets]
+    assert all((n - 1) << 30 < h <= n << 30 for h, (_, n) in zip(heap, per_node, strict=True))
+    assert -(-sum(heap) // (1 << 30)) == 3  # the sum's rounding would give one page too few
+
+
+SIDECAR = """
+[platform]
+node_hugepages = "{capacity}"
+
+[[mbuf]]
+name = "rx"
+count = "32Ki"
+container = "fwd"
+
+[[ring]]
+name = "events"
+count = 1024
+container = "{sidecar}"
+
+[[mbuf]]
+name = "tx"
+count = "16Ki"
+socket = 1
+container = "fwd"
+"""
+
+
+def _sidecar(tmp_path: Path, capacity: str = "100,100", sidecar: str = "metrics") -> Path:
+    path = tmp_path / "pod.toml"
+    path.write_text(SIDECAR.format(capacity=capacity, sidecar=sidecar))
+    return path
+
+
+def test_each_container_is_its_own_process_with_its_own_limit(tmp_path, run):
+    report = plan(*load(_sidecar(tmp_path)))
+    block = report.settings()["kubernetes"]
+    fwd, metrics = block["pod"]["spec"]["containers"]
+    assert (fwd["name"], metrics["name"]) == ("fwd", "metrics")
+    by = dict(report.containers)
+    # each container's EAL heap is its own (socket 0): the sidecar is one ring and EAL's heap, one page
+    assert [(s.socket, s.eal_heap) for s in by["metrics"]] == [(0, 155_904)]
+    assert [s.pages for s in by["metrics"]] == [1]
+    fwd_pages = {s.socket: s.pages for s in by["fwd"]}
+    assert fwd["resources"]["limits"] == {"hugepages-2Mi": f"{sum(fwd_pages.values()) * 2}Mi"}
+    assert metrics["resources"]["limits"] == {"hugepages-2Mi": "2Mi"}
+    # the node holds both containers' pages
+    node = {p["node"]: p["count"] for p in block["node"]["pages"]}
+    assert node == {0: fwd_pages[0] + 1, 1: fwd_pages[1]}
+    # the whole plan (one process) counts EAL's heap once: two containers may need a page more
+    assert sum(node.values()) >= sum(s.pages for s in report.sockets)
+    kubernetes_validate.validate(block["pod"], K8S_VERSION, strict=True)
+    rc, out, err = run("plan", str(_sidecar(tmp_path)), "--json")
+    assert rc == 0, err
+    items = json.loads(out)["items"]
+    assert {i["name"]: i["container"] for i in items} == {"rx": "fwd", "events": "metrics", "tx": "fwd"}
+
+
+def test_a_node_that_cannot_hold_the_pages_is_warned_of(tmp_path, run):
+    report = plan(*load(_sidecar(tmp_path)))
+    need0 = next(p["count"] for p in report.settings()["kubernetes"]["node"]["pages"] if p["node"] == 0)
+    ok = plan(*load(_sidecar(tmp_path, f"{need0},100"))).settings()["kubernetes"]
+    assert len(ok["warnings"]) == 2
+    short = plan(*load(_sidecar(tmp_path, f"{need0 - 1},100"))).settings()["kubernetes"]
+    assert short["warnings"][2] == (
+        f"NUMA node 0 needs {need0:,} pages of 2M, the node holds {need0 - 1:,}: the pod cannot be scheduled "
+        "there (DPDK's memory on that node is not movable to another)"
+    )
+    one = plan(*load(_sidecar(tmp_path, "100"))).settings()["kubernetes"]  # no node 1 given: it holds none
+    assert "NUMA node 1 needs" in one["warnings"][2]
+    rc, out, _ = run("plan", str(_sidecar(tmp_path, f"{need0 - 1},100")), "--format", "k8s")
+    assert rc == 0 and f"# warning: NUMA node 0 needs {need0:,} pages of 2M" in out
+
+
+@pytest.mark.parametrize(
+    ("capacity", "sidecar", "message"),
+    [
+        ("lots", "metrics", "[platform], key 'node_hugepages': 'lots' is not a list of page counts"),
+        ("100", "Metrics_1", "[[ring]] 'events', key 'container': container 'Metrics_1' is not a Kubernetes name"),
+    ],
+)
+def test_a_bad_key_is_one_line_naming_it(tmp_path, run, capacity, sidecar, message):
+    rc, out, err = run("plan", str(_sidecar(tmp_path, capacity, sidecar)), "--format", "k8s")
+    assert rc == 2 and not out
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["pool", "-n", "100", "--elt-size", "40"],
+        ["diff", "--right", "--dpdk 24.11", "rib", "--routes", "1K"],
+        ["inspect", str(ROOT / "examples/inspect/mempool-dump.txt")],
+    ],
+)
+def test_what_is_not_a_whole_application_is_refused(run, args):
+    rc, out, err = run(*args, "--format", "k8s")
+    assert rc == 2 and not out
+    assert err.strip() == f"mpcalc: error: --format k8s is for a whole application's answer (plan, app, ovs, trace), " \
+        f"not {args[0]}"  # fmt: skip
+
+
+def test_what_dpdk_refuses_gets_no_manifest(run, tmp_path):
+    # (an mtu_request OVS refuses is no longer a refusal: OVS warns and runs with MTU 1500, tests/test_ovs.py)
+    plan = tmp_path / "bad.toml"
+    plan.write_text('[[ring]]\nname = "r"\ncount = 1000\n')  # rte_ring_create: EINVAL, not a power of two
+    rc, out, _ = run("plan", str(plan), "--format", "k8s")
+    assert rc == 1
+    assert out.startswith("# mpcalc plan: no manifest: EINVAL: the ring needs 1000, not a power of two slots")
+    assert list(yaml.safe_load_all(out)) == []
+    path = tmp_path / "ring.toml"
+    path.write_text('[[ring]]\nname = "r"\ncount = 1000\n')  # not a power of two: rte_ring_create refuses it
+    rc, out, _ = run("plan", str(path), "--format", "k8s")
+    assert rc == 1 and out.startswith("# mpcalc plan: no manifest: EINVAL: ") and len(out.splitlines()) == 1
+
+
+def test_anonymous_memory_is_a_memory_request(run):
+    """testpmd --mp-alloc=anon: the objects are one anonymous mmap (rte_mempool_populate_anon): memory."""
+    docs, block = _both(run, ["app", "--", *TESTPMD, "--mp-alloc=anon"])
+    (c,) = block["containers"]
+    assert c["memory_bytes"] > 0
+    limits = docs[0]["spec"]["containers"][0]["resources"]["limits"]
+    assert limits["memory"] == f"{-(-c['memory_bytes'] // 2**20)}Mi"
+    assert not any(n.endswith(k8s.NOTE_MEMORY) for n in block["notes"])
+    kubernetes_validate.validate(docs[0], K8S_VERSION, strict=True)
+
+
+def test_the_validator_catches_what_kubernetes_refuses():
+    """The check above can fail: an unknown field, a quantity that is no quantity."""
+    pod = plan(*load(ROOT / "examples/plans/l3fwd-router.toml")).settings()["kubernetes"]["pod"]
+    bad = json.loads(json.dumps(pod))
+    bad["spec"]["containers"][0]["volumeMount"] = bad["spec"]["containers"][0].pop("volumeMounts")
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(bad, K8S_VERSION, strict=True)
+
+
+@given(st.text(max_size=20))
+def test_a_string_reads_back_as_itself(text):
+    assert yaml.safe_load(f"key: {scalar(text)}") == {"key": text}
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+        lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6), kids, max_size=3),
+        max_leaves=12,
+    )
+)
+def test_a_document_reads_back_as_itself(value):
+    from mpcalc.render.k8s import lines
+
+    assert yaml.safe_load("\n".join(lines({"doc": value}))) == {"doc": value}
+
+
+RECORDS = ROOT / "tests" / "conformance" / "k8s"
+
+
+@pytest.mark.parametrize("path", sorted(RECORDS.glob("*.txt")), ids=lambda p: p.name)
+def test_the_real_kernel_runs_are_of_what_mpcalc_writes_today(run, path):
+    """tests/conformance/k8s/: each run's limit and the container's args are what --format k8s writes now;
+    the limit started it and one page below did not."""
+    text = path.read_text()
+    first, args_line = text.splitlines()[:2]
+    argv = shlex.split(first.removeprefix("$ mpcalc app --format k8s -- "))
+    docs, _ = _both(run, ["app", "--", *argv])
+    (container,) = docs[0]["spec"]["containers"]
+    assert args_line == "# container args: " + " ".join(container["args"])
+    limit = container["resources"]["limits"]["hugepages-2Mi"]
+    limits = re.findall(r"^# limit: .* = (\d+) \((\w+)\)$|^# limit: hugetlbfs size=(\d+) \((\w+)\)$", text, re.M)
+    shown = [(a or c, b or d) for a, b, c, d in limits]
+    assert shown[0][1] == limit and int(shown[0][0]) == int(limit[:-2]) << 20
+    assert all(int(n) == int(shown[0][0]) - (2 << 20) for n, _ in shown[1:])
+    assert re.findall(r"^# started: (\w+)$", text, re.M) == ["True"] + ["False"] * (len(shown) - 1)
+
+
+@pytest.mark.parametrize("path", PLANS, ids=lambda p: p.name)
+def test_every_example_plan_is_a_pod_kubernetes_takes(run, path):
+    docs, block = _both(run, ["plan", str(path)])
+    assert docs[0] == block["pod"]
+    kubernetes_validate.validate(docs[0], K8S_VERSION, strict=True)
+    report = plan(*load(path))
+    for c, (name, sockets) in zip(block["containers"], report.containers or (("dpdk", report.sockets),), strict=True):
+        page = report.platform.page_size
+        assert c["name"] == name and c["resources"]["limits"] == {
+            f"hugepages-{k8s.unit(page)}": k8s.quantity(sum(s.pages for s in sockets) * page)
+        }
