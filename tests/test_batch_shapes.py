@@ -1,5 +1,6 @@
-"""A batch line's compiled reader (mpcalc.app.shapes) reads every record exactly as Lines.read does, and
-leaves it what it cannot read."""
+"""A batch line's shape reader (mpcalc.app.shapes.shape_reader, the one fast path of a batch line) reads
+every record exactly as Lines.read does, and leaves it what it cannot read; and it is Python, not
+generated source."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mpcalc.app.batch import COMPILE_AFTER, READERS, Answerer, LineError, Lines
+from mpcalc.app.batch import READ_AFTER, READERS, Answerer, LineError, Lines
 from mpcalc.app.request import Request
-from mpcalc.app.shapes import compile_shape
+from mpcalc.app.shapes import shape_reader
 
 
 def outcome(read: Any, record: dict[str, Any]) -> Request | tuple[str, str | None]:
@@ -23,9 +24,9 @@ def outcome(read: Any, record: dict[str, Any]) -> Request | tuple[str, str | Non
 POOL = {"command": "pool", "name": "p1", "count": 1000, "elt_size": 40, "flags": "no_spread", "page_size": "2M"}
 
 
-def test_a_shape_is_compiled_after_it_came_often_and_reads_its_records():
+def test_a_shape_has_a_reader_after_it_came_often_and_it_reads_its_records():
     lines = Lines()
-    for count in range(1, COMPILE_AFTER):
+    for count in range(1, READ_AFTER):
         lines.request({**POOL, "count": count})
     assert "pool" not in lines._readers
     lines.request(POOL)
@@ -37,7 +38,7 @@ def test_a_shape_is_compiled_after_it_came_often_and_reads_its_records():
 
 def test_what_the_reader_cannot_read_is_read_key_by_key():
     lines = Lines()
-    for _ in range(COMPILE_AFTER):
+    for _ in range(READ_AFTER):
         lines.request(POOL)
     lines.request({**POOL, "flags": 1, "page_size": 0})  # 1 and 0 parsed: True and False are not them
     (reader,) = lines._readers["pool"]
@@ -59,11 +60,43 @@ def test_what_the_reader_cannot_read_is_read_key_by_key():
 
 def test_no_reader_for_a_shape_that_needs_reading_key_by_key():
     table, required = Lines()._table("pool")
-    assert compile_shape("pool", ("command", "count"), table, required) is None  # elt_size is required
-    assert compile_shape("pool", ("command", "elt_size", "fit"), table, required) is None  # an analysis
-    assert compile_shape("pool", ("command", "elt_size", "bogus"), table, required) is None
+    for keys in (
+        ("command", "count"),  # elt_size is required
+        ("command", "elt_size", "fit"),  # an analysis
+        ("command", "elt_size", "bogus"),
+        ("command", "elt_size", "elt_size"),
+    ):
+        assert shape_reader(command="pool", keys=keys, table=table, required=required) is None
     ftable, frequired = Lines()._table("fib")
-    assert compile_shape("fib", ("command", "routes_file"), ftable, frequired) is None
+    assert shape_reader(command="fib", keys=("command", "routes_file"), table=ftable, required=frequired) is None
+
+
+def test_a_shape_reader_puts_platform_keys_in_the_platform():
+    lines = Lines()
+    record = {"command": "pool", "page_size": "4K", "count": 10, "channels": 2, "elt_size": 64}
+    lines.read(record)  # "4K" parsed
+    table, required = lines._table("pool")
+    read = shape_reader(command="pool", keys=tuple(record), table=table, required=required)
+    assert read is not None
+    assert read(record) == lines.read(record)
+    assert read(record).platform == {"page_size": 4096, "channels": 2}
+    assert read({**record, "page_size": "8K"}) is None  # not parsed yet
+
+
+def test_no_generated_source_is_run():
+    """No module of mpcalc calls exec, eval or the builtin compile (a second language inside the first)."""
+    import ast
+    from pathlib import Path
+
+    import mpcalc
+
+    calls = ("exec", "eval", "compile")
+    found = []
+    for path in Path(mpcalc.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in calls:
+                found.append(f"{path.name}:{node.lineno}: {node.func.id}")
+    assert found == []
 
 
 COUNTS = [1, 2, 40, 1000, "1M", "4Ki"]
@@ -91,7 +124,7 @@ PLATFORM = ["page_size", "channels", "dpdk", "max_lcore", "debug", "bogus"]
 
 @st.composite
 def records(draw: st.DrawFn) -> list[dict[str, Any]]:
-    """Runs of records of a few shapes (so readers compile): values mostly valid, any now and then;
+    """Runs of records of a few shapes (so they get readers): values mostly valid, any now and then;
     mostly with every key a line needs (a pool's elt_size), sometimes without."""
     out = []
     for _ in range(draw(st.integers(1, 2))):
@@ -99,7 +132,7 @@ def records(draw: st.DrawFn) -> list[dict[str, Any]]:
         keys = draw(st.lists(st.sampled_from(KEYS[command] + PLATFORM), unique=True, min_size=1, max_size=5))
         if command == "pool" and draw(st.integers(0, 9)):
             keys.insert(draw(st.integers(0, len(keys))), "elt_size")
-        for _ in range(draw(st.integers(COMPILE_AFTER + 4, COMPILE_AFTER + 12))):
+        for _ in range(draw(st.integers(READ_AFTER + 4, READ_AFTER + 12))):
             record = {"command": command}
             for key in keys:
                 pool = ANY if not draw(st.integers(0, 15)) else VALID[key]
@@ -117,7 +150,7 @@ LONG_DRAWS = settings(
 
 @settings(LONG_DRAWS, max_examples=150)
 @given(records())
-def test_compiled_readers_read_as_lines_read_does(batch: list[dict[str, Any]]):
+def test_shape_readers_read_as_lines_read_does(batch: list[dict[str, Any]]):
     fast, slow = Lines(), Lines()
     for record in batch:
         assert outcome(fast.request, record) == outcome(slow.read, record)
@@ -125,13 +158,13 @@ def test_compiled_readers_read_as_lines_read_does(batch: list[dict[str, Any]]):
 
 @settings(LONG_DRAWS, max_examples=30)
 @given(records())
-def test_answers_are_the_same_with_compiled_readers(batch: list[dict[str, Any]]):
+def test_answers_are_the_same_with_shape_readers(batch: list[dict[str, Any]]):
     import json
 
     lines = [json.dumps(r).encode() for r in batch]
     for compact in (True, False):
         text, code = Answerer(compact).chunk(1, lines)
-        each = [Answerer(compact).chunk(n, [line]) for n, line in enumerate(lines, 1)]  # never compiled
+        each = [Answerer(compact).chunk(n, [line]) for n, line in enumerate(lines, 1)]  # never a shape reader
         assert text == "".join(t for t, _ in each)
         assert code == max((c for _, c in each), default=0)
 
@@ -140,7 +173,7 @@ def test_a_command_keeps_the_readers_of_its_last_shapes():
     lines = Lines()
     shapes = [{**POOL, **extra} for extra in ({}, {"cache_size": 0}, {"ops": "stack"}, {"dpdk": "22.11"}, {"ranks": 1})]
     for record in shapes:
-        for _ in range(COMPILE_AFTER):
+        for _ in range(READ_AFTER):
             lines.request(record)
     readers = lines._readers["pool"]
     assert len(readers) == READERS

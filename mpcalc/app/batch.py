@@ -22,15 +22,17 @@ from ..dpdk.records import Footprint, kind_flags_label
 from ..stream import Progress, split_chunks
 from .exitcodes import ExitCode
 from .request import ANALYSIS_PARAMS, NO_ANALYSIS, Analysis, Request, evaluate, footprints, new_request
-from .shapes import Key, Reader, compile_shape
+from .shapes import Key, Reader, shape_reader
 
 #: the kinds whose value may be a JSON array: flag names, OVS's ports, an application's command line
 _LISTS = frozenset({"flags", "list", "argv"})
+#: the kinds whose integers in their declared range are their own parsed values
+RANGED = frozenset({"count", "size"})
 #: memo sizes: a table is cleared when it grows past this (bounded memory)
 MEMO_LIMIT = 4096
-#: a shape's reader is compiled when this many records of it came (a line of a shape of its own is read)
-COMPILE_AFTER = 8
-#: compiled readers kept per command (a record of a shape without one is read key by key)
+#: a shape's reader is built when this many records of it came (a line of a shape of its own is read)
+READ_AFTER = 8
+#: shape readers kept per command (a record of a shape without one is read key by key)
 READERS = 4
 #: the keys a command line has but a batch line may not (batch writes the output itself; the CI gates
 #: belong to single runs)
@@ -82,7 +84,7 @@ class Lines:
         self._keys: dict[str, dict[str, Param]] = {}
         self._parsed: dict[tuple[str, str], dict[Any, Any]] = {}
         self._tables: dict[str, tuple[dict[str, Key], tuple[str, ...]]] = {}
-        #: by command, the readers of its last READERS shapes that came COMPILE_AFTER times, the newest first
+        #: by command, the readers of its last READERS shapes that came READ_AFTER times, the newest first
         self._readers: dict[str, tuple[Reader, ...]] = {}
         #: by shape (the command, then the keys in order), the records :meth:`read` read
         self._shapes: dict[tuple[str, ...], int] = {}
@@ -147,11 +149,12 @@ class Lines:
             objs = {p.key for p in objects.get(name).params}
             plat = {p.key for p in PLATFORM_PARAMS}
             table = {
-                k: (
-                    0 if k in objs else 1 if k in plat else 2,
-                    *((p.lo, p.hi) if p.kind in ("count", "size") else (1, 0)),
-                    p,
-                    self._memo(name, k),
+                k: Key(
+                    part=0 if k in objs else 1 if k in plat else 2,
+                    lo=p.lo if p.kind in RANGED else 1,
+                    hi=p.hi if p.kind in RANGED else 0,
+                    param=p,
+                    memo=self._memo(name, k),
                 )
                 for k, p in keys.items()
             }
@@ -159,9 +162,9 @@ class Lines:
         return found
 
     def request(self, record: dict[str, Any]) -> Request:
-        """The request of a line's record: by a compiled reader (:mod:`mpcalc.app.shapes`) of one of the
-        last :data:`READERS` shapes of its command that came :data:`COMPILE_AFTER` times, else (and for
-        whatever the readers leave) by :meth:`read`."""
+        """The request of a line's record: by the reader (:func:`mpcalc.app.shapes.shape_reader`) of one
+        of the last :data:`READERS` shapes of its command that came :data:`READ_AFTER` times, else (and
+        for whatever the readers leave) by :meth:`read`."""
         name = record.get("command")
         if type(name) is not str:
             return self.read(record)
@@ -175,10 +178,11 @@ class Lines:
         if len(self._shapes) >= MEMO_LIMIT:
             self._shapes.clear()
         self._shapes[shape] = seen
-        if seen == COMPILE_AFTER:
-            compiled = compile_shape(name, tuple(record), *self._tables[name])
-            if compiled is not None:
-                self._readers[name] = (compiled, *self._readers.get(name, ()))[:READERS]
+        if seen == READ_AFTER:
+            table, required = self._tables[name]
+            built = shape_reader(command=name, keys=tuple(record), table=table, required=required)
+            if built is not None:
+                self._readers[name] = (built, *self._readers.get(name, ()))[:READERS]
         return request
 
     def read(self, record: dict[str, Any]) -> Request:
