@@ -231,14 +231,30 @@ def test_a_trace_whose_start_was_overwritten_is_refused(run: Any) -> None:
         assert code == 2 and "never reserved in the trace" in err and "--trace-bufsz" in err
 
 
-def test_a_trace_whose_buffer_filled_up_is_flagged(run_json: Any) -> None:
-    """--trace-mode=discard with a 4 KiB buffer: DPDK marks nothing; the stream ends within one event of 4,096."""
-    code, doc = run_json("trace", str(TRACES / "lost" / "ctf"))
-    assert code == 0  # what is there is answered, with the warning
-    notes = doc["results"][0]["details"]["notes"]
-    assert any("within one event of 4,096" in n and "--trace-bufsz" in n for n in notes)
+def test_a_trace_whose_buffer_filled_up_is_refused(run: Any, run_json: Any) -> None:
+    """--trace-mode=discard with a 4 KiB buffer: DPDK marks nothing; the stream ends within one event of 4,096 and
+    the run's end (its ports stopped) is missing: refused. A stream that ends there by chance in a whole run (16 MiB
+    buffer, 65,512 bytes: testpmd-null-anon) is only flagged."""
+    code, _, err = run("trace", str(TRACES / "lost" / "ctf"))
+    assert code == 2 and "within one event of 4,096" in err and "--trace-bufsz" in err
+    code, doc = run_json("trace", str(TRACES / "testpmd-null-anon" / "ctf"))
+    assert code == 0
+    assert any("within one event of 65,536" in n for n in doc["results"][0]["details"]["notes"])
     _, fine = run_json("trace", str(TRACES / "l3fwd-fib" / "ctf"))
     assert not any("within one event" in n for n in fine["results"][0]["details"]["notes"])
+
+
+def test_every_heap_element_of_the_start_up(run: Any, run_json: Any) -> None:
+    """details.elements: each memzone and rte_malloc element of the start-up, with what it asked for and its heap
+    element; their heap elements are the start-up's heap (recorded), and the table says how many there are."""
+    _, doc = run_json("trace", str(TRACES / "l3fwd-em" / "ctf"))
+    d = doc["results"][0]["details"]
+    elements = d["elements"]
+    assert sum(e["element_bytes"] for e in elements) == d["startup"]["heap_bytes"][0]["heap_bytes"]
+    assert [e["event"] for e in elements] == sorted(e["event"] for e in elements)
+    pool = [e for e in elements if e.get("owner") == "MP_IPV4_L3FWD_EM_0" or e.get("memzone", "").startswith("MP_")]
+    assert pool and all("element_bytes" in e for e in pool)
+    assert f"{len(elements):,} heap elements" in run("trace", str(TRACES / "l3fwd-em" / "ctf")).out
 
 
 def test_several_processes_are_refused_naming_each(run: Any) -> None:

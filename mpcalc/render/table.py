@@ -208,8 +208,11 @@ def _result_tables(console: Console, report: Report, result: dict) -> None:
     t.add_row("total", "total_bytes", f"{result['total_bytes']:,}", iec(result["total_bytes"]))
     t.add_row("heap", "heap_bytes", f"{result['heap_bytes']:,}", iec(result["heap_bytes"]))
     console.print(t)
-    details = {k: v for k, v in result["details"].items() if k not in ("explain", "fit")}
+    details = {k: v for k, v in result["details"].items() if k not in ("explain", "fit", "elements")}
     _details(console, details)
+    elements = result["details"].get("elements")
+    if elements:  # a traced run's every heap element: a list for --json, a count here
+        console.print(f"{len(elements):,} heap elements, each with what it asked for: --json (details.elements)")
     fit = result["details"].get("fit")
     if fit:
         _say(console, fit_sentence(fit))

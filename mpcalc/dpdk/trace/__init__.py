@@ -214,7 +214,16 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
             + "; its allocations are on the primary's heap), or the trace lacks --trace='lib\\.eal\\.memzone.*'"
         )
     if FULL in env:
-        notes.append(env.pop(FULL))
+        full = env.pop(FULL)
+        if not any(t in run.counts for t in TEARDOWN):
+            # and no port was stopped or closed: the run's end is missing, so the buffer did fill up
+            raise InputError(
+                f"{path}: {full.split(': if that')[0]}, and no port was stopped or closed: the trace "
+                "buffer filled up and DPDK dropped the events after it (--trace-mode=discard): record again with "
+                "a larger --trace-bufsz",
+                param="trace",
+            )
+        notes.append(full)
     if not env:
         notes.append("babeltrace2's text does not give the DPDK release: the target's (--dpdk) is assumed")
     lost = [a for a in run.startup.lost if not a.recovered]
@@ -297,6 +306,8 @@ def size(path: str, p: Platform, changes: list[str] | None = None, cache_layout:
             "allocations": len(carried_allocs),
             "bytes": sum(z.len for z in carried_zones) + sum(a.size for a in carried_allocs),
         },
+        # every heap element of the start-up as the run made it: what it asked for and what the heap gave it
+        "elements": _elements(run, recorded_p),
         "lost_payloads": {
             "startup": len(run.startup.lost),
             "recovered": sum(a.recovered for a in run.startup.lost),
@@ -375,6 +386,52 @@ def _recorded(
     if best[0] != first:  # the heap's element costs follow the recorded platform's cache line and malloc_elem
         run = replay(again(), best[0], path, env)
     return (run, *best)
+
+
+def _elements(run: Replay, p: Platform) -> list[dict[str, object]]:
+    """The start-up's memzones and rte_malloc elements in the order they were made: what each asked for (length
+    or size, alignment, bound, socket), the pool it belongs to, and its heap element on ``p`` (memzone_len of a
+    memzone, a malloc_elem header and the size rounded to the cache line)."""
+    from ..eal import heap_cost, memzone_len
+
+    live = run.startup
+    out: list[tuple[int, dict[str, object]]] = []
+    for z in live.zones.values():
+        length = memzone_len(z.requested, p)
+        out.append(
+            (
+                z.seq,
+                {
+                    "event": z.seq,
+                    "memzone": z.name,
+                    "requested": z.requested,
+                    "len": length,
+                    "align": z.align,
+                    "bound": z.bound,
+                    "socket": z.socket,
+                    "owner": z.owner or None,
+                    "element_bytes": heap_cost(length, p),
+                },
+            )
+        )
+    for a in (*live.allocs.values(), *live.lost):
+        out.append(
+            (
+                a.seq,
+                {
+                    "event": a.seq,
+                    "type": a.type,
+                    "size": a.size,
+                    "align": a.align,
+                    "socket": a.socket,
+                    "owner": a.owner or None,
+                    "size_lost": a.lost,
+                    "recovered": a.recovered,
+                    "element_bytes": heap_cost(a.size, p),
+                },
+            )
+        )
+    return [row for _, row in sorted(out, key=lambda r: r[0])]
 
 
 def _streams(path: str) -> list[dict[str, object]]:
