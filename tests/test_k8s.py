@@ -298,6 +298,14 @@ def test_the_real_kernel_runs_are_of_what_mpcalc_writes_today(run, path):
     assert re.findall(r"^# started: (\w+)$", text, re.M) == ["True"] + ["False"] * (len(shown) - 1)
 
 
+def test_the_readme_shows_the_k8s_example_as_it_is():
+    """README's Kubernetes example is examples/36-plan.txt (kept current by tests/test_examples.py), verbatim."""
+    recorded = (ROOT / "examples" / "36-plan.txt").read_text()
+    assert recorded.startswith("$ mpcalc plan examples/plans/cnf-pod.toml --format k8s\n")
+    shown = recorded[: recorded.rindex("(exit code 0)")]
+    assert f"```console\n{shown}```\n" in (ROOT / "README.md").read_text()
+
+
 @pytest.mark.parametrize("path", PLANS, ids=lambda p: p.name)
 def test_every_example_plan_is_a_pod_kubernetes_takes(run, path):
     docs, block = _both(run, ["plan", str(path)])
