@@ -417,3 +417,53 @@ def test_hugepage_advice(dpdk_vswitchd, name, ports, per_port, mask):
     assert results[pages], f"the advice ({pages} pages) does not hold: {results}"
     assert found["minimum"] is True and not results[pages - 1], f"the advice is not the minimum: {results}"
     assert results["grown"], f"without dpdk-socket-mem {grow} pages do not hold: {results}"
+
+
+#: issue 26: OVS reconfigured at run time (per-port memory: small pools): the ports, then the changes
+SEQUENCE = (
+    ["p0,n_rxq_desc=64,n_txq_desc=64"],
+    [
+        "set p0,mtu_request=3000",  # a new pool (room 3,200); the old one stays (no pool request since)
+        "set p0,n_rxq=2",  # a new pool; the sweep inside its request frees the first
+        "add p1,n_rxq_desc=64,n_txq_desc=64",
+        "del p0",  # released, not freed
+        "add p2,mtu_request=800,n_rxq_desc=64,n_txq_desc=64",  # its request sweeps p0's last pool
+    ],
+)
+
+
+def _change(o: Ovs, text: str, index: int) -> None:
+    verb, _, rest = text.partition(" ")
+    name, *pairs = rest.split(",")
+    if verb == "add":
+        o.add_port(rest, index)
+    elif verb == "del":
+        o.vsctl("del-port", "br0", name)
+    else:
+        cols = [p if p.startswith("mtu_request=") else f"options:{p}" for p in pairs]
+        o.vsctl("set", "Interface", name, *cols)
+
+
+def test_reconfiguration_keeps_the_pools_ovs_keeps(dpdk_vswitchd):
+    """After each change the pools alive (their memzones) are the model's, named after the port that asked
+    first; an unused pool is freed only at the next pool request."""
+    ports, changes = SEQUENCE
+    p = platform_from({"page_size": 4096})
+    model = size([parse_port(t) for t in ports], True, None, None, p, cpus=CPUS, changes=tuple(changes))
+    steps = model.details["sequence"]
+    seen = []
+    with ovs(dpdk_vswitchd, "seq", 700, ports, per_port=True) as o:
+
+        def alive() -> list[str]:
+            return sorted(n[3:] for n in o.memzones() if n.startswith("MP_ovs") and n.count("_") == 1)
+
+        seen.append(alive())
+        for i, text in enumerate(changes, len(ports)):
+            _change(o, text, i)
+            want = sorted(steps[i]["alive"])
+            deadline = time.monotonic() + 30
+            while alive() != want and time.monotonic() < deadline:
+                time.sleep(0.5)
+            seen.append(alive())
+    assert seen == [sorted(s["alive"]) for s in steps], (seen, steps)
+    assert model.details["peak"]["step"] == "set p0,n_rxq=2"
