@@ -38,6 +38,8 @@ def advice(result: Result, platform: Platform, inputs: Mapping[str, Any] | None 
             "assumes": [
                 *settings["assumes"],  # type: ignore[misc]
                 "--legacy-mem beside --no-huge keeps OVS from adding --in-memory (the runs proving the model)",
+                "this -m holds every pool's objects in one memzone as modelled; with less, "
+                "rte_mempool_populate_default may split a pool over several smaller memzones that still fit",
                 "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's",
             ],
         }

@@ -467,3 +467,22 @@ def test_reconfiguration_keeps_the_pools_ovs_keeps(dpdk_vswitchd):
             seen.append(alive())
     assert seen == [sorted(s["alive"]) for s in steps], (seen, steps)
     assert model.details["peak"]["step"] == "set p0,n_rxq=2"
+
+
+@pytest.mark.parametrize(("name", "ports", "per_port", "mask"), ADVICE, ids=[a[0] for a in ADVICE])
+def test_no_huge_advice(dpdk_vswitchd, name, ports, per_port, mask):
+    """Issue 26: with 4 KiB pages the advice is dpdk-extra --no-huge --legacy-mem -m MB, no hugepages: with
+    that -m OVS creates every pool whole, each memzone as modelled.  (With less, populate_default may split a
+    pool's objects over several memzones that fit: the -m is what holds them unsplit, not the least.)"""
+    from mpcalc.app.ovs import advice
+
+    p = platform_from({"page_size": 4096})
+    model = size([parse_port(t) for t in ports], per_port, mask, None, p)
+    found = advice(model, p)
+    mb = int(found["memory_mb"])  # type: ignore[call-overload]
+    assert found["nr_hugepages"] == [] and found["dpdk-extra"] == f"--no-huge --legacy-mem -m {mb}"
+    with ovs(dpdk_vswitchd, f"{name}nh", mb, ports, per_port=per_port, pmd_mask=mask) as o:
+        real = o.memzones()
+    assert real == {m.name: m.len for m in model.memzones}, (
+        f"-m {mb}: {sorted(set(real) ^ {m.name for m in model.memzones})}"
+    )
