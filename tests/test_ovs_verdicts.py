@@ -63,3 +63,58 @@ def test_the_advice_is_the_minimum_and_says_what_one_page_less_and_no_socket_mem
     ]
     assert not any("a few pages" in a for a in adv["assumes"])
     assert any(f"give nr_hugepages {pages + 2}" in a for a in adv["assumes"])
+
+
+SEQ_PORTS = [Port("p0", n_rxq_desc=64, n_txq_desc=64)]
+SEQ = (
+    "set p0,mtu_request=3000",
+    "set p0,n_rxq=2",
+    "add p1,n_rxq_desc=64,n_txq_desc=64",
+    "del p0",
+    "add p2,mtu_request=800,n_rxq_desc=64,n_txq_desc=64",
+)
+
+
+def test_a_reconfiguration_keeps_the_old_pool_until_the_next_request():
+    """The real run of tests/conformance/test_ovs_real.py::test_reconfiguration_keeps_the_pools_ovs_keeps."""
+    r = size(SEQ_PORTS, True, None, None, P4K, changes=SEQ)
+    steps = r.details["sequence"]
+    assert [s["alive"] for s in steps] == [
+        ["ovs6ffa666e00021580016608"],
+        ["ovs6ffa666e00021580016608", "ovs6ffa666e00031820016608"],  # the MTU-1500 pool stays
+        ["ovs6ffa666e00031820016608", "ovs6ffa666e00031820016704"],  # swept inside this request
+        ["ovs6ffa666e00031820016704", "ovs4f470bfb00021580016608"],  # p1's pool named after p1
+        ["ovs6ffa666e00031820016704", "ovs4f470bfb00021580016608"],  # deleted: released, not freed
+        ["ovs4f470bfb00021580016608", "ovscf1ee1b400011340016608"],
+    ]
+    assert steps[4]["unused"] == ["ovs6ffa666e00031820016704"] and steps[5]["freed"] == ["ovs6ffa666e00031820016704"]
+    assert r.details["peak"]["step"] == "set p0,n_rxq=2"
+    assert r.details["peak"]["pool_heap_bytes"] == max(s["pool_heap_bytes"] for s in steps)
+
+
+def test_shared_memory_changes_that_keep_the_mtu_ask_for_no_pool():
+    r = size(
+        [Port("p0"), Port("p1", mtu_request=9000)],
+        False,
+        None,
+        None,
+        P4K,
+        changes=("set p0,n_rxq=4", "set p1,mtu_request=1500", "add p2,mtu_request=800"),
+    )
+    alive = [s["alive"] for s in r.details["sequence"]]
+    assert alive[2] == alive[1]  # n_rxq changed, the MTU kept: no request, no sweep
+    assert alive[3] == alive[2] and r.details["sequence"][3]["unused"] == [alive[1][1]]  # p1 reuses p0's pool
+    assert alive[4] == [alive[1][0], "ovscf1ee1b400011340016384"]  # p2's request sweeps the 9000 pool
+
+
+def test_the_advice_covers_the_peak(run_json, run):
+    argv = ["--port", "p0,n_rxq_desc=64,n_txq_desc=64", "--per-port-memory", *(a for c in SEQ for a in ("--change", c))]
+    code, doc = run_json("ovs", *argv)
+    adv = doc["results"][0]["details"]["advice"]
+    assert code == 0 and adv["peak"]["step"] == "set p0,n_rxq=2"
+    assert adv["peak"]["pages"]["0"] > adv["pages"]["0"]
+    assert adv["peak"]["ovs-vsctl"].endswith(f"dpdk-socket-mem={adv['peak']['pages']['0'] * 2}")
+    code, _, err = run("ovs", "--port", "p0", "--change", "set p9,mtu_request=9000")
+    assert code == 2 and "no port 'p9'" in err
+    code, _, err = run("ovs", "--port", "p0", "--change", "rename p0")
+    assert code == 2 and "write add NAME" in err

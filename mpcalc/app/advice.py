@@ -24,7 +24,7 @@ def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[
 def _ovs(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:
     from .ovs import advice
 
-    return advice(result, platform)
+    return advice(result, platform, inputs)
 
 
 def _trace(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:

@@ -3,7 +3,8 @@ on the ports as one plan item, in OVS's own words (other_config:dpdk-socket-mem)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..dpdk.platform import Platform
 from ..dpdk.records import Result
@@ -24,7 +25,7 @@ def configure(report: PlanReport) -> str:
     )
 
 
-def advice(result: Result, platform: Platform) -> dict[str, object]:
+def advice(result: Result, platform: Platform, inputs: Mapping[str, Any] | None = None) -> dict[str, object]:
     """The settings of the one-item plan (``[[ovs]]``) holding ``result``."""
     from .plan import EAL_INIT_HEAP, Item, PlanReport, socket_plans
 
@@ -52,10 +53,13 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
             "assumes": [
                 *settings["assumes"],  # type: ignore[misc]
                 "--legacy-mem beside --no-huge keeps OVS from adding --in-memory (the runs proving the model)",
+                "this -m holds every pool's objects in one memzone as modelled; with less, "
+                "rte_mempool_populate_default may split a pool over several smaller memzones that still fit",
                 "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's",
             ],
         }
     socket_mem = str(settings["socket_mem"])
+    peak = _peak(result, platform, inputs)
     pages0 = report.sockets[0].pages or 0
     kb = platform.page_size // 1024
     grow = pages0 + ON_DEMAND_PAGES
@@ -77,6 +81,7 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
         "dpdk-socket-mem": socket_mem,
         "ovs-vsctl": f"ovs-vsctl set Open_vSwitch . other_config:dpdk-socket-mem={socket_mem}",
         "nr_hugepages": settings["nr_hugepages"],
+        **({"peak": peak} if peak else {}),
         "minimum": True,
         "one_page_less": (
             f"these are the fewest pages that hold every pool at full size: with one page less a pool does not "
@@ -93,6 +98,50 @@ def advice(result: Result, platform: Platform) -> dict[str, object]:
             *assumes,
             "a NIC's driver allocates its own descriptor rings and data: the advice counts net_null's",
         ],
+    }
+
+
+def _peak(result: Result, platform: Platform, inputs: Mapping[str, Any] | None) -> dict[str, object] | None:
+    """With --change: the pages of the step whose alive pools take the most heap (the pools of that step in
+    place of the first configuration's), and its dpdk-socket-mem; None without changes."""
+    from ..dpdk.machine import parse_cpus
+    from ..dpdk.ovs import PORT, parse_port
+    from ..dpdk.ovs.releases import ovs_release
+    from ..dpdk.ovs.sequence import replay
+    from .plan import EAL_INIT_HEAP, Item, socket_plans
+
+    d = result.details
+    peak, steps = d.get("peak"), d.get("sequence")
+    if not isinstance(peak, dict) or not isinstance(steps, list) or not inputs:
+        return None
+    ports = [parse_port(t) for t in PORT.parse(inputs["port"])]
+    cpus = inputs.get("cpus")
+    _, every = replay(
+        ports,
+        list(inputs.get("change") or ()),
+        bool(inputs.get("per_port_memory")),
+        inputs.get("pmd_cpu_mask"),
+        ovs_release(inputs.get("ovs"), platform.dpdk),
+        platform,
+        inputs.get("ovs_hash") or "mhash",
+        inputs.get("shared_mempool_config"),
+        parse_cpus(cpus) if cpus is not None else None,
+    )
+    first = steps[len(ports) - 1]
+    pools = tuple(every[n] for n in peak["alive"])
+    heap = result.heap_bytes - int(first["pool_heap_bytes"]) + int(peak["pool_heap_bytes"])
+    where = result._replace(mempools=pools, heap_bytes=heap)
+    (sock,) = socket_plans([Item(kind="ovs", name="ovs", socket=0, result=where)], platform, EAL_INIT_HEAP)
+    pages = sock.pages or 0
+    mb = pages * platform.page_size // 2**20
+    return {
+        "step": peak["step"],
+        "pages": {"0": pages},
+        "dpdk-socket-mem": str(mb),
+        "ovs-vsctl": f"ovs-vsctl set Open_vSwitch . other_config:dpdk-socket-mem={mb}",
+        "why": "the pools alive at once peak at this step: OVS frees an unused pool only at the next pool "
+        "request (dpdk_mp_sweep in dpdk_mp_get); with the first configuration's pages alone the step's new "
+        "pool is halved or not created",
     }
 
 

@@ -352,11 +352,12 @@ def test_xmemhuge_takes_the_pages_the_advice_counts():
     assert own == 67 and nr == int(mb) // 2 + own
     run_eal = ["--socket-mem", mb, "--socket-limit", mb, *eal]
     with hugepages(nr) as (d, free):
-        assert free == nr, f"asked for {nr} free pages, {free} free (another user of hugepages?)"
+        assert free >= nr, f"asked for {nr} free pages, {free} free"
         taken, out = _pages_at_prompt(d, run_eal, app)
-        assert taken == nr, out[-2000:]
+        assert taken == nr, out[-2000:]  # EAL's --socket-mem and testpmd's own mapping, no page more
     with hugepages(nr - 1) as (d, free):
-        assert free == nr - 1
+        if free != nr - 1:  # another user's free pages are in the same pool: one fewer cannot be arranged
+            pytest.skip(f"{free} free 2 MiB pages, not {nr - 1}: another user of hugepages; the pages taken held")
         taken, out = _pages_at_prompt(d, run_eal, app)
         assert taken is None and "Could not create external memory" in out, out[-2000:]
 

@@ -53,6 +53,7 @@ def size(
     hash_variant: str = "mhash",
     shared_mempool_config: str | None = None,
     cpus: tuple[int, ...] | None = None,
+    changes: tuple[str, ...] = (),
 ) -> Result:
     """What ovs-vswitchd reserves for ``ports``: their pools, each pool's ``struct dpdk_mp``, and the
     ``rte_eth_dev_data`` memzone once a DPDK (ethdev) port exists."""
@@ -109,6 +110,21 @@ def size(
             )
         },
     }
+    if changes:
+        from .sequence import SWEEP_SRC, replay
+
+        steps, _ = replay(
+            ports, changes, per_port_memory, pmd_cpu_mask, r, p, hash_variant, shared_mempool_config, cpus
+        )
+        peak = max(range(len(steps)), key=lambda i: int(steps[i]["pool_heap_bytes"]))  # type: ignore[call-overload]
+        details["sequence"] = steps
+        details["peak"] = {
+            "step": steps[peak]["step"],
+            "index": peak,
+            "pool_heap_bytes": steps[peak]["pool_heap_bytes"],
+            "alive": steps[peak]["alive"],
+            "source": SWEEP_SRC,
+        }
     return finish("ovs", 0, p, parts, details)
 
 
@@ -127,7 +143,12 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
         "ovs_hash": a.get("ovs_hash") or "mhash",
         "shared_mempool_config": a.get("shared_mempool_config"),
         "cpus": cpus,
+        "change": list(CHANGE.parse(a["change"])) if a.get("change") is not None else [],
     }
+    from .sequence import parse_change
+
+    for text in inputs["change"]:  # type: ignore[union-attr]
+        parse_change(text)
     return Resolved(inputs, {"ports": ports, "cpus": parse_cpus(cpus) if cpus is not None else None})
 
 
@@ -141,6 +162,7 @@ def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platfo
         a["ovs_hash"],
         a["shared_mempool_config"],
         extra.get("cpus"),
+        tuple(a.get("change") or ()),
     )
 
 
@@ -152,6 +174,15 @@ PORT = Param(
     "guest=no before it connects). Repeat for each port, in the order OVS configures them.",
     required=True,
     metavar="PORT",
+)
+
+CHANGE = Param(
+    "change",
+    "list",
+    "A change at run time, after the ports: 'add NAME[,key=value...]', 'set NAME,key=value[,...]' "
+    "(mtu_request, n_rxq, n_rxq_desc, n_txq_desc, guest) or 'del NAME'. Repeat, in order: the pools alive "
+    "after each (OVS frees an unused pool only at the next pool request) and the peak, which the advice covers.",
+    metavar="CHANGE",
 )
 
 OVS = ObjectDecl(
@@ -199,6 +230,7 @@ OVS = ObjectDecl(
             show_default=True,
         ),
         CPUS,
+        CHANGE,
     ),
     build=_build,
     resolve=_resolve,
