@@ -45,15 +45,24 @@ def _runs(path: Path) -> list[dict]:
 RUNS = [(f"{_release(f)}/{r['id']}", _release(f), r) for f in FILES for r in _runs(f)]
 
 
+#: the live 22.11 option sets added with the verdicts of issue 26 (a default value accepted, a port left
+#: unconfigured): not yet recorded for the other releases, whose builds are not kept here (their recording is
+#: the next builds' work: until then they run against 22.11 alone)
+LIVE_ONLY = frozenset(
+    {"testpmd-defaults", "l3fwd-poll-mode", "testpmd-tap-jumbo-unconfigured", "testpmd-scatter-null-unconfigured"}
+)
+
+
 def test_the_releases_recorded():
     """21.11, 23.11, 24.11, 25.11 and 26.07 (every release but 22.11, which runs live), each with every option
-    set of the live 22.11 suite."""
+    set of the live 22.11 suite but :data:`LIVE_ONLY`."""
     from .test_apps_real import CASES
 
     got = {rel for _, rel, _ in RUNS}
     assert {"21.11", "23.11", "24.11", "25.11", "26.07"} <= got, got
+    assert LIVE_ONLY <= {c[0] for c in CASES}  # each still a live case
     for rel in got:
-        assert {c[0] for c in CASES} <= {r["id"] for _, v, r in RUNS if v == rel}, rel
+        assert {c[0] for c in CASES} - LIVE_ONLY <= {r["id"] for _, v, r in RUNS if v == rel}, rel
 
 
 @pytest.mark.parametrize("run", RUNS, ids=[i for i, _, _ in RUNS])
