@@ -60,7 +60,7 @@ def test_the_releases_recorded():
 
     got = {rel for _, rel, _ in RUNS}
     assert {"21.11", "23.11", "24.11", "25.11", "26.07"} <= got, got
-    assert LIVE_ONLY <= {c[0] for c in CASES}  # each still a live case
+    assert {c[0] for c in CASES} >= LIVE_ONLY  # each still a live case
     for rel in got:
         assert {c[0] for c in CASES} - LIVE_ONLY <= {r["id"] for _, v, r in RUNS if v == rel}, rel
 
