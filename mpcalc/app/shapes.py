@@ -3,13 +3,14 @@
 A batch's lines mostly share a few shapes, and :meth:`mpcalc.app.batch.Lines.read` goes key by key
 through a table, checking each key against the command's and wording every error (a sixth of a
 compact line's time; measured with callgrind).  :func:`shape_reader` builds, once per shape, a
-closure over that shape's steps (for each key: where its value goes, the range of a count or size,
-its parsed values), which reads a record of the shape with no question ``Lines.read`` asks only of
-other shapes: a count or size in its declared range is taken as it is; any other string or integer
-is looked up among its key's parsed values.  The reader returns None for a record it cannot read so
-(another shape, a value out of range, of another type, or not parsed yet): that record is
-``Lines.read``'s, which parses and memoizes its values, and words every error.  Nothing here
-decides what a value means; the table does (``Lines._table``, from the declarations).
+closure over that shape's steps (per part of the request, a dict of its keys to copy, and for each
+key the range of a count or size and its parsed values), which reads a record of the shape with no
+question ``Lines.read`` asks only of other shapes: a count or size in its declared range is taken
+as it is; any other string or integer is looked up among its key's parsed values.  The reader
+returns None for a record it cannot read so (another shape, a value out of range, of another type,
+or not parsed yet): that record is ``Lines.read``'s, which parses and memoizes its values, and
+words every error.  Nothing here decides what a value means; the table does (``Lines._table``,
+from the declarations).
 """
 
 from __future__ import annotations
@@ -66,31 +67,37 @@ def shape_reader(
     ):
         return None
     size = len(fields) + 1
-    #: per key: the key, the lowest and highest count or size, its parsed values' ``get``
-    steps = tuple((k, table[k].lo, table[k].hi, table[k].memo.get) for k in fields)
-    platform_keys = tuple(k for k in fields if table[k].part == 1)
+
+    def steps(part: int) -> tuple[tuple[str, int, int, Callable[[Any], Any]], ...]:
+        """Per key of the part: the key, the lowest and highest count or size, its parsed values' get."""
+        return tuple((k, table[k].lo, table[k].hi, table[k].memo.get) for k in fields if table[k].part == part)
+
+    # each part's dict is a copy of one with its keys (no resizing as keys come), the values replaced
+    parts = tuple((steps(part), dict.fromkeys(k for k in fields if table[k].part == part)) for part in (0, 1))
     make = new_request
 
     def read(record: Mapping[str, Any]) -> Request | None:
         if len(record) != size:  # with each key there: exactly this shape's keys
             return None
-        args: dict[str, Any] = {}
+        out = []
         try:
-            for key, lo, hi, get in steps:
-                value = record[key]
-                kind = type(value)
-                if kind is int and lo <= value <= hi:  # what Param.parse returns for a count or size in range
-                    args[key] = value
-                elif kind is str or kind is int:
-                    known = get(value)
-                    if known is None:  # not parsed yet, or refused: Lines.read's
+            for part_steps, keys in parts:
+                values = keys.copy()
+                for key, lo, hi, get in part_steps:
+                    value = record[key]
+                    kind = type(value)
+                    if kind is int and lo <= value <= hi:  # what Param.parse returns for a count or size in range
+                        values[key] = value
+                    elif kind is str or kind is int:
+                        known = get(value)
+                        if known is None:  # not parsed yet, or refused: Lines.read's
+                            return None
+                        values[key] = known
+                    else:  # null, a bool, a float, a list: Lines.read's
                         return None
-                    args[key] = known
-                else:  # null, a bool, a float, a list: Lines.read's
-                    return None
+                out.append(values)
         except KeyError:  # another shape of as many keys
             return None
-        platform = {k: args.pop(k) for k in platform_keys} if platform_keys else {}
-        return make((command, args, platform, NO_ANALYSIS))
+        return make((command, *out, NO_ANALYSIS))
 
     return read
