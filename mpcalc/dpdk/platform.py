@@ -330,13 +330,7 @@ def platform_from(args: "Mapping[str, Any]", base_dir: str | None = None) -> Pla
         if found is None:
             if len(_BY_ITEMS) >= 1024:
                 _BY_ITEMS.clear()
-            found = _BY_ITEMS[key] = _platform_of(
-                *(
-                    args.get(k, p.default)
-                    for k, p in zip(PLATFORM_KEYS, PLATFORM_PARAMS, strict=True)
-                    if k not in ("build_config", "pkg_config")
-                )
-            )
+            found = _BY_ITEMS[key] = _platform_of(**_options(args))
         return found
     if build_config and use_pkg_config:
         raise InputError("give at most one of --build-config and --pkg-config")
@@ -348,48 +342,22 @@ def platform_from(args: "Mapping[str, Any]", base_dir: str | None = None) -> Pla
         bc = buildconfig.read(os.path.join(base_dir, build_config) if base_dir else build_config)
     else:
         bc = buildconfig.from_pkg_config()
-    return make_platform(
-        dpdk=args.get("dpdk"),
-        arch=args.get("arch"),
-        platform=args.get("platform"),
-        channels=args.get("channels", 4),
-        ranks=args.get("ranks", 1),
-        page_size=args.get("page_size", 2 << 20),
-        cache_line=args.get("cache_line"),
-        max_lcore=args.get("max_lcore"),
-        debug=args.get("debug"),
-        stats=args.get("stats"),
-        build_config=bc,
-    )
+    return make_platform(**_options(args), build_config=bc)
+
+
+#: the platform's keys that are not make_platform's options (a build file is read first)
+_BUILD_KEYS = ("build_config", "pkg_config")
+
+
+def _options(args: "Mapping[str, Any]") -> dict[str, Any]:
+    """make_platform's options of a request's platform arguments, by key (absent ones take the declared
+    defaults): the declared order of PLATFORM_PARAMS does not matter."""
+    return {p.key: args.get(p.key, p.default) for p in PLATFORM_PARAMS if p.key not in _BUILD_KEYS}
 
 
 #: platform_from's memo: the platform of the exact arguments given (a batch asks for few platforms, many times)
 _BY_ITEMS: dict[tuple[tuple[str, Any], ...], Platform] = {}
 
 
-@functools.lru_cache(maxsize=1024)
-def _platform_of(
-    dpdk: str | None,
-    arch: str | None,
-    preset: str | None,
-    cache_line: int | None,
-    max_lcore: int | None,
-    debug: bool | None,
-    stats: bool | None,
-    channels: int,
-    ranks: int,
-    page_size: int,
-) -> Platform:
-    """make_platform memoized on the options (no build file): batch and sweep ask for one platform many times."""
-    return make_platform(
-        dpdk=dpdk,
-        arch=arch,
-        platform=preset,
-        channels=channels,
-        ranks=ranks,
-        page_size=page_size,
-        cache_line=cache_line,
-        max_lcore=max_lcore,
-        debug=debug,
-        stats=stats,
-    )
+#: make_platform memoized on the options (no build file), by keyword: batch and sweep ask for one platform many times
+_platform_of = functools.lru_cache(maxsize=1024)(make_platform)

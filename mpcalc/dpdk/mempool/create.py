@@ -139,8 +139,9 @@ class PoolCalc:
         self._rings: dict[int, tuple[int, int]] = {}
 
     def obj_size(self, elt_size: int, eff: int) -> tuple[ObjSize, bool]:
-        """The object layout, and whether its size wrapped uint32 (memoized: :meth:`sizes` reads the table)."""
-        key = ((elt_size + 7) >> 3, eff)  # both depend on elt_size only as rounded up to 8
+        """The object layout, and whether its size wrapped uint32 (memoized on :func:`objsz_key`;
+        :meth:`sizes` reads the table)."""
+        key = objsz_key(elt_size, eff)
         found = self._objsz.get(key)
         if found is None:
             if len(self._objsz) >= _MEMO_LIMIT:
@@ -152,9 +153,8 @@ class PoolCalc:
 
     def header(self, cache_size: int, private_size: int, cache_layout: str) -> tuple[HeaderLayout, int, int]:
         """The header layout, the ``MP_<name>`` memzone's length and its heap cost (memoized:
-        :meth:`sizes` reads the table).  They depend on the cache only as cache_size > 0, and on
-        the private size only as rounded up to RTE_MEMPOOL_ALIGN."""
-        key = (cache_size > 0, (private_size + self.align - 1) // self.align, cache_layout)
+        :meth:`sizes` reads the table; the key is :func:`header_key`'s)."""
+        key = header_key(cache_size, private_size, cache_layout, self.align)
         found = self._headers.get(key)
         if found is None:
             if len(self._headers) >= _MEMO_LIMIT:
@@ -190,9 +190,9 @@ class PoolCalc:
         composition of a pool (memo tables read in line; a miss computes and stores)."""
         p = self.p
         eff = _effective_flags(flags)
-        found = self._objsz.get(((elt_size + 7) >> 3, eff))
+        found = self._objsz.get(objsz_key(elt_size, eff))
         objsz, wraps = found if found is not None else self.obj_size(elt_size, eff)
-        found_header = self._headers.get((cache_size > 0, (private_size + self.align - 1) // self.align, cache_layout))
+        found_header = self._headers.get(header_key(cache_size, private_size, cache_layout, self.align))
         header, header_len, header_heap = (
             found_header if found_header is not None else self.header(cache_size, private_size, cache_layout)
         )
@@ -225,21 +225,23 @@ class PoolCalc:
             stack_hazards = driver.hazards
             if wraps or objs_len > SSIZE_MAX:
                 stack_hazards += size_hazards(count, elt_size, objsz, 1, wraps, objs_len)
-            return PoolSizes(
-                eff,
-                objsz,
-                header,
-                header_len,
-                None,
-                driver.len,
-                objs_len,
-                pg_shift,
-                stack_hazards,
-                False,
-                header_len + driver.len + objs_len + self.allocations_bytes,
-                header_heap + driver.heap + self.heap_cost(objs_len) + self.allocations_heap,
-                objsz.total_size,
-                "stack",
+            return _new_sizes(
+                (
+                    eff,
+                    objsz,
+                    header,
+                    header_len,
+                    None,
+                    driver.len,
+                    objs_len,
+                    pg_shift,
+                    stack_hazards,
+                    False,
+                    header_len + driver.len + objs_len + self.allocations_bytes,
+                    header_heap + driver.heap + self.heap_cost(objs_len) + self.allocations_heap,
+                    objsz.total_size,
+                    "stack",
+                )
             )
         # ring_alloc: rte_ring_create(rte_align32pow2(n + 1)) (drivers/mempool/ring/rte_mempool_ring.c:97-99)
         slots = align32pow2(count + 1)
@@ -290,25 +292,42 @@ def _failed(
     """A pool whose creation failed once its header was laid out: nothing stays reserved, or, with
     ``leaked_heap``, the header memzone DPDK leaks (its length and heap)."""
     leaked = leaked_heap is not None
-    return PoolSizes(
-        eff,
-        objsz,
-        header,
-        header_len,
-        None,
-        None,
-        None,
-        0,
-        (error,),
-        leaked,
-        header_len if leaked else 0,
-        leaked_heap or 0,
-        objsz.total_size,
-        driver_zone,
+    return _new_sizes(
+        (
+            eff,
+            objsz,
+            header,
+            header_len,
+            None,
+            None,
+            None,
+            0,
+            (error,),
+            leaked,
+            header_len if leaked else 0,
+            leaked_heap or 0,
+            objsz.total_size,
+            driver_zone,
+        )
     )
 
 
+#: the one maker of every PoolSizes :meth:`PoolCalc.sizes` returns, positional (a NamedTuple's own
+#: ``__new__`` by keyword is a Python frame, a sixth of ``sizes``' time, measured): each field is checked
+#: by its meaning on every path of ``sizes`` (tests/test_mempool_sizes.py), so two swapped fields fail
 _new_sizes = positional(PoolSizes)
+
+
+def objsz_key(elt_size: int, eff: int) -> tuple[int, int]:
+    """:meth:`PoolCalc.obj_size`'s memo key: the layout depends on ``elt_size`` only as rounded up to 8."""
+    return ((elt_size + 7) >> 3, eff)
+
+
+def header_key(cache_size: int, private_size: int, cache_layout: str, align: int) -> tuple[bool, int, str]:
+    """:meth:`PoolCalc.header`'s memo key: the header depends on the cache only as cache_size > 0, and on
+    the private size only as rounded up to RTE_MEMPOOL_ALIGN (``align``)."""
+    return (cache_size > 0, (private_size + align - 1) // align, cache_layout)
+
 
 #: per-platform memo tables are cleared when they grow past this, and pool_calc keeps the PoolCalcs of at most
 #: 64 platforms: a long batch over many platforms keeps a bounded memory
