@@ -168,17 +168,3 @@ def savings(result: Result, variants: dict[str, Callable[[], Result]]) -> list[d
             }
         )
     return sorted(rows, key=lambda r: -int(r["saves"]))  # type: ignore[call-overload]
-
-
-def under_pow2(count: int, max_loss: int = 64) -> int | None:
-    """A count just under the ring's power of two, when that halves the ring and loses at most
-    ``count // max_loss`` objects (at least one).
-
-    >>> under_pow2(8192), under_pow2(8191), under_pow2(5000), under_pow2(8600, 16)
-    (8191, None, None, 8191)
-    """
-    slots = align32pow2(count + 1)
-    smaller = slots // 2 - 1
-    if smaller >= 1 and count > smaller and count - smaller <= max(1, count // max_loss):
-        return smaller
-    return None

@@ -12,13 +12,10 @@ from typing import Any, NamedTuple
 
 from ..dpdk.declare import ObjectDecl, Resolved
 from ..dpdk.errors import InputError, Rejection
-from ..dpdk.flags import SIZING_FLAGS, flag_names
 from ..dpdk.intmath import largest
+from ..dpdk.levers import levers
 from ..dpdk.platform import Platform
 from ..dpdk.records import Result
-from ..dpdk.units import page_label
-
-PAGE_SIZES = (4096, 2 << 20, 1 << 30, 0)
 
 
 class Job(NamedTuple):
@@ -75,35 +72,37 @@ class Job(NamedTuple):
         return (None, best) if best.errors else (value, best)
 
     def variants(self, flags: int) -> dict[str, Callable[[], Result]]:
-        """Alternatives whose savings --explain ranks."""
+        """Alternatives whose savings --explain ranks: the object's levers (:func:`mpcalc.dpdk.levers.levers`)."""
         out: dict[str, Callable[[], Result]] = {}
-        if self.decl.has_flags:
-            for flag in SIZING_FLAGS:
-                if not flags & flag:
-                    out[f"add flag {flag_names(flag)[0]}"] = functools.partial(self.result, flags | flag)
-            patch = flags | sum(int(f) for f in SIZING_FLAGS)
-            if patch != flags:
-                out["flags no_cache_align,no_spread,no_iova_contig (the RIB patch's)"] = lambda: self.result(patch)
-        if self.args.get("cache_size"):
-            if self.args.get("cache_layout") == "pointer":
-                out["index-based per-lcore cache (the mempool index-cache RFC)"] = lambda: self.result(
-                    flags, cache_layout="index"
-                )
-            half = self.args["cache_size"] // 2
-            out[f"cache_size {half}"] = lambda: self.result(flags, cache_size=half)
-            out["no per-lcore cache"] = lambda: self.result(flags, cache_size=0)
         key = self.decl.fit_key(self.args)
-        if key in ("count", "nodes") and self.args.get(key):
-            from .explain import under_pow2
-
-            under = under_pow2(self.args[key])
-            if under is not None:
-                label = f"{self.decl.input_name(key)} {under:,} (the ring holds a power of two minus one)"
-                out[label] = lambda: self.result(flags, **{key: under})
-        for size in PAGE_SIZES:
-            if size != self.platform.page_size:
-                out[f"page size {page_label(size)}"] = functools.partial(self.result, flags, page_size=size)
+        count_key = key if key in ("count", "nodes") and self.args.get(key) else None
+        for lever in levers(
+            flags=flags if self.decl.has_flags else None,
+            cache_size=self.args.get("cache_size") or 0,
+            cache_layout=self.args.get("cache_layout"),
+            count=self.args[count_key] if count_key else None,
+            page_size=self.platform.page_size,
+        ):
+            kind, what = lever.key.split(":", 1)
+            changes = dict(lever.changes)
+            mask = changes.pop("flags", flags)
+            if kind == "flag":
+                label = _PATCH if what == "all" else f"add flag {what}"
+            elif kind == "cache":
+                label = _CACHE.get(what) or f"cache_size {changes['cache_size']}"
+            elif kind == "count" and count_key is not None:
+                changes = {count_key: changes["count"]}
+                name = self.decl.input_name(count_key)
+                label = f"{name} {changes[count_key]:,} (the ring holds a power of two minus one)"
+            else:
+                label = f"page size {what}"
+            out[label] = functools.partial(self.result, mask, **changes)
         return out
+
+
+#: --explain's words for the levers
+_PATCH = "flags no_cache_align,no_spread,no_iova_contig (the RIB patch's)"
+_CACHE = {"index": "index-based per-lcore cache (the mempool index-cache RFC)", "0": "no per-lcore cache"}
 
 
 _DEFAULTS: dict[str, dict[str, Any]] = {}

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .. import engine
-from ..app.explain import under_pow2
-from ..dpdk.flags import SIZING_FLAGS, VALID_USER_FLAGS, MempoolFlag, effective_flags
+from ..dpdk.flags import SIZING_FLAGS, VALID_USER_FLAGS, effective_flags
+from ..dpdk.levers import levers, under_pow2
 from ..dpdk.platform import Platform
 from ..dpdk.units import page_label
 from .dumps import PoolDump
@@ -70,38 +70,40 @@ def advise(
                 }
             )
 
-    missing = [f for f in SIZING_FLAGS if not eff & f] if kind.flags_lever else []
-    for f in missing:
-        name = str(f.name).lower()
-        add(f"flag:{name}", f"add RTE_MEMPOOL_F_{f.name}", model(p, plat, flags=spec_flags | f), _CAVEATS[name])
-    if len(missing) > 1:
-        allf = spec_flags | sum(int(f) for f in SIZING_FLAGS)
-        add(
-            "flag:all",
-            "add " + " | ".join(f"RTE_MEMPOOL_F_{f.name}" for f in missing),
-            model(p, plat, flags=allf),
-            _CAVEATS["all_flags"],
-        )
+    missing = [f for f in SIZING_FLAGS if not eff & f]
     cache = p.get("cache_size") or 0
-    if cache:
-        add(
-            "cache:half",
-            f"cache_size {cache} -> {cache // 2}",
-            model(p, plat, cache_size=cache // 2),
-            _CAVEATS["cache_half"],
-            keep_zero=True,
-        )
-        add("cache:0", f"cache_size {cache} -> 0", model(p, plat, cache_size=0), _CAVEATS["cache_0"])
-    if kind.creator in (MEMPOOL, PKTMBUF):
-        smaller = under_pow2(count, max_loss=16)
-        if smaller is not None:
-            add(
-                "count:pow2",
-                f"n {count} -> {smaller} ({count - smaller} fewer objects)",
-                model(p, plat, count=smaller),
-                _CAVEATS["count"],
-            )
-    elif kind.fib:  # rte_fib_create: max_nodes = max_routes * 2
+    nodes = kind.creator not in (MEMPOOL, PKTMBUF)  # a RIB's node pool (a FIB's: its max_routes, below)
+    for lever in levers(
+        flags=spec_flags,
+        flag_levers=kind.flags_lever,
+        cache_size=cache,
+        count=None if kind.fib and nodes else count,
+        max_loss=16,
+        page_size=None if anonymous else plat.page_size,
+    ):
+        what = lever.key.split(":", 1)[1]
+        changes = lever.changes
+        if lever.key == "flag:all":
+            change = "add " + " | ".join(f"RTE_MEMPOOL_F_{f.name}" for f in missing)
+            add(lever.key, change, model(p, plat, **changes), _CAVEATS["all_flags"])
+        elif lever.key.startswith("flag:"):
+            add(lever.key, f"add RTE_MEMPOOL_F_{what.upper()}", model(p, plat, **changes), _CAVEATS[what])
+        elif lever.key == "cache:half":
+            change = f"cache_size {cache} -> {cache // 2}"
+            add(lever.key, change, model(p, plat, **changes), _CAVEATS["cache_half"], keep_zero=True)
+        elif lever.key == "cache:0":
+            add(lever.key, f"cache_size {cache} -> 0", model(p, plat, **changes), _CAVEATS["cache_0"])
+        elif lever.key == "count:pow2" and not nodes:
+            smaller = changes["count"]
+            change = f"n {count} -> {smaller} ({count - smaller} fewer objects)"
+            add(lever.key, change, model(p, plat, **changes), _CAVEATS["count"])
+        elif lever.key == "count:pow2":
+            change = f"max_nodes {count} -> {changes['count']} (RIB {kind.owner})"
+            add("max_nodes:pow2", change, model(p, plat, **changes), _CAVEATS["max_nodes"])
+        elif lever.key.startswith("page:"):
+            change = f"page size {page_label(plat.page_size)} -> {what}"
+            add(lever.key, change, model(p, plat._replace(page_size=changes["page_size"])), _CAVEATS["page"])
+    if kind.fib and nodes:  # rte_fib_create: max_nodes = max_routes * 2
         routes = count // 2
         fewer = under_pow2(count, max_loss=32)
         if fewer is not None and fewer // 2 < routes:
@@ -111,26 +113,8 @@ def advise(
                 model(p, plat, count=fewer // 2 * 2),
                 _CAVEATS["max_routes"],
             )
-    else:
-        smaller = under_pow2(count, max_loss=16)
-        if smaller is not None:
-            add(
-                "max_nodes:pow2",
-                f"max_nodes {count} -> {smaller} (RIB {kind.owner})",
-                model(p, plat, count=smaller),
-                _CAVEATS["max_nodes"],
-            )
     if kind.creator == PKTMBUF:
         _data_room(p, plat, total, add)
-    if not eff & MempoolFlag.NO_IOVA_CONTIG and not anonymous:
-        for pg in (4 << 10, 2 << 20, 1 << 30):
-            if pg != plat.page_size:
-                add(
-                    f"page:{page_label(pg)}",
-                    f"page size {page_label(plat.page_size)} -> {page_label(pg)}",
-                    model(p, plat._replace(page_size=pg)),
-                    _CAVEATS["page"],
-                )
     out.sort(key=lambda a: (-a["saves_bytes"], a["key"]))
     for rank, a in enumerate(out, 1):
         a["rank"] = rank
