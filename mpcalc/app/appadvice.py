@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dpdk import apps
-from ..dpdk.platform import Platform
+from ..dpdk.platform import DEFAULT_PAGE_SIZE, Platform
 from ..dpdk.records import Result
 from .plan import EAL_INIT_HEAP, Item, PlanReport, iova_pa_chunk_headers, no_huge_settings, socket_plans
 
@@ -45,7 +45,7 @@ def on_hugepages(argv: list[str]) -> list[str]:
 def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = None) -> dict[str, object]:
     """The pages per socket and the settings for the application on ``platform``'s hugepages (on the
     machine of ``cpus``, when given)."""
-    page = platform.page_size if platform.page_size > 4096 else 2 << 20
+    page = platform.page_size if platform.page_size > 4096 else DEFAULT_PAGE_SIZE
     p = platform._replace(page_size=page)
     huge = on_hugepages(argv)
     result: Result = apps.size(huge, p, cpus)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dpdk.platform import Platform
+from ..dpdk.platform import DEFAULT_PAGE_SIZE, Platform
 from ..dpdk.records import Result
 from .plan import EAL_INIT_HEAP, Item, PlanReport, socket_plans
 
@@ -18,7 +18,7 @@ __all__ = ["advice"]
 
 def advice(result: Result, platform: Platform) -> dict[str, object]:
     """The pages per socket and the settings (``--socket-mem``, ``nr_hugepages``) for the traced run."""
-    page = platform.page_size if platform.page_size > 4096 else 2 << 20
+    page = platform.page_size if platform.page_size > 4096 else DEFAULT_PAGE_SIZE
     p = platform._replace(page_size=page)
     d: Any = result.details
     if d.get("secondary"):

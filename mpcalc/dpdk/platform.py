@@ -13,6 +13,14 @@ if TYPE_CHECKING:  # only a type: reading build files is imported when used
     from .declare import Param
 
 
+#: DPDK's fallbacks when EAL was given no -n/-r: rte_memory_get_nchannel()/nrank() return 0 and
+#: rte_mempool uses 4 channels and 1 rank (v22.11:lib/mempool/rte_mempool.c:97-103)
+DEFAULT_CHANNELS = 4
+DEFAULT_RANKS = 1
+#: the page size a platform has unless told: 2 MiB hugepages
+DEFAULT_PAGE_SIZE = 2 << 20
+
+
 class Platform(NamedTuple):
     """Everything outside the pool's own parameters that changes its footprint.
 
@@ -30,9 +38,9 @@ class Platform(NamedTuple):
     mempool_align: int = 64
     max_lcore: int = 128
     spreads: bool = True
-    channels: int = 4
-    ranks: int = 1
-    page_size: int = 2 * 1024 * 1024
+    channels: int = DEFAULT_CHANNELS
+    ranks: int = DEFAULT_RANKS
+    page_size: int = DEFAULT_PAGE_SIZE
     debug: bool = False
     stats: bool = False
     sources: tuple[tuple[str, str], ...] = ()
@@ -118,9 +126,9 @@ def make_platform(
     dpdk: str | None = None,
     arch: str | None = None,
     platform: str | None = None,
-    channels: int = 4,
-    ranks: int = 1,
-    page_size: int = 2 * 1024 * 1024,
+    channels: int = DEFAULT_CHANNELS,
+    ranks: int = DEFAULT_RANKS,
+    page_size: int = DEFAULT_PAGE_SIZE,
     cache_line: int | None = None,
     max_lcore: int | None = None,
     debug: bool | None = None,
@@ -292,7 +300,7 @@ def _platform_params() -> tuple["Param", ...]:
             "channels",
             "count",
             "Memory channels (EAL -n); DPDK uses 4 when -n is not given. x86 only.",
-            default=4,
+            default=DEFAULT_CHANNELS,
             lo=1,
             show_default=True,
         ),
@@ -300,7 +308,7 @@ def _platform_params() -> tuple["Param", ...]:
             "ranks",
             "count",
             "Memory ranks (EAL -r); DPDK uses 1 when -r is not given. x86 only.",
-            default=1,
+            default=DEFAULT_RANKS,
             lo=1,
             hi=16,
             show_default=True,
@@ -309,7 +317,7 @@ def _platform_params() -> tuple["Param", ...]:
             "page_size",
             "page",
             "Smallest page size in use (4K with --no-huge; none: no page constraint).",
-            default=2 << 20,
+            default=DEFAULT_PAGE_SIZE,
             show_default="2M",
         ),
     )

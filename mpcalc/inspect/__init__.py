@@ -41,7 +41,7 @@ The report and its JSON and CSV projections are in :mod:`.report`; the table is 
 
 from __future__ import annotations
 
-from ..dpdk.platform import Platform
+from ..dpdk.platform import DEFAULT_PAGE_SIZE, Platform
 from .advice import advise
 from .dispatch import parse
 from .dumps import Parsed, PoolDump, ZoneDump
@@ -124,7 +124,7 @@ def _platform(pins: Pins) -> Platform:
         max_lcore=pins.max_lcore,
         channels=pins.channels or 4,
         ranks=pins.ranks or 1,
-        page_size=pins.page_size or 2 << 20,
+        page_size=pins.page_size or DEFAULT_PAGE_SIZE,
         debug=pins.debug,
         stats=pins.stats,
     )

@@ -17,7 +17,7 @@ from typing import Any
 from ..dpdk.errors import InputError
 from ..dpdk.facts import ARCHES, DEFAULT_RELEASE, version_key
 from ..dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
-from ..dpdk.platform import Platform, describe
+from ..dpdk.platform import DEFAULT_PAGE_SIZE, Platform, describe
 from .advice import advise, in_total
 from .apps import is_chunk_of, pinned_rows, pinned_zones
 from .dumps import Parsed, PoolDump
@@ -298,7 +298,7 @@ def _recovered(
             "cache_line": src(pins.cache_line or pins.arch, layout_cl, 64, plat.cache_line),
             "channels": src(pins.channels or pins.ranks, spread_why, 4, plat.channels, "spread"),
             "max_lcore": src(pins.max_lcore, ev.max_lcore_why, ARCHES[plat.arch].max_lcore, plat.max_lcore),
-            "page_size": src(pins.page_size, ev.page_why, 2 << 20, plat.page_size, "page_size"),
+            "page_size": src(pins.page_size, ev.page_why, DEFAULT_PAGE_SIZE, plat.page_size, "page_size"),
             "debug": src(
                 pins.debug, f"object layout (trailer_size {ev.trailer_size})" if plat.debug else None, False, plat.debug
             ),

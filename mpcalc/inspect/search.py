@@ -19,7 +19,7 @@ from ..dpdk.errors import InputError
 from ..dpdk.facts import ARCHES, DEFAULT_RELEASE, RELEASES, version_key
 from ..dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags
 from ..dpdk.mempool import calc_obj_size
-from ..dpdk.platform import Platform, make_platform
+from ..dpdk.platform import DEFAULT_PAGE_SIZE, Platform, make_platform
 from .dumps import Parsed, PoolDump
 from .model import Measured, matches, model, zones_by_role
 
@@ -29,7 +29,7 @@ RELEASE_PREFERENCE = tuple(sorted(RELEASES, key=lambda v: (v != DEFAULT_RELEASE,
 BUILDS = (("x86_64", 64), ("arm64", 128), ("arm64", 64))
 #: channels x ranks products tried (DPDK's fallback 4 first).
 SPREADS = (4, 1, 2, 3, 6, 8, 5, 7, 12, 16, 9, 10, 11, 13, 14, 15)
-PAGE_SIZES = (2 << 20, 4 << 10, 1 << 30, 0)
+PAGE_SIZES = (DEFAULT_PAGE_SIZE, 4 << 10, 1 << 30, 0)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..declare import ObjectDecl, Param, Resolved
+from ..eal import hugepages
 from ..errors import InputError
 from ..machine import CPUS, parse_cpus
 from ..platform import Platform
@@ -88,7 +89,7 @@ def size(argv: list[str], p: Platform, cpus: tuple[int, ...] | None = None) -> R
         "sockets": [{"socket": 0, "heap_bytes": heap}],
         "notes": notes + app_notes,
     }
-    return result._replace(details=details, heap_bytes=heap, hugepages=-(-heap // where.page_size))
+    return result._replace(details=details, heap_bytes=heap, hugepages=hugepages(heap, where))
 
 
 def _resolve(args: Mapping[str, Any]) -> Resolved:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..errors import InputError
-from ..platform import Platform
+from ..platform import DEFAULT_PAGE_SIZE, Platform
 from ..records import Allocation
 from .eal_options import (
     _ALIASES,
@@ -398,7 +398,7 @@ def check_eal(e: EalArgs) -> list[str]:
 def platform_for(e: EalArgs, p: Platform) -> Platform:
     """The platform the application runs on: 4 KiB pages with --no-huge (rte_mempool_get_page_size uses
     getpagesize() without hugepages, v22.11:lib/mempool/rte_mempool.c:462-480) and EAL's -n/-r."""
-    page = 4096 if e.no_huge else (p.page_size or 2 << 20)
+    page = 4096 if e.no_huge else (p.page_size or DEFAULT_PAGE_SIZE)
     return p._replace(
         page_size=page,
         channels=e.channels if e.channels is not None else p.channels,

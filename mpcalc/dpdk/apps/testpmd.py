@@ -19,7 +19,7 @@ from ..flags import MempoolFlag
 from ..intmath import ceil_a, ceil_div
 from ..mbuf import MbufSpec, mbuf_pool
 from ..mempool import PoolSpec, create_pool
-from ..platform import Platform
+from ..platform import DEFAULT_PAGE_SIZE, Platform
 from ..records import Allocation, Mempool, Memzone
 from ..standalone import Parts
 from . import ethdev
@@ -297,7 +297,7 @@ def _pool(
         if t.mp_alloc != "native":
             # setup_extmem: an external heap "extmem" of anonymous 4 KiB (xmem) or 2 MiB (xmemhuge) pages
             # (testpmd.c:877-1010); the pool's memzones are on that heap, not on a socket's hugepages
-            where = p._replace(page_size=4096 if t.mp_alloc == "xmem" else 2 << 20)
+            where = p._replace(page_size=4096 if t.mp_alloc == "xmem" else DEFAULT_PAGE_SIZE)
         mp, errs, _ = mbuf_pool(MbufSpec(name=name, count=n, cache_size=t.mbcache, data_room=seg), where)
         parts.errors += errs
         if mp is not None:

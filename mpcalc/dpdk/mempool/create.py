@@ -15,6 +15,7 @@ from ..intmath import U32_MAX, align32pow2, is_pow2
 from ..platform import Platform
 from ..records import Allocation, HeaderLayout, Mempool, Memzone, ObjSize, positional
 from ..ring import RING_SZ_MASK, ring_memsize, zero_size_accepted
+from ..standalone import name_bytes as c_strlen  # sizes names its result name_bytes
 from .checks import _SRC, SSIZE_MAX, _reject, create_empty_checks, size_hazards
 from .drivers import STACK_OPS, stack_zone
 from .layout import (
@@ -196,7 +197,7 @@ class PoolCalc:
         header, header_len, header_heap = (
             found_header if found_header is not None else self.header(cache_size, private_size, cache_layout)
         )
-        name_bytes = len(name) if name.isascii() else len(name.encode())
+        name_bytes = c_strlen(name)
         errors = create_empty_checks(
             self.release, name, name_bytes, count, elt_size, cache_size, flags, objsz.total_size
         )
@@ -210,7 +211,7 @@ class PoolCalc:
             # set yet, so rte_mempool_free cannot release it (v22.11:lib/mempool/rte_mempool.c:898-905).
             err = _reject(
                 "ENAMETOOLONG",
-                f"pool name {name!r} is {len(name.encode())} bytes; the limit is "
+                f"pool name {name!r} is {name_bytes} bytes; the limit is "
                 f"{mempool_namesize - 1}, and DPDK leaks the MP_{name} memzone it already reserved",
                 "rte_mempool_create_empty",
                 f"{_SRC}:898-903",
