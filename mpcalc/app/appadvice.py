@@ -14,11 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..dpdk import apps
+from ..dpdk.apps.testpmd import EXTMEM_PAGE_SIZES
 from ..dpdk.platform import DEFAULT_PAGE_SIZE, Platform
 from ..dpdk.records import Result
 from .plan import EAL_INIT_HEAP, Item, PlanReport, iova_pa_chunk_headers, no_huge_settings, socket_plans
 
 #: EAL's options of a memory amount per NUMA node (25.11's names and their aliases): what the advice replaces
+#: the page testpmd's --mp-alloc=xmemhuge maps first (RTE_PGSIZE_2M): the pod's hugepages-2Mi
+XMEMHUGE_PAGE = EXTMEM_PAGE_SIZES[0]
+
 MEMORY_OPTIONS = ("--socket-mem", "--socket-limit", "--numa-mem", "--numa-limit")
 
 
@@ -121,7 +125,7 @@ def _with_own_pages(k8s: dict[str, Any], pages: int) -> dict[str, Any]:
     for kind in ("requests", "limits"):
         held = first["resources"][kind]
         before = _bytes(held.get("hugepages-2Mi", "0"))
-        held["hugepages-2Mi"] = quantity(before + pages * (2 << 20))
+        held["hugepages-2Mi"] = quantity(before + pages * XMEMHUGE_PAGE)
     for pod_container in out["pod"]["spec"]["containers"]:
         if pod_container.get("name") == first["name"]:
             pod_container["resources"] = first["resources"]
@@ -141,12 +145,11 @@ def with_own_hugepages(settings: dict[str, object], pages: int, page: int) -> di
     --mp-alloc=xmemhuge: mmap(MAP_HUGETLB | MAP_HUGE_2MB), v22.11.11:app/test-pmd/testpmd.c:851-870): they come
     from the kernel's pool of 2 MiB pages, not from --socket-mem, so nr_hugepages (node 0, the local node of
     the main lcore's thread) and the Kubernetes request count them; --socket-mem does not."""
-    two_mb = 2 << 20
     out = dict(settings)
     given = settings.get("nr_hugepages")
     lines = [str(x) for x in given] if isinstance(given, list) else []
     node0 = "/sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages"
-    if page == two_mb and lines and lines[0].endswith(node0):
+    if page == XMEMHUGE_PAGE and lines and lines[0].endswith(node0):
         n = int(lines[0].split()[1]) + pages
         lines[0] = f"echo {n} > {node0}"
     else:

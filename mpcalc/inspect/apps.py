@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..dpdk.apps.testpmd import extbuf_zone_size
 from ..dpdk.eal import memzone_len
 from ..dpdk.intmath import ceil_div
 from ..dpdk.platform import Platform
@@ -49,11 +50,6 @@ def is_chunk_of(zone: str, pool: str, zones: Iterable[str]) -> bool:
 def pinned_zones(pool: str, zones: Iterable[str]) -> list[str]:
     """testpmd's xbuf data zones of ``pool``: ``MP_<pool>_xb_<n>``."""
     return [n for n in zones if re.fullmatch(re.escape(f"MP_{pool}_xb_") + r"\d+", n)]
-
-
-def extbuf_zone_size(p: Platform) -> int:
-    """testpmd's EXTBUF_ZONE_SIZE = RTE_PGSIZE_2M - 4 * RTE_CACHE_LINE_SIZE (v22.11:app/test-pmd/testpmd.h:87)."""
-    return (2 << 20) - 4 * p.cache_line
 
 
 def pinned_rows(p: PoolDump, parsed: Parsed, plat: Platform) -> tuple[list[dict[str, Any]], list[str]]:

@@ -37,8 +37,18 @@ DEF_MBUF_CACHE = 250
 MIN_TOTAL_NUM_MBUFS = 1024
 MAX_SEGS_BUFFER_SPLIT = 8
 GRO_MAX_FLUSH_CYCLES = 4
-#: EXTBUF_ZONE_SIZE = RTE_PGSIZE_2M - 4 * RTE_CACHE_LINE_SIZE (v22.11:app/test-pmd/testpmd.h:87)
-EXTBUF_ZONE_SIZE = (2 << 20) - 4 * 64
+RTE_PGSIZE_2M = 2 << 20  # v22.11:lib/eal/include/rte_memory.h:30
+
+
+def extbuf_zone_size(p: Platform) -> int:
+    """testpmd's EXTBUF_ZONE_SIZE = RTE_PGSIZE_2M - 4 * RTE_CACHE_LINE_SIZE (v22.11:app/test-pmd/testpmd.h:87).
+
+    >>> extbuf_zone_size(Platform()), extbuf_zone_size(Platform(cache_line=128))
+    (2096896, 2096640)
+    """
+    return RTE_PGSIZE_2M - 4 * p.cache_line
+
+
 MP_ALLOC = ("native", "anon", "xmem", "xmemhuge", "xbuf")
 
 
@@ -225,7 +235,7 @@ EXTMEM_ROLE_SUFFIX = " (extmem heap)"
 EXTMEM_HDR_MEM = 128 << 20
 #: create_extmem's page sizes, tried in turn for xmemhuge: RTE_PGSIZE_2M, then RTE_PGSIZE_1G on x86_64
 #: (v22.11.11:app/test-pmd/testpmd.c:880-881)
-EXTMEM_PAGE_SIZES = (2 << 20, 1 << 30)
+EXTMEM_PAGE_SIZES = (RTE_PGSIZE_2M, 1 << 30)
 
 
 def extmem_size(seg: int, n: int, pgsz: int, p: Platform) -> int:
@@ -368,9 +378,10 @@ def _pool(
     # rte_pktmbuf_pool_create_extbuf: elements of sizeof(struct rte_mbuf) + rte_mbuf_ext_shared_info
     # (v22.11:lib/mbuf/rte_mbuf.c:324-334)
     elt = ceil_a(seg, p.cache_line)
-    per_zone = EXTBUF_ZONE_SIZE // elt
+    zone_size = extbuf_zone_size(p)
+    per_zone = zone_size // elt
     for i in range(ceil_div(n, per_zone)):
-        parts.zones.append(Memzone(f"MP_{name}_xb_{i}", memzone_len(EXTBUF_ZONE_SIZE, p), f"{name} pinned data"))
+        parts.zones.append(Memzone(f"MP_{name}_xb_{i}", memzone_len(zone_size, p), f"{name} pinned data"))
     mp = create_pool(
         PoolSpec(
             name=name,
