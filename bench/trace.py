@@ -33,7 +33,7 @@ def make_trace(source: Path, events: int, out: Path) -> int:
     data = busiest.read_bytes()
     body = data[HEADER:]
     sys.path.insert(0, str(ROOT))
-    from mpcalc.dpdk.trace import read_events
+    from mpcalc.dpdk.apps.trace import read_events
 
     per = sum(1 for _ in read_events(str(source), wanted=frozenset())[0])
     copies = max(1, events // per)

@@ -14,7 +14,7 @@ import sys
 def run() -> None:
     gc.disable()
     try:
-        from .cli import main
+        from mpcalc.cli import main
     finally:
         gc.freeze()
         gc.enable()

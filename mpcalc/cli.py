@@ -2,7 +2,7 @@
 
 Each DPDK object's command is made from its declaration (:func:`sizing_command`); the other
 commands live in mpcalc.commands.  :func:`main` is the one place that turns errors into exit codes
-(mpcalc.app.exitcodes.ExitCode).
+(mpcalc.service.exitcodes.ExitCode).
 """
 
 import functools
@@ -13,10 +13,10 @@ from typing import Any
 
 import click
 
-from . import __version__, global_platform, userio
-from .app.exitcodes import ExitCode
-from .dpdk.errors import InputError, OutputError
-from .render import FORMATS, render
+from mpcalc import __version__, global_platform, userio
+from mpcalc.dpdk.core.errors import InputError, OutputError
+from mpcalc.render import FORMATS, render
+from mpcalc.service.exitcodes import ExitCode
 
 
 def output_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -56,7 +56,7 @@ def _input_paths(ctx: click.Context) -> list[str]:
     """The files a command reads, as given: its path options (click.Path, or a declared path) and its
     parents' (the platform's options before the command name), and every word of its arguments (a plan
     file, ``mpcalc trace TRACE``, an application's command line and the files it names)."""
-    from .params import Declared
+    from mpcalc.params import Declared
 
     found = []
     at: click.Context | None = ctx
@@ -99,12 +99,12 @@ def output(report: object, fmt: str) -> None:
     ctx = click.get_current_context(silent=True)
     svg = ctx.meta.get("mpcalc.svg") if ctx else None
     if svg:
-        from .render.table import save_svg
+        from mpcalc.render.table import save_svg
 
         save_svg(report, svg)  # an OutputError if it cannot be written
     picture = ctx.meta.get("mpcalc.plot") if ctx else None
     if picture:
-        from .render import plot
+        from mpcalc.render import plot
 
         plot.document(picture, report.to_dict())  # type: ignore[attr-defined]
 
@@ -114,7 +114,7 @@ def plot_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
     def remember(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
         if value:
-            from .render import plot
+            from mpcalc.render import plot
 
             plot.matplotlib()  # say it is missing before the work
             ctx.meta["mpcalc.plot"] = value
@@ -142,12 +142,12 @@ def naming_the_option(exc: InputError, values: dict[str, Any]) -> InputError:
 def sizing_command(name: str) -> click.Command:
     """The command of a DPDK object, made from its declaration: its own options, then the platform's,
     the analyses' and the output's."""
-    from .app.request import ANALYSIS_PARAMS, evaluate, request_of
-    from .dpdk import objects
-    from .dpdk.platform import PLATFORM_PARAMS
-    from .params import option
+    from mpcalc.dpdk.core import registry
+    from mpcalc.dpdk.core.platform import PLATFORM_PARAMS
+    from mpcalc.params import option
+    from mpcalc.service.request import ANALYSIS_PARAMS, evaluate, request_of
 
-    decl = objects.get(name)
+    decl = registry.get(name)
     declared = [p for p in (*decl.params, *PLATFORM_PARAMS, *ANALYSIS_PARAMS) if "cli" in p.fronts]
 
     @output_options
@@ -173,13 +173,13 @@ def sizing_command(name: str) -> click.Command:
 
 class _Group(click.Group):
     """Commands are built when named (or listed), not at every start-up: one per DPDK object
-    (mpcalc.dpdk.objects.OBJECTS, made by :func:`sizing_command`), and mpcalc.commands.COMMANDS."""
+    (mpcalc.dpdk.core.registry.OBJECTS, made by :func:`sizing_command`), and mpcalc.commands.COMMANDS."""
 
     def _load(self, name: str) -> None:
         import importlib
 
-        from .commands import COMMANDS
-        from .dpdk.objects import OBJECTS
+        from mpcalc.commands import COMMANDS
+        from mpcalc.dpdk.core.registry import OBJECTS
 
         if name in OBJECTS:
             self.add_command(userio.add_switches(sizing_command(name)), name)
@@ -189,16 +189,16 @@ class _Group(click.Group):
         self.add_command(userio.add_switches(command), name)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        from .commands import COMMANDS
-        from .dpdk.objects import OBJECTS
+        from mpcalc.commands import COMMANDS
+        from mpcalc.dpdk.core.registry import OBJECTS
 
         if cmd_name not in self.commands and (cmd_name in COMMANDS or cmd_name in OBJECTS):
             self._load(cmd_name)
         return super().get_command(ctx, cmd_name)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        from .commands import COMMANDS
-        from .dpdk.objects import OBJECTS
+        from mpcalc.commands import COMMANDS
+        from mpcalc.dpdk.core.registry import OBJECTS
 
         return sorted({*COMMANDS, *OBJECTS})
 
@@ -269,7 +269,7 @@ userio.add_switches(cli)  # --quiet and --no-color before the command name too
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI and return its exit code (mpcalc.app.exitcodes.ExitCode, the README's table); an error
+    """Run the CLI and return its exit code (mpcalc.service.exitcodes.ExitCode, the README's table); an error
     becomes one line on stderr.  A run leaves sys.stdout, sys.stderr and the environment as it found them.
 
     stdout is checked as it is written (userio.checking): one that cannot be written (closed, full) is one
@@ -295,8 +295,8 @@ def _output_failed(exc: OutputError) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
-    from .dpdk.progress import reporting
-    from .stream import Progress
+    from mpcalc.dpdk.core.progress import reporting
+    from mpcalc.stream import Progress
 
     try:
         with reporting(Progress):  # the model's long work (a route file) counted on a terminal's stderr

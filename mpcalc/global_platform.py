@@ -1,6 +1,6 @@
 """The platform options before the command: ``mpcalc --build-config FILE rib ...``.
 
-The group takes the platform's declared options (mpcalc.dpdk.platform.PLATFORM_PARAMS, made into click
+The group takes the platform's declared options (mpcalc.dpdk.core.platform.PLATFORM_PARAMS, made into click
 options by mpcalc.params.option, as every sizing command does) and hands what was given to the command as
 its defaults (click's ``default_map``): an option after the command still wins.  A command that takes no
 platform options refuses them, saying where they go.
@@ -27,8 +27,8 @@ def _remember(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
 
 def add(group: click.Group) -> click.Group:
     """``group`` with the platform options (values kept aside, not passed to its callback)."""
-    from .dpdk.platform import PLATFORM_PARAMS
-    from .params import option
+    from mpcalc.dpdk.core.platform import PLATFORM_PARAMS
+    from mpcalc.params import option
 
     for p in PLATFORM_PARAMS:
         if "cli" in p.fronts:
@@ -55,7 +55,7 @@ def forward(ctx: click.Context) -> None:
     takes = {p.name for p in command.params} if command else set()
     refused = [k for k in given if k not in takes]
     if refused:
-        from .dpdk.objects import NAMES
+        from mpcalc.dpdk.core.registry import NAMES
 
         opts = ", ".join("--" + k.replace("_", "-") for k in refused)
         raise click.UsageError(

@@ -1,4 +1,4 @@
-"""click parameter types made from the declarations (mpcalc.dpdk.declare.Param): each parses with the
+"""click parameter types made from the declarations (mpcalc.dpdk.core.declare.Param): each parses with the
 model's own :meth:`Param.parse` and fails with ``self.fail``; and click options made from a Param."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from typing import Any
 
 import click
 
-from .dpdk.declare import Param
-from .dpdk.errors import InputError
+from mpcalc.dpdk.core.declare import Param
+from mpcalc.dpdk.core.errors import InputError
 
 
 class Declared(click.ParamType):

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import IO
 
-from .dpdk.limits import MAX_LINE_BYTES
+from mpcalc.dpdk.core.limits import MAX_LINE_BYTES
 
 #: read size: one read of what has arrived, then every complete line of it is answered
 _CHUNK = 1 << 16

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 import click
 
-from .dpdk.errors import STDOUT, OutputError, os_reason
+from mpcalc.dpdk.core.errors import STDOUT, OutputError, os_reason
 
 QUIET_HELP = "Print nothing but errors: no report, no progress, no notes; the exit code is the answer."
 NO_COLOR_HELP = "No colour, even on a terminal (as NO_COLOR=1 does)."
@@ -98,7 +98,7 @@ def info(line: str) -> None:
 
 class _Checked:
     """``sys.stdout`` during a run: a write or flush that fails (closed, full, an I/O error) raises
-    :class:`~mpcalc.dpdk.errors.OutputError` naming it; a reader that went away stays a BrokenPipeError (no
+    :class:`~mpcalc.dpdk.core.errors.OutputError` naming it; a reader that went away stays a BrokenPipeError (no
     error, :func:`stdout_closed`).  ``stream`` None: the process started with its stdout closed (``>&-``)."""
 
     encoding = "utf-8"

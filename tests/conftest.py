@@ -53,10 +53,10 @@ def run(capsys: pytest.CaptureFixture[str]) -> Callable[..., Result]:
 
 @pytest.fixture(scope="session")
 def schema_validator() -> Any:
-    """A Draft 2020-12 validator for the schema ``mpcalc schema`` prints (mpcalc.app.schema.documents)."""
+    """A Draft 2020-12 validator for the schema ``mpcalc schema`` prints (mpcalc.service.schema.documents)."""
     from jsonschema import Draft202012Validator
 
-    from mpcalc.app.schema import documents
+    from mpcalc.service.schema import documents
 
     return Draft202012Validator(documents())
 

@@ -1,6 +1,6 @@
 """The LPM route replay as it was first written: a set of rules and a set of extended tbl entries, a Python
 list per figure, and the first failure found by walking the routes.  It is the reference the fast replay of
-mpcalc.dpdk.lpm_routes is tested against (tests/test_lpm_routes.py, the full-table conformance test).
+mpcalc.dpdk.objects.lpm_routes is tested against (tests/test_lpm_routes.py, the full-table conformance test).
 
 ``rte_lpm_add`` (v22.11:lib/lpm/rte_lpm.c:799-844): depth 0 EINVAL, then rule_add (ENOSPC once max_rules
 rules exist), then add_depth_big (one tbl8 group per /24 not yet extended).  ``rte_lpm6_add``
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from mpcalc.dpdk.errors import Rejection
+from mpcalc.dpdk.core.errors import Rejection
 
 NH_BITS = {4: 24, 6: 21}
 WIDTH = {4: 32, 6: 128}
@@ -22,7 +22,7 @@ WIDTH = {4: 32, 6: 128}
 @dataclass
 class ReferencePlan:
     family: int
-    routes: Sequence  # of mpcalc.dpdk.routes.parse.Route
+    routes: Sequence  # of mpcalc.dpdk.objects.routes.parse.Route
     new_rule: list[bool] = field(default_factory=list)
     new_groups: list[int] = field(default_factory=list)
     bad_depth: list[bool] = field(default_factory=list)

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from mpcalc import engine
-from mpcalc.app.exitcodes import ExitCode
-from mpcalc.app.job import Job
-from mpcalc.dpdk.mempool import POOL
-from mpcalc.dpdk.platform import make_platform
+from mpcalc import api
+from mpcalc.dpdk.core.platform import make_platform
+from mpcalc.dpdk.objects.mempool import POOL
+from mpcalc.service.exitcodes import ExitCode
+from mpcalc.service.job import Job
 
 FIT_CASES = [
     ("pool", ("--elt-size", "40"), "count", "1G"),
@@ -41,7 +41,7 @@ def test_fit_agrees_with_the_engine():
         dict(name="mp", count=1, elt_size=40, cache_size=0, private_size=0, cache_layout="pointer"),
     )
     value, best = job.fit(0, 10**8)
-    one_more = engine.pool(engine.PoolSpec(name="mp", count=value + 1, elt_size=40), p)
+    one_more = api.pool(api.PoolSpec(name="mp", count=value + 1, elt_size=40), p)
     assert best.heap_bytes <= 10**8 < one_more.heap_bytes
 
 
@@ -111,7 +111,7 @@ def test_max_total_exits_3_and_says_why(run):
     ],
 )
 def test_the_gates_name_each_flag_combination_once_on_stderr_and_in_the_json(run_json, run, argv, labels):
-    # one gate, evaluated once (mpcalc.app.request.evaluate): stderr says the JSON's failed checks' messages
+    # one gate, evaluated once (mpcalc.service.request.evaluate): stderr says the JSON's failed checks' messages
     rc, doc = run_json(*argv, "--max-total", "1")
     assert rc == ExitCode.BUDGET
     _, _, err = run(*argv, "--max-total", "1", "--json")
@@ -196,7 +196,7 @@ def test_svg_to_an_unwritable_place(run, tmp_path):
 
 
 def test_evaluate_puts_the_gates_in_its_outcome():
-    from mpcalc.app.request import evaluate, request_of
+    from mpcalc.service.request import evaluate, request_of
 
     outcome = evaluate(request_of("ring", {"count": 1000, "flags": [0x4], "max_total": 1}))
     assert outcome.code == ExitCode.BUDGET and outcome.report.gates is not None

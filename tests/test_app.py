@@ -13,8 +13,8 @@ import pytest
 
 from mpcalc.dpdk import apps
 from mpcalc.dpdk.apps import eal, testpmd
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.platform import Platform
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import Platform
 
 NOHUGE = ["--no-huge", "-m", "1024", "--no-pci"]
 

@@ -1,4 +1,4 @@
-"""mpcalc app: what changes with the release (apps/releases.py), the anon pool's mmap, DPDK's type strings."""
+"""mpcalc app: what changes with the release (apps/struct_sizes.py), the anon pool's mmap, DPDK's type strings."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 
 from mpcalc.dpdk import apps
 from mpcalc.dpdk.apps.testpmd import ANON_ROLE
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.platform import Platform
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import Platform
 
 NULL = ["-l", "0-1", "--no-huge", "-m", "1024", "--no-pci", "--vdev", "net_null0"]
 TAPS = ["-l", "0", "--no-huge", "-m", "1024", "--no-pci", "--vdev", "net_tap0,iface=a", "--vdev", "net_tap1,iface=b"]

@@ -13,8 +13,8 @@ import pytest
 
 from mpcalc.dpdk import apps
 from mpcalc.dpdk.apps import eal_options, l3fwd, testpmd_options
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.platform import Platform
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import Platform
 
 NOHUGE = ["--no-huge", "-m", "1024", "--no-pci"]
 NULL = ["dpdk-testpmd", "-l", "0-1", *NOHUGE, "--vdev", "net_null0"]
@@ -298,7 +298,7 @@ def test_4k_pages_advise_no_huge_and_m_not_nr_hugepages(run, tmp_path):
 
 def test_an_app_under_no_huge_is_told_its_memory_is_m():
     """The real runs: -m 19 cannot create the pool, -m 20 starts (heap 20,738,240 B)."""
-    from mpcalc.app.appadvice import advice
+    from mpcalc.service.pages_app import advice
 
     argv = ["dpdk-testpmd", "-l", "0-1", "--no-huge", "-m", "16", "--no-pci", "--vdev", "net_null0"]
     adv = advice([*argv, "--", "-i", "--total-num-mbufs=2048"], Platform())
@@ -309,8 +309,8 @@ def test_an_app_under_no_huge_is_told_its_memory_is_m():
 
 
 def test_ovs_rx_queues_beyond_the_port_follow_its_limit():
-    from mpcalc.dpdk.ovs import size as ovs_size
-    from mpcalc.dpdk.ovs.netdev import Port
+    from mpcalc.dpdk.apps.ovs import size as ovs_size
+    from mpcalc.dpdk.apps.ovs.netdev import Port
 
     p4k = Platform(page_size=4096)
     at_limit = ovs_size([Port("p0", n_rxq=1024)], False, None, None, p4k)
@@ -326,7 +326,7 @@ def test_ovs_rx_queues_beyond_the_port_follow_its_limit():
 def test_the_heap_on_hugepages_is_a_range_whose_top_the_advice_covers():
     """A real run on 2 MiB pages as root (IOVA as PA): heap 31,863,488 B, the top of the range: every one of
     the objects memzone's 11 pages its own chunk, 10 MEMPOOL_MEMHDR elements of 192 B more."""
-    from mpcalc.app.appadvice import advice
+    from mpcalc.service.pages_app import advice
 
     adv = advice(
         ["dpdk-testpmd", "-l", "0-1", "--no-pci", "--vdev", "net_null0", "--", "-i", "--total-num-mbufs=8192"],

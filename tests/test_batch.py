@@ -10,9 +10,9 @@ import sys
 import pytest
 from jsonschema import Draft202012Validator
 
-from mpcalc.app.exitcodes import ExitCode
-from mpcalc.app.schema import documents
 from mpcalc.cli import main
+from mpcalc.service.exitcodes import ExitCode
+from mpcalc.service.schema import documents
 from mpcalc.stream import MAX_LINE_BYTES, split_lines
 
 VALIDATOR = Draft202012Validator(documents())
@@ -62,7 +62,7 @@ def test_each_line_is_the_document_json_prints(capsys, monkeypatch):
 
 @pytest.mark.parametrize("compact", [False, True])
 def test_an_internal_error_on_a_line_is_exit_4_and_the_batch_goes_on(capsys, monkeypatch, compact):
-    import mpcalc.app.batch as batch_module
+    import mpcalc.service.batch as batch_module
 
     def broken(request):  # a bug in mpcalc, met by one line
         if request.args.get("count") == 13:

@@ -7,7 +7,7 @@ import gc
 import io
 import json
 
-from mpcalc.app import batch
+from mpcalc.service import batch
 
 LINES = [
     {"command": "pool", "count": 1000, "elt_size": 40},

@@ -1,4 +1,4 @@
-"""``mpcalc batch --jobs N`` on a FILE (mpcalc.app.parallel): N processes, each writing its pieces' answers in
+"""``mpcalc batch --jobs N`` on a FILE (mpcalc.service.parallel): N processes, each writing its pieces' answers in
 the file's order; the same bytes as one process, whatever the pieces and the lines."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mpcalc.app import batch, parallel
+from mpcalc.service import batch, parallel
 
 MPCALC = Path(sys.executable).with_name("mpcalc")  # the installed command
 

@@ -1,4 +1,4 @@
-"""A batch line's shape reader (mpcalc.app.shapes.shape_reader, the one fast path of a batch line) reads
+"""A batch line's shape reader (mpcalc.service.shapes.shape_reader, the one fast path of a batch line) reads
 every record exactly as Lines.read does, and leaves it what it cannot read; and it is Python, not
 generated source."""
 
@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mpcalc.app.batch import READ_AFTER, READERS, Answerer, LineError, Lines
-from mpcalc.app.request import Request
-from mpcalc.app.shapes import shape_reader
+from mpcalc.service.batch import READ_AFTER, READERS, Answerer, LineError, Lines
+from mpcalc.service.request import Request
+from mpcalc.service.shapes import shape_reader
 
 
 def outcome(read: Any, record: dict[str, Any]) -> Request | tuple[str, str | None]:

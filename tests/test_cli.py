@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from jsonschema import Draft202012Validator
 
 import mpcalc
-from mpcalc.app.exitcodes import ExitCode
-from mpcalc.app.schema import documents
 from mpcalc.cli import cli
-from mpcalc.dpdk import records as model
+from mpcalc.dpdk.core import records as model
+from mpcalc.service.exitcodes import ExitCode
+from mpcalc.service.schema import documents
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = documents()
@@ -133,7 +133,7 @@ def test_schema_is_strict(run_json):
     bad = json.loads(json.dumps(doc))
     bad["platform"]["numa"] = 2
     assert not VALIDATOR.is_valid(bad)
-    # input is the command's declared parameters (mpcalc.app.schema); details are free-form
+    # input is the command's declared parameters (mpcalc.service.schema); details are free-form
     bad = json.loads(json.dumps(doc))
     bad["input"]["num_tbl8"] = 100
     assert not VALIDATOR.is_valid(bad)

@@ -1,4 +1,4 @@
-"""mpcalc.dpdk.flags: parsing flag lists, names, and the implications rte_mempool_create_empty applies.
+"""mpcalc.dpdk.core.flags: parsing flag lists, names, and the implications rte_mempool_create_empty applies.
 
 Values: lib/mempool/rte_mempool.h (v22.11:264-312); RTE_MEMPOOL_VALID_USER_FLAGS = 0x2f.
 """
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.flags import (
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.flags import (
     SIZING_FLAGS,
     VALID_USER_FLAGS,
     MempoolFlag,

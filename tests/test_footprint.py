@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mpcalc.app.job import Job
-from mpcalc.dpdk import objects
-from mpcalc.dpdk.platform import platform_from
+from mpcalc.dpdk.core import registry
+from mpcalc.dpdk.core.platform import platform_from
+from mpcalc.service.job import Job
 
 PLATFORMS = st.fixed_dictionaries(
     {},
@@ -61,7 +61,7 @@ def test_rib_footprint_is_its_records_numbers(plat, name, nodes, routes, by_rout
 
 
 def _agree(name: str, plat: dict, args: dict, flags: int) -> None:
-    decl = objects.get(name)
+    decl = registry.get(name)
     assert decl.footprint is not None
     p = platform_from(plat)
     try:

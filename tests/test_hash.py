@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from mpcalc.dpdk import hash as dpdk_hash
-from mpcalc.dpdk.objflags import HASH_FLAGS
-from mpcalc.dpdk.platform import make_platform
+from mpcalc.dpdk.core.platform import make_platform
+from mpcalc.dpdk.objects import hash as dpdk_hash
+from mpcalc.dpdk.objects.objflags import HASH_FLAGS
 
 X86 = make_platform()
 ARM = make_platform(arch="arm64")

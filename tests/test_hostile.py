@@ -3,7 +3,7 @@ overwritten.
 
 Each case is small by construction (a 2 MiB line, not 1 GiB; a bomb whose bound is lowered for the test), so
 it is bounded in time and memory without a clock: a case that used to hang or grow now ends at the bound.
-Each asserts the documented exit code (mpcalc.app.exitcodes, the README's table), no traceback, no exit 4,
+Each asserts the documented exit code (mpcalc.service.exitcodes, the README's table), no traceback, no exit 4,
 and an error of one line that quotes at most about 80 characters of the input.
 """
 
@@ -23,9 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mpcalc.app.exitcodes import ExitCode
 from mpcalc.cli import main
-from mpcalc.dpdk import limits
+from mpcalc.dpdk.core import limits
+from mpcalc.service.exitcodes import ExitCode
 
 POOL = '{"command":"pool","count":1000,"elt_size":40}'
 
@@ -95,7 +95,7 @@ _JSON = st.recursive(
 def test_batch_lines_of_every_json_type_and_depth(value, depth, key):
     """Any JSON value, at any depth, as a line or under a key of a pool line: its answer or its error record
     (exit 1 or 2), never exit 4, and the lines around it answered."""
-    from mpcalc.app.batch import Answerer
+    from mpcalc.service.batch import Answerer
 
     deep = value
     for _ in range(depth):
@@ -143,7 +143,7 @@ def test_a_long_line_among_short_ones_is_refused(run, tmp_path):
 
 @pytest.mark.parametrize("pack", [gzip.compress, bz2.compress, lzma.compress])
 def test_a_compression_bomb_is_refused_at_the_ratio(run, tmp_path, monkeypatch, pack):
-    from mpcalc.dpdk.routes import sources
+    from mpcalc.dpdk.objects.routes import sources
 
     monkeypatch.setattr(sources, "RATIO_AFTER_BYTES", 1 << 20)
     path = tmp_path / "bomb"
@@ -464,9 +464,6 @@ def test_a_release_as_a_number(run, tmp_path, monkeypatch, capsys):
 def test_every_lru_cache_of_mpcalc_has_a_bound():
     import functools
 
-    import mpcalc.app.batch
-    import mpcalc.cli  # noqa: F401
-
     caches = [
         f
         for name, module in list(sys.modules.items())
@@ -479,9 +476,9 @@ def test_every_lru_cache_of_mpcalc_has_a_bound():
 
 
 def test_the_memo_tables_of_a_batch_stay_within_their_bounds():
-    from mpcalc.app import batch as B
-    from mpcalc.dpdk.mempool import create
-    from mpcalc.dpdk.platform import make_platform
+    from mpcalc.dpdk.core.platform import make_platform
+    from mpcalc.dpdk.objects.mempool import create
+    from mpcalc.service import batch as B
 
     calc = create.PoolCalc(make_platform())
     for slots in range(1, 3 * create._MEMO_LIMIT):
@@ -510,7 +507,7 @@ ANSWERED = {ExitCode.OK, ExitCode.REJECTED, ExitCode.USAGE, ExitCode.BUDGET}
 def _clean(code: int, err: str) -> None:
     assert code in ANSWERED, (code, err)
     assert "Traceback" not in err and "internal error" not in err, err
-    for line in err.splitlines():  # an error's quotes are cut; the message too (mpcalc.dpdk.errors)
+    for line in err.splitlines():  # an error's quotes are cut; the message too (mpcalc.dpdk.core.errors)
         assert len(line) < 1100, line
 
 
@@ -685,7 +682,7 @@ def test_a_batch_line_with_a_hostile_route_file_is_its_own_error(monkeypatch, ca
 
 
 def test_frr_json_over_its_file_bound_is_refused(run, tmp_path, monkeypatch):
-    from mpcalc.dpdk.routes import sources
+    from mpcalc.dpdk.objects.routes import sources
 
     monkeypatch.setattr(sources, "MAX_JSON_FILE_BYTES", 1 << 20)
     path = tmp_path / "r.json"

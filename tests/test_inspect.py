@@ -15,13 +15,13 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mpcalc import engine
+from mpcalc import api
 from mpcalc import inspect as ins
-from mpcalc.app.schema import documents
 from mpcalc.cli import main
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.mempool import PoolSpec
-from mpcalc.dpdk.platform import make_platform
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import make_platform
+from mpcalc.dpdk.objects.mempool import PoolSpec
+from mpcalc.service.schema import documents
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "inspect"
@@ -51,9 +51,7 @@ def mempool_dump(
 ) -> str:
     """rte_mempool_dump() text as ``release`` prints it, sizes from the engine."""
     p = p or make_platform(dpdk=release, page_size=2 << 20)
-    res = engine.pool(
-        PoolSpec(name=name, count=count, elt_size=elt, cache_size=cache, private_size=priv, flags=flags), p
-    )
+    res = api.pool(PoolSpec(name=name, count=count, elt_size=elt, cache_size=cache, private_size=priv, flags=flags), p)
     mp = res.mempools[0]
     o = mp.objsz
     objs = {m.role: m.len for m in mp.memzones}["objects"]
@@ -115,7 +113,7 @@ def mempool_dump(
     return "\n".join(lines) + "\n"
 
 
-def memzone_dump(res: engine.Result, release: str, page: int = 2 << 20, start: int = 0) -> str:
+def memzone_dump(res: api.Result, release: str, page: int = 2 << 20, start: int = 0) -> str:
     lines = []
     for i, m in enumerate(res.memzones, start):
         lines += [
@@ -128,7 +126,7 @@ def memzone_dump(res: engine.Result, release: str, page: int = 2 << 20, start: i
     return "\n".join(lines) + "\n"
 
 
-def model(release: str, **kw) -> engine.Result:
+def model(release: str, **kw) -> api.Result:
     p = make_platform(
         dpdk=release,
         page_size=kw.pop("page", 2 << 20),
@@ -136,7 +134,7 @@ def model(release: str, **kw) -> engine.Result:
         stats=kw.pop("stats", None),
         debug=kw.pop("debug", None),
     )
-    return engine.pool(PoolSpec(**kw), p)
+    return api.pool(PoolSpec(**kw), p)
 
 
 # ---------------------------------------------------------------------------------- formats per release
@@ -174,7 +172,7 @@ def test_format_markers_bound_the_release(release, allowed):
 def test_stats_block_of_2607_marks_the_release_and_a_stats_build():
     p = make_platform(dpdk="26.07", stats=True)
     text = mempool_dump("s", "26.07", count=1023, elt=128, cache=32, p=p, stats=True)
-    res = engine.pool(PoolSpec(name="s", count=1023, elt_size=128, cache_size=32), p)
+    res = api.pool(PoolSpec(name="s", count=1023, elt_size=128, cache_size=32), p)
     rep = ins.inspect_text(text + memzone_dump(res, "26.07")).to_dict()
     pool = rep["pools"][0]
     assert pool["recovered"]["dpdk"] == "26.07" and pool["recovered"]["stats"] is True
@@ -284,7 +282,7 @@ def test_max_lcore_from_cache_count_lines_and_from_the_header_length():
     p = make_platform(max_lcore=64)
     text = mempool_dump("c", "22.11", count=1000, elt=64, cache=32, p=p, lcores=64)
     assert ins.inspect_text(text).to_dict()["pools"][0]["recovered"]["max_lcore"] == 64
-    res = engine.pool(
+    res = api.pool(
         PoolSpec(name="c", count=1000, elt_size=64, cache_size=32), make_platform(dpdk="25.11", max_lcore=256)
     )
     text = mempool_dump("c", "25.11", count=1000, elt=64, cache=32) + memzone_dump(res, "25.11")
@@ -311,7 +309,7 @@ def test_a_wrong_pin_is_named_as_the_cause(pins, kind):
 
 def test_debug_build_is_recognised():
     pd = make_platform(debug=True)
-    res = engine.pool(PoolSpec(name="d", count=500, elt_size=56, flags=0x3), pd)
+    res = api.pool(PoolSpec(name="d", count=500, elt_size=56, flags=0x3), pd)
     text = mempool_dump("d", "22.11", count=500, elt=56, flags=0x3, p=pd) + memzone_dump(res, "22.11")
     pool = ins.inspect_text(text).to_dict()["pools"][0]
     assert pool["recovered"]["debug"] is True and pool["unexplained_bytes"] == 0
@@ -342,8 +340,8 @@ def test_a_stack_driver_pool_is_modelled(ops):
 
 
 def test_ring_hash_and_lpm6_memzones_are_recognised():
-    from mpcalc.dpdk import hash as dpdk_hash
-    from mpcalc.dpdk import lpm6, ring
+    from mpcalc.dpdk.objects import hash as dpdk_hash
+    from mpcalc.dpdk.objects import lpm6, ring
 
     p = make_platform()
     results = [
@@ -362,7 +360,7 @@ def test_ring_hash_and_lpm6_memzones_are_recognised():
 def test_ring_telemetry_is_read():
     import json
 
-    from mpcalc.dpdk import ring
+    from mpcalc.dpdk.objects import ring
 
     r = ring.size("rx", 1000, 16, 0x7, make_platform(dpdk="24.11"))
     info = {

@@ -1,4 +1,4 @@
-"""``--format k8s`` and the JSON's ``kubernetes`` block (mpcalc.app.k8s, mpcalc.render.k8s): the pod's
+"""``--format k8s`` and the JSON's ``kubernetes`` block (mpcalc.service.k8s, mpcalc.render.yaml_k8s): the pod's
 hugepage resources per container, the EAL options by release, the node's pages per NUMA node, the warnings.
 
 The manifests are held to the Kubernetes API's own schema (kubernetes-validate, offline, strict: an
@@ -18,9 +18,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mpcalc.app import k8s
-from mpcalc.app.plan import load, plan
-from mpcalc.render.k8s import scalar
+from mpcalc.render.yaml_k8s import scalar
+from mpcalc.service import k8s
+from mpcalc.service.plan import load, plan
 
 ROOT = Path(__file__).resolve().parents[1]
 PLANS = sorted((ROOT / "examples" / "plans").glob("*.toml"))
@@ -272,7 +272,7 @@ def test_a_string_reads_back_as_itself(text):
     )
 )
 def test_a_document_reads_back_as_itself(value):
-    from mpcalc.render.k8s import lines
+    from mpcalc.render.yaml_k8s import lines
 
     assert yaml.safe_load("\n".join(lines({"doc": value}))) == {"doc": value}
 

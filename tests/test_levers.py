@@ -1,17 +1,17 @@
-"""One list of savings levers (mpcalc.dpdk.levers): --explain's variants (Job.variants) and inspect's advice
+"""One list of savings levers (mpcalc.dpdk.core.levers): --explain's variants (Job.variants) and inspect's advice
 (inspect.advice.advise) take theirs from it, and offer the same page sizes."""
 
 from __future__ import annotations
 
 import pytest
 
-from mpcalc.app.job import Job
-from mpcalc.dpdk import levers, objects
-from mpcalc.dpdk.platform import Platform
-from mpcalc.dpdk.units import page_label
-from mpcalc.inspect.advice import advise
+from mpcalc.dpdk.core import levers, registry
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.core.units import page_label
 from mpcalc.inspect.dumps import PoolDump
-from mpcalc.inspect.model import model
+from mpcalc.inspect.pool_model import model
+from mpcalc.inspect.savings import advise
+from mpcalc.service.job import Job
 
 #: a pool whose 3000-byte objects waste most of a 4K page: every other page size saves
 POOL = {"count": 1000, "elt_size": 3000}
@@ -21,7 +21,7 @@ def offered(page_sizes: tuple[int, ...], monkeypatch: pytest.MonkeyPatch) -> tup
     """The page sizes --explain's variants and inspect's advice offer, with ``page_sizes`` the levers'."""
     monkeypatch.setattr(levers, "PAGE_SIZES", page_sizes)
     plat = Platform(page_size=4096)
-    job = Job.of(objects.get("pool"), plat, POOL)
+    job = Job.of(registry.get("pool"), plat, POOL)
     explain = {label.removeprefix("page size ") for label in job.variants(0) if label.startswith("page size ")}
     dump = PoolDump(name="p", line=1, fields={"size": POOL["count"], "elt_size": POOL["elt_size"], "flags": 0})
     advice = advise(dump, plat, model(dump, plat))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mpcalc.dpdk import lpm, lpm6, lpm_routes
-from mpcalc.dpdk.platform import make_platform
+from mpcalc.dpdk.core.platform import make_platform
+from mpcalc.dpdk.objects import lpm, lpm6, lpm_routes
 
 X86 = make_platform()
 ARM = make_platform(arch="arm64")

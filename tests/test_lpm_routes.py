@@ -1,4 +1,4 @@
-"""lpm / lpm6 --routes-file: the streamed replay of mpcalc.dpdk.lpm_routes against the set-based reference
+"""lpm / lpm6 --routes-file: the streamed replay of mpcalc.dpdk.objects.lpm_routes against the set-based reference
 (tests/lpm_reference.py), route by route, in totals and in the first failure for any table size; every
 route source; the planner's bound."""
 
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mpcalc.dpdk import fib, fib_spec, lpm_replay, lpm_routes
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.routes.parse import Route
-from mpcalc.dpdk.routes.table import TableBuilder
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.objects import fib, fib_spec, lpm_replay, lpm_routes
+from mpcalc.dpdk.objects.routes.parse import Route
+from mpcalc.dpdk.objects.routes.route_table import TableBuilder
 from tests.lpm_reference import reference_plan
 from tests.test_routes_sources import _mrt
 

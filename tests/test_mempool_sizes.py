@@ -9,14 +9,14 @@ from operator import attrgetter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mpcalc.dpdk import eal
-from mpcalc.dpdk.flags import MempoolFlag, effective_flags
-from mpcalc.dpdk.intmath import align32pow2
-from mpcalc.dpdk.mempool.create import PoolSizes, header_key, objsz_key, pool_calc
-from mpcalc.dpdk.mempool.drivers import STACK_OPS
-from mpcalc.dpdk.mempool.layout import calc_mem_size
-from mpcalc.dpdk.platform import Platform
-from mpcalc.dpdk.records import HeaderLayout, ObjSize, Rejection
+from mpcalc.dpdk.core import heap
+from mpcalc.dpdk.core.flags import MempoolFlag, effective_flags
+from mpcalc.dpdk.core.intmath import align32pow2
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.core.records import HeaderLayout, ObjSize, Rejection
+from mpcalc.dpdk.objects.mempool.create import PoolSizes, header_key, objsz_key, pool_calc
+from mpcalc.dpdk.objects.mempool.drivers import STACK_OPS
+from mpcalc.dpdk.objects.mempool.layout import calc_mem_size
 
 #: the types each field may hold
 TYPES: dict[str, tuple[type, ...]] = {
@@ -65,7 +65,7 @@ def check(s: PoolSizes, p: Platform, name: str, count: int, elt_size: int, cache
         return
     assert not s.leaked
     assert s.pg_shift == (0 if s.eff & MempoolFlag.NO_IOVA_CONTIG else p.pg_shift)
-    assert s.objs_len == eal.memzone_len(calc_mem_size(objsz.total_size, count, s.pg_shift), p)
+    assert s.objs_len == heap.memzone_len(calc_mem_size(objsz.total_size, count, s.pg_shift), p)
     if stack:
         assert s.slots is None and s.driver_zone == "stack"
     else:
@@ -127,7 +127,7 @@ def test_the_memo_keys_are_one_function_each():
 
 def test_platform_from_is_by_key_whatever_the_order_of_the_declared_params(monkeypatch):
     """Reordering the platform's Params (channels before ranks or after) gives the same platform."""
-    from mpcalc.dpdk import platform as platform_module
+    from mpcalc.dpdk.core import platform as platform_module
 
     args = {"channels": 2, "ranks": 3, "page_size": 4096, "max_lcore": 16}
     plain = platform_module.make_platform(channels=2, ranks=3, page_size=4096, max_lcore=16)

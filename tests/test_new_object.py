@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from mpcalc.app.schema import documents, plan_file
-from mpcalc.dpdk import objects
-from mpcalc.dpdk.declare import ObjectDecl, Param
-from mpcalc.dpdk.eal import heap_cost, memzone_len
-from mpcalc.dpdk.flags import FlagSet
-from mpcalc.dpdk.platform import Platform
-from mpcalc.dpdk.records import Allocation, Memzone, Result
-from mpcalc.dpdk.standalone import Parts, finish
+from mpcalc.dpdk.core import registry
+from mpcalc.dpdk.core.declare import ObjectDecl, Param
+from mpcalc.dpdk.core.flags import FlagSet
+from mpcalc.dpdk.core.heap import heap_cost, memzone_len
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.core.records import Allocation, Memzone, Result
+from mpcalc.dpdk.core.standalone import Parts, finish
+from mpcalc.service.schema import documents, plan_file
 
 #: the widget's own flags: ``big`` doubles its slots
 WIDGET_FLAGS = FlagSet(name="widget", bits={"big": 0x1, "quiet": 0x2}, prefixes=("WIDGET_F_",), sizing=("big",))
@@ -56,14 +56,14 @@ WIDGET = ObjectDecl(
 
 @pytest.fixture
 def widget() -> Iterator[ObjectDecl]:
-    """The widget in the registry for one test (mpcalc.dpdk.objects.register), and out of it after."""
+    """The widget in the registry for one test (mpcalc.dpdk.core.registry.register), and out of it after."""
     from mpcalc.cli import cli
 
-    objects.register(WIDGET)
+    registry.register(WIDGET)
     yield WIDGET
-    objects.unregister(WIDGET.name)
+    registry.unregister(WIDGET.name)
     cli.commands.pop(WIDGET.name, None)  # the group keeps a command it built once
-    assert "widget" not in objects.NAMES
+    assert "widget" not in registry.NAMES
 
 
 def valid(doc: dict) -> dict:
@@ -176,6 +176,6 @@ def test_it_is_in_the_schema(widget, run):
 
 
 def test_it_leaves_with_its_registration(run):
-    assert "widget" not in objects.NAMES
+    assert "widget" not in registry.NAMES
     rc, _, err = run("widget", "-n", "8")
     assert rc == 2 and "No such command 'widget'" in err

@@ -721,7 +721,7 @@ def test_readme_names_only_what_exists():
 
 
 def test_the_exit_code_table_is_the_enum():
-    from mpcalc.app.exitcodes import ExitCode
+    from mpcalc.service.exitcodes import ExitCode
 
     table = _section("Exit codes")
     assert sorted(int(c) for c in re.findall(r"^\| (\d+) \|", table, re.M)) == sorted(int(c) for c in ExitCode)

@@ -9,10 +9,10 @@ import re
 from pathlib import Path
 
 import mpcalc
-from mpcalc.dpdk import platform as plat
 from mpcalc.dpdk.apps import testpmd
-from mpcalc.dpdk.eal import hugepages
-from mpcalc.dpdk.standalone import name_bytes
+from mpcalc.dpdk.core import platform as plat
+from mpcalc.dpdk.core.heap import hugepages
+from mpcalc.dpdk.core.standalone import name_bytes
 
 
 def test_the_platform_defaults_are_one_constant_each():
@@ -35,7 +35,7 @@ def test_the_default_page_is_written_out_once():
         for line in path.read_text().splitlines():
             if pattern.search(line) and "DEFAULT_PAGE_SIZE = " not in line and ">>>" not in line:
                 found.append(f"{path.parent.name}/{path.name}")
-    assert sorted(found) == ["apps/testpmd.py", "dpdk/levers.py", "dpdk/units.py"]
+    assert sorted(found) == ["apps/testpmd.py", "core/levers.py", "core/units.py"]
 
 
 def test_one_strlen_and_one_hugepage_count():

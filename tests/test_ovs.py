@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from mpcalc.dpdk import objects
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.ovs import netdev, releases, size
-from mpcalc.dpdk.ovs.hashing import _crc32c, hash_string
-from mpcalc.dpdk.ovs.netdev import Port, buf_size, dp_packet_size, parse_port, queue_size
-from mpcalc.dpdk.platform import Platform, platform_from
+from mpcalc.dpdk.apps.ovs import netdev, size, versions
+from mpcalc.dpdk.apps.ovs.hashing import _crc32c, hash_string
+from mpcalc.dpdk.apps.ovs.netdev import Port, buf_size, dp_packet_size, parse_port, queue_size
+from mpcalc.dpdk.core import registry
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import Platform, platform_from
 
 P4K = Platform(page_size=4096)
 
@@ -29,18 +29,18 @@ def test_hash_string_is_ovs_own():
     assert hash_string("p0", variant="crc32c") != hash_string("p0")
 
 
-@pytest.mark.parametrize("version", releases.VERSIONS)
+@pytest.mark.parametrize("version", versions.VERSIONS)
 def test_dp_packet_is_704_bytes_on_x86(version):
     # 128 (rte_mbuf) + OVS's fields to md_offset + struct pkt_metadata 512, cache aligned
-    r = releases.RELEASES[version]
+    r = versions.RELEASES[version]
     assert dp_packet_size(r, Platform(dpdk=r.dpdk)) == 704
 
 
 def test_dp_packet_on_128_byte_lines():
-    r = releases.RELEASES["3.1"]
+    r = versions.RELEASES["3.1"]
     # ppc64le: OVS's CACHE_LINE_SIZE is 128 too, pkt_metadata 640; 152 + 640 -> 896
     assert dp_packet_size(r, platform_from({"arch": "ppc64le"})) == 896
-    assert dp_packet_size(releases.RELEASES["2.17"], platform_from({"arch": "ppc64le", "dpdk": "21.11"})) == 768
+    assert dp_packet_size(versions.RELEASES["2.17"], platform_from({"arch": "ppc64le", "dpdk": "21.11"})) == 768
 
 
 @pytest.mark.parametrize(
@@ -93,7 +93,7 @@ def test_per_port_count():
 
 
 def test_queue_sizes():
-    old, new = releases.RELEASES["3.1"], releases.RELEASES["3.7"]
+    old, new = versions.RELEASES["3.1"], versions.RELEASES["3.7"]
     assert [queue_size(v, old) for v in (None, 0, 3000, 4096, 8192)] == [2048, 2048, 2048, 4096, 2048]
     assert queue_size(8192, new) == 8192  # NIC_PORT_MAX_Q_SIZE is gone from 3.6
 
@@ -141,14 +141,14 @@ def test_pmd_mask():
 
 
 def test_ethdev_zone_per_release():
-    from mpcalc.dpdk.ovs.ethdev import shared_data_zone
+    from mpcalc.dpdk.apps.ovs.shared_data import shared_data_zone
 
     lens = {v: shared_data_zone(platform_from({"dpdk": v})).len for v in ("21.11", "22.11", "23.11", "25.11")}
     assert lens == {"21.11": 64 + 32 * 6976, "22.11": 196_672, "23.11": 196_672, "25.11": 196_672}
 
 
 def test_declaration_front_ends(run_json):
-    decl = objects.get("ovs")
+    decl = registry.get("ovs")
     assert decl.param("port").kind == "list"
     code, doc = run_json("ovs", "--port", "p0,mtu_request=800", "--port", "p1,mtu_request=900", "--page-size", "4K")
     assert code == 0 and doc["command"] == "ovs"
@@ -164,7 +164,7 @@ def test_declaration_front_ends(run_json):
 
 
 def test_advice_is_the_plan_page_model(run_json, tmp_path):
-    from mpcalc.app.plan import load, plan
+    from mpcalc.service.plan import load, plan
 
     code, doc = run_json("ovs", "--port", "dpdk0", "--port", "dpdk1,mtu_request=9000", "--pmd-cpu-mask", "0x6")
     advice = doc["results"][0]["details"]["advice"]
@@ -203,7 +203,7 @@ GUIDE = [
 
 @pytest.mark.parametrize(("ports", "per_port", "mask", "count", "obj", "pool_bytes", "pages"), GUIDE)
 def test_readme_guide_examples(ports, per_port, mask, count, obj, pool_bytes, pages):
-    from mpcalc.app.ovs import advice
+    from mpcalc.service.pages_ovs import advice
 
     p = Platform()
     r = size([parse_port(t) for t in ports], per_port, mask, None, p)

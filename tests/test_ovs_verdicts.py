@@ -6,9 +6,9 @@ them again.
 
 from __future__ import annotations
 
-from mpcalc.dpdk.ovs import size
-from mpcalc.dpdk.ovs.netdev import Port
-from mpcalc.dpdk.platform import Platform
+from mpcalc.dpdk.apps.ovs import size
+from mpcalc.dpdk.apps.ovs.netdev import Port
+from mpcalc.dpdk.core.platform import Platform
 
 P4K = Platform(page_size=4096)
 

@@ -31,7 +31,7 @@ def _doc(run, *argv):
     page=st.sampled_from(["4K", "2M", "none"]),
 )
 def test_a_pool_breakdown_adds_up_to_its_heap(count, elt, cache, page):
-    from mpcalc.app.request import evaluate, request_of
+    from mpcalc.service.request import evaluate, request_of
 
     report = evaluate(
         request_of(

@@ -8,10 +8,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from mpcalc import engine
-from mpcalc.app.exitcodes import ExitCode
-from mpcalc.app.plan import EAL_INIT_HEAP
-from mpcalc.dpdk.platform import make_platform
+from mpcalc import api
+from mpcalc.dpdk.core.platform import make_platform
+from mpcalc.service.exitcodes import ExitCode
+from mpcalc.service.plan import EAL_INIT_HEAP
 
 ROOT = Path(__file__).resolve().parent.parent
 PLANS = sorted((ROOT / "examples" / "plans").glob("*.toml"))
@@ -51,8 +51,8 @@ def test_totals_are_the_items_and_pages_cover_them(run):
 def test_a_plan_item_equals_the_single_command(run):
     _rc, out, _ = run("plan", str(ROOT / "examples/plans/l3fwd-router.toml"), "--json")
     items = {i["name"]: i["result"] for i in json.loads(out)["items"]}
-    single = engine.fib(
-        engine.FibSpec(family=4, name="ipv4_fib", max_routes=10**6, nh_size=4, num_tbl8=65536),
+    single = api.fib(
+        api.FibSpec(family=4, name="ipv4_fib", max_routes=10**6, nh_size=4, num_tbl8=65536),
         0,
         make_platform(dpdk="22.11"),
     )
@@ -113,7 +113,7 @@ def test_pages_cover_the_chunk_headers_of_iova_as_pa():
     --no-huge 4 KiB pages (IOVA as VA) have one chunk."""
     import tomllib
 
-    from mpcalc.app.plan import plan
+    from mpcalc.service.plan import plan
 
     doc = tomllib.loads((ROOT / "tests" / "conformance" / "plans" / "pa-boundary.toml").read_text())
     sock = plan(doc).sockets[0]
@@ -133,7 +133,7 @@ def test_pages_cover_the_chunk_headers_of_iova_as_pa():
 
 
 def test_plan_fit_grows_one_item_exactly(run):
-    from mpcalc.app.plan import fit_item, load
+    from mpcalc.service.plan import fit_item, load
 
     doc, path = load(ROOT / "examples/plans/l3fwd-router.toml")
     key, value, report = fit_item(doc, path, "mbuf_pool_p0", 1 << 30)
@@ -142,7 +142,7 @@ def test_plan_fit_grows_one_item_exactly(run):
     assert sock.pages * report.platform.page_size <= 1 << 30
     import copy
 
-    from mpcalc.app.plan import plan as evaluate
+    from mpcalc.service.plan import plan as evaluate
 
     trial = copy.deepcopy(doc)
     trial["mbuf"][0]["count"] = value + 1
@@ -203,14 +203,14 @@ def plan_toml(items: dict[str, dict]) -> str:
 
 
 def test_a_plan_of_every_kind_validates_against_mpcalc_schema(run, tmp_path):
-    from mpcalc.dpdk import objects
+    from mpcalc.dpdk.core import registry
 
-    assert list(EVERY_KIND) == list(objects.NAMES)
+    assert list(EVERY_KIND) == list(registry.NAMES)
     path = tmp_path / "every.toml"
     path.write_text(plan_toml(EVERY_KIND))
     rc, out, err = run("plan", str(path), "--json")
     assert rc == ExitCode.OK, err
     doc = json.loads(out)
-    assert [i["kind"] for i in doc["items"]] == list(objects.NAMES)
+    assert [i["kind"] for i in doc["items"]] == list(registry.NAMES)
     rc, schema, _ = run("schema")  # the schema mpcalc prints, not a file beside it
     jsonschema.validate(doc, json.loads(schema))

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from mpcalc import engine
-from mpcalc.dpdk import facts
-from mpcalc.dpdk.buildconfig import find_installed, parse, read
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.platform import make_platform
+from mpcalc import api
+from mpcalc.dpdk.core import facts
+from mpcalc.dpdk.core.buildconfig import find_installed, parse, read
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import make_platform
 
 KiB4 = 4096
 
 
 def header_mz(p, cache=256, priv=8):
-    r = engine.mbuf(engine.MbufSpec(name="m", count=8191, cache_size=cache, data_room=2176), p)
+    r = api.mbuf(api.MbufSpec(name="m", count=8191, cache_size=cache, data_room=2176), p)
     return {m.name: m.len for m in r.memzones}
 
 
@@ -54,7 +54,7 @@ def test_ring_guard_line_from_26_07(version, ring):
 
 @pytest.mark.parametrize("version,ok", [("22.11", False), ("25.11", False), ("26.07", True)])
 def test_cache_size_rule_changes_in_26_07(version, ok):
-    r = engine.pool(engine.PoolSpec(name="p", count=100, elt_size=8, cache_size=100), make_platform(dpdk=version))
+    r = api.pool(api.PoolSpec(name="p", count=100, elt_size=8, cache_size=100), make_platform(dpdk=version))
     assert r.ok is ok
 
 
@@ -73,8 +73,8 @@ def test_cache_size_rule_changes_in_26_07(version, ok):
 def test_fib_heaps_by_release(version, dir24, trie):
     p = make_platform(dpdk=version, page_size=KiB4)
     for family, expected in ((4, dir24), (6, trie)):
-        spec = engine.FibSpec(family=family, name="f", max_routes=1000, nh_size=4, num_tbl8=100)
-        assert engine.fib(spec, 0, p).heap_bytes == expected
+        spec = api.FibSpec(family=family, name="f", max_routes=1000, nh_size=4, num_tbl8=100)
+        assert api.fib(spec, 0, p).heap_bytes == expected
 
 
 @pytest.mark.parametrize(
@@ -94,7 +94,7 @@ def test_fib_heaps_by_release(version, dir24, trie):
 )
 def test_platforms(kwargs, node, header):
     p = make_platform(page_size=KiB4, **kwargs)
-    rib = engine.rib("r", 1000, 0, 0, 4, p)
+    rib = api.rib("r", 1000, 0, 0, 4, p)
     assert rib.mempools[0].objsz.total_size == node
     assert header_mz(p)["MP_m"] == header
 
@@ -102,7 +102,7 @@ def test_platforms(kwargs, node, header):
 def test_channels_have_no_effect_off_x86():
     a = make_platform(arch="arm64", channels=1)
     b = make_platform(arch="arm64", channels=3, ranks=2)
-    assert engine.rib("r", 1000, 0, 0, 4, a).to_dict() == engine.rib("r", 1000, 0, 0, 4, b).to_dict()
+    assert api.rib("r", 1000, 0, 0, 4, a).to_dict() == api.rib("r", 1000, 0, 0, 4, b).to_dict()
 
 
 @pytest.mark.parametrize(
@@ -126,7 +126,7 @@ def test_21_11_statistics_come_with_debug():
 def test_debug_build_object_layout():
     # objhdr 32 B with the cookie, objtlr 8 B: a 2304-byte mbuf element takes 2,496 B (reference sheet, R)
     p = make_platform(debug=True)
-    r = engine.pool(engine.PoolSpec(name="p", count=10, elt_size=2304), p)
+    r = api.pool(api.PoolSpec(name="p", count=10, elt_size=2304), p)
     assert r.mempools[0].objsz.total_size == 2_496
 
 

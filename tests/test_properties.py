@@ -1,4 +1,4 @@
-"""Hypothesis properties of the engine (mpcalc.engine, mpcalc.dpdk.mempool) and of its projections (JSON, CSV)."""
+"""Hypothesis properties of the engine (mpcalc.api, mpcalc.dpdk.objects.mempool) and of its projections (JSON, CSV)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from mpcalc import engine
-from mpcalc.app.report import Report
-from mpcalc.app.schema import documents
-from mpcalc.dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
-from mpcalc.dpdk.intmath import ceil_a
-from mpcalc.dpdk.mempool import PoolSpec, calc_obj_size
-from mpcalc.dpdk.platform import describe, make_platform
+from mpcalc import api
+from mpcalc.dpdk.core.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
+from mpcalc.dpdk.core.intmath import ceil_a
+from mpcalc.dpdk.core.platform import describe, make_platform
+from mpcalc.dpdk.objects.mempool import PoolSpec, calc_obj_size
 from mpcalc.render import csvfmt, jsonfmt
+from mpcalc.service.documents import Report
+from mpcalc.service.schema import documents
 
 # Hypothesis settings (200 examples, no deadline): the "mpcalc" profile tests/conftest.py loads
 
@@ -63,10 +63,10 @@ def results(draw):
     p = draw(platforms())
     kind = draw(st.sampled_from(["pool", "rib", "rib6"]))
     if kind == "pool":
-        return engine.pool(draw(pool_specs()), p), p
+        return api.pool(draw(pool_specs()), p), p
     nodes = draw(st.one_of(st.integers(min_value=-5, max_value=2**31 - 1), st.integers(min_value=1, max_value=1 << 22)))
     ext = draw(st.integers(min_value=0, max_value=4096))
-    return engine.rib(draw(names), nodes, ext, draw(user_flags), 4 if kind == "rib" else 6, p), p
+    return api.rib(draw(names), nodes, ext, draw(user_flags), 4 if kind == "rib" else 6, p), p
 
 
 def all_sizes(result):
@@ -125,10 +125,10 @@ def valid_pool_specs(draw):
 
 @given(platforms(), valid_pool_specs(), st.integers(min_value=1, max_value=1 << 20))
 def test_more_objects_never_take_less(p, spec, extra):
-    small = engine.pool(spec, p)
+    small = api.pool(spec, p)
     assert small.ok, small.errors
     big_count = min(spec.count + extra, 2**30 - 1)
-    big = engine.pool(spec._replace(count=big_count), p)
+    big = api.pool(spec._replace(count=big_count), p)
     assert big.ok, big.errors
     assert big.total_bytes >= small.total_bytes
     assert big.heap_bytes >= small.heap_bytes
@@ -143,8 +143,8 @@ def test_more_objects_never_take_less(p, spec, extra):
     st.sampled_from([4, 6]),
 )
 def test_more_rib_nodes_never_take_less(p, nodes, extra, ext, flags, family):
-    small = engine.rib("rib", nodes, ext, flags, family, p)
-    big = engine.rib("rib", min(nodes + extra, 2**30 - 1), ext, flags, family, p)
+    small = api.rib("rib", nodes, ext, flags, family, p)
+    big = api.rib("rib", min(nodes + extra, 2**30 - 1), ext, flags, family, p)
     assert small.ok and big.ok
     assert big.total_bytes >= small.total_bytes
     assert big.heap_bytes >= small.heap_bytes
@@ -299,8 +299,8 @@ def test_every_report_validates_against_the_schema(rp):
 )
 def test_object_sizes_below_the_no_wrap_bound_never_wrap(flags, channels, ranks, arch, debug, below):
     """PoolCalc skips the unbounded recomputation below NO_WRAP_BELOW: no platform can wrap there."""
-    from mpcalc.dpdk.mempool.layout import NO_WRAP_BELOW, calc_obj_size, unwrapped_obj_size
-    from mpcalc.dpdk.platform import make_platform
+    from mpcalc.dpdk.core.platform import make_platform
+    from mpcalc.dpdk.objects.mempool.layout import NO_WRAP_BELOW, calc_obj_size, unwrapped_obj_size
 
     p = make_platform(arch=arch, channels=channels, ranks=ranks, debug=debug)
     elt = NO_WRAP_BELOW - 1 - below

@@ -9,11 +9,11 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mpcalc.app.job import Job
 from mpcalc.cli import main
-from mpcalc.dpdk.flags import sizing_combinations
-from mpcalc.dpdk.mempool import POOL
-from mpcalc.dpdk.platform import make_platform
+from mpcalc.dpdk.core.flags import sizing_combinations
+from mpcalc.dpdk.core.platform import make_platform
+from mpcalc.dpdk.objects.mempool import POOL
+from mpcalc.service.job import Job
 
 PAGES = st.sampled_from([4096, 2 << 20, 1 << 30, 0])
 

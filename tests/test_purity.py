@@ -14,20 +14,20 @@ import pytest
 
 ENGINE_MODULES = [
     "mpcalc",
-    "mpcalc.dpdk.errors",
-    "mpcalc.dpdk.intmath",
-    "mpcalc.dpdk.units",
-    "mpcalc.dpdk.flags",
-    "mpcalc.dpdk.facts",
-    "mpcalc.dpdk.platform",
-    "mpcalc.dpdk.records",
-    "mpcalc.dpdk.eal",
-    "mpcalc.dpdk.mempool",
-    "mpcalc.engine",
+    "mpcalc.dpdk.core.errors",
+    "mpcalc.dpdk.core.intmath",
+    "mpcalc.dpdk.core.units",
+    "mpcalc.dpdk.core.flags",
+    "mpcalc.dpdk.core.facts",
+    "mpcalc.dpdk.core.platform",
+    "mpcalc.dpdk.core.records",
+    "mpcalc.dpdk.core.heap",
+    "mpcalc.dpdk.objects.mempool",
+    "mpcalc.api",
     # newer engine modules, checked when present
-    "mpcalc.dpdk.rib",
-    "mpcalc.dpdk.fib",
-    "mpcalc.dpdk.mbuf",
+    "mpcalc.dpdk.objects.rib",
+    "mpcalc.dpdk.objects.fib",
+    "mpcalc.dpdk.objects.mbuf",
 ]
 
 
@@ -43,7 +43,7 @@ def test_engine_imports_neither_click_nor_rich():
             if importlib.util.find_spec(name) is not None:
                 importlib.import_module(name)
                 loaded.append(name)
-        assert "mpcalc.engine" in loaded and "mpcalc.dpdk.mempool" in loaded, loaded
+        assert "mpcalc.api" in loaded and "mpcalc.dpdk.objects.mempool" in loaded, loaded
         bad = sorted(m for m in sys.modules if m.split(".")[0] in ("click", "rich"))
         assert not bad, bad
         assert "mpcalc.cli" not in sys.modules
@@ -56,13 +56,13 @@ def test_engine_imports_neither_click_nor_rich():
 def test_engine_computes_without_click_or_rich():
     proc = python("""
         import sys
-        from mpcalc import engine
-        from mpcalc.dpdk.mempool import PoolSpec
-        from mpcalc.dpdk.platform import make_platform
+        from mpcalc import api
+        from mpcalc.dpdk.objects.mempool import PoolSpec
+        from mpcalc.dpdk.core.platform import make_platform
         p = make_platform(page_size=4096)
-        r = engine.rib("rib", engine.rib_max_nodes(2**20), 0, 0, 4, p)
+        r = api.rib("rib", api.rib_max_nodes(2**20), 0, 0, 4, p)
         assert r.memzones[2].len == 409044672
-        engine.pool(PoolSpec(name="p", count=8191, elt_size=2304, cache_size=250, private_size=8), p)
+        api.pool(PoolSpec(name="p", count=8191, elt_size=2304, cache_size=250, private_size=8), p)
         r.to_dict()
         assert "click" not in sys.modules and "rich" not in sys.modules
     """)
@@ -79,9 +79,9 @@ def test_engine_import_does_not_need_click_or_rich_installed():
                     raise ImportError(f"blocked: {name}")
                 return None
         sys.meta_path.insert(0, Block())
-        from mpcalc import engine
-        from mpcalc.dpdk.mempool import PoolSpec, calc_obj_size
-        from mpcalc.dpdk.platform import Platform
+        from mpcalc import api
+        from mpcalc.dpdk.objects.mempool import PoolSpec, calc_obj_size
+        from mpcalc.dpdk.core.platform import Platform
         assert calc_obj_size(40, 0, Platform()).total_size == 192
         from mpcalc.render import csvfmt, jsonfmt
     """)
@@ -129,9 +129,9 @@ def test_table_output_does_import_rich():
 
 
 def test_the_model_writes_nothing_to_a_terminal():
-    """mpcalc.dpdk and mpcalc.engine neither import the front ends' terminal progress (mpcalc.stream) nor write
+    """mpcalc.dpdk and mpcalc.api neither import the front ends' terminal progress (mpcalc.stream) nor write
     to stdout or stderr: how far a long piece of work got goes to the front end's reporter
-    (mpcalc.dpdk.progress), passed down."""
+    (mpcalc.dpdk.core.progress), passed down."""
     import ast
     from pathlib import Path
 
@@ -139,7 +139,7 @@ def test_the_model_writes_nothing_to_a_terminal():
 
     root = Path(mpcalc.__file__).parent
     bad = []
-    for path in [*sorted((root / "dpdk").rglob("*.py")), root / "engine.py"]:
+    for path in [*sorted((root / "dpdk").rglob("*.py")), root / "api.py"]:
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[-1] == "stream" and node.level:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from mpcalc.dpdk import ring
-from mpcalc.dpdk.mempool import PoolSpec
-from mpcalc.dpdk.mempool import size as pool_size
-from mpcalc.dpdk.mempool.drivers import stack_memsize
-from mpcalc.dpdk.objflags import HASH_FLAGS, RING_FLAGS
-from mpcalc.dpdk.platform import make_platform
+from mpcalc.dpdk.core.platform import make_platform
+from mpcalc.dpdk.objects import ring
+from mpcalc.dpdk.objects.mempool import PoolSpec
+from mpcalc.dpdk.objects.mempool import size as pool_size
+from mpcalc.dpdk.objects.mempool.drivers import stack_memsize
+from mpcalc.dpdk.objects.objflags import HASH_FLAGS, RING_FLAGS
 
 X86 = make_platform()
 ARM = make_platform(arch="arm64")

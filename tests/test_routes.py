@@ -1,4 +1,4 @@
-"""mpcalc.dpdk.routes: the route-file parser and the tbl8 / RIB-node planner.
+"""mpcalc.dpdk.objects.routes: the route-file parser and the tbl8 / RIB-node planner.
 
 The tbl8 numbers here are worked by hand from DPDK v22.11.11 lib/fib/dir24_8.c
 and lib/fib/trie.c; tests/conformance/test_tbl8_capacity.py checks the same
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc.dpdk import routes as R
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.routes import Route, parse_routes, plan, read_routes, tbl8_needed
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.objects import routes as R
+from mpcalc.dpdk.objects.routes import Route, parse_routes, plan, read_routes, tbl8_needed
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "routes"
 
@@ -349,4 +349,4 @@ def test_planner_plans_20000_routes():
     ]
     pl = P(lines)  # how fast: bench/routes.py
     assert pl.routes == 20000
-    assert "routes" in sys.modules["mpcalc.dpdk.routes"].__name__
+    assert "routes" in sys.modules["mpcalc.dpdk.objects.routes"].__name__

@@ -1,4 +1,4 @@
-"""The optional C part of the route planner (mpcalc/dpdk/routes/_accel.c, built by setup.py) against its Python
+"""The optional C part of the route planner (mpcalc/dpdk/objects/routes/_accel.c, built by setup.py) against its Python
 twins: the replays (fast4, fast6) and the bulk reader of plain lines (table._bulk).
 
 The extension is optional by design (a machine without a compiler installs the pure-Python package), so these
@@ -16,8 +16,8 @@ import sys
 
 import pytest
 
-from mpcalc.dpdk.routes import accel, fast4, fast6, planner
-from mpcalc.dpdk.routes import table as T
+from mpcalc.dpdk.objects.routes import accel, fast4, fast6, planner
+from mpcalc.dpdk.objects.routes import route_table as T
 from tests.conformance.test_tbl8_capacity import _v4_table, _v6_table
 from tests.test_routes_fast import _routes, dense4, dense6, tiles4
 
@@ -109,7 +109,7 @@ def test_c_reader_takes_the_canonical_chunk():
 
 
 def test_pure_switch():
-    code = "from mpcalc.dpdk.routes import accel; print(accel.ACCEL is None)"
+    code = "from mpcalc.dpdk.objects.routes import accel; print(accel.ACCEL is None)"
     env = {**os.environ, "MPCALC_PURE": "1"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
     assert out.strip() == "True"

@@ -1,4 +1,4 @@
-"""The fast replays (mpcalc.dpdk.routes.fast4 / fast6) against the line-by-line reference replay.
+"""The fast replays (mpcalc.dpdk.objects.routes.fast4 / fast6) against the line-by-line reference replay.
 
 The reference (``planner.plan(..., fast=False)``: ``.dir24_8`` / ``.trie`` on ``.rib``) follows DPDK
 v22.11.11 statement by statement and is itself checked against the real library in
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mpcalc.dpdk.routes import fast4, fast6, parse_routes, planner
-from mpcalc.dpdk.routes.parse import Route
+from mpcalc.dpdk.objects.routes import fast4, fast6, parse_routes, planner
+from mpcalc.dpdk.objects.routes.parse import Route
 from tests.conformance.test_tbl8_capacity import _v4_table, _v6_table
 
 

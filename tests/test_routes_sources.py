@@ -1,4 +1,5 @@
-"""Route sources (mpcalc.dpdk.routes.sources, mpcalc.dpdk.routes.table): the plain format read in bulk,
+"""Route sources (mpcalc.dpdk.objects.routes.sources, mpcalc.dpdk.objects.routes.route_table): the plain format
+read in bulk,
 ip route, FRR json, BIRD, bgpdump -m and MRT RIB dumps (built here, RFC 6396), compressed or not; and
 fib/fib6 --routes-file with them: the answer first, EINVAL for a next hop the FIB cannot hold."""
 
@@ -14,10 +15,10 @@ import struct
 
 import pytest
 
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.routes import parse_routes, plan
-from mpcalc.dpdk.routes import table as T
-from mpcalc.dpdk.routes.sources import detect, read_table
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.objects.routes import parse_routes, plan
+from mpcalc.dpdk.objects.routes import route_table as T
+from mpcalc.dpdk.objects.routes.sources import detect, read_table
 
 # --------------------------------------------------------------------------
 # the plain format: bulk and line by line read the same
@@ -73,7 +74,7 @@ def test_bulk_path_is_taken_for_canonical_lines():
 
 
 def test_plain_file_in_chunks_keeps_line_numbers(tmp_path, monkeypatch):
-    import mpcalc.dpdk.routes.sources as S
+    import mpcalc.dpdk.objects.routes.sources as S
 
     monkeypatch.setattr(S, "CHUNK", 64)
     path = tmp_path / "r.txt"
@@ -374,8 +375,8 @@ def test_route_plan_progress_stdin_and_bound(tmp_path, monkeypatch, run_json):
     import sys
 
     import mpcalc.stream
-    from mpcalc.dpdk import fib_routes
-    from mpcalc.dpdk.progress import reporting
+    from mpcalc.dpdk.core.progress import reporting
+    from mpcalc.dpdk.objects import fib_routes
 
     shown: list[tuple[str, int | None, list[int]]] = []
 

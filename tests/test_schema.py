@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from mpcalc.app import schema
-from mpcalc.dpdk import objects
+from mpcalc.dpdk.core import registry
+from mpcalc.service import schema
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,12 +37,12 @@ def test_schemas_are_valid_schemas():
 
 
 def test_every_object_has_an_input_schema():
-    assert set(ARGS) == set(objects.NAMES)
+    assert set(ARGS) == set(registry.NAMES)
     report = schema.documents()["$defs"]["report"]
-    assert [c["if"]["properties"]["command"]["const"] for c in report["allOf"]] == list(objects.NAMES)
+    assert [c["if"]["properties"]["command"]["const"] for c in report["allOf"]] == list(registry.NAMES)
 
 
-@pytest.mark.parametrize("name", objects.NAMES)
+@pytest.mark.parametrize("name", registry.NAMES)
 def test_reports_match_their_input_schema(run, name):
     rc, out, _ = run(name, "--json", *ARGS[name])  # app's command line comes last, after --
     assert rc == 0
@@ -99,7 +99,7 @@ def batch_lines() -> str:
 
 #: a command line per kind of output; the runner below writes the plan and batch files they name
 DOCUMENT_RUNS: dict[str, tuple[str, ...]] = {
-    **{f"{name} --json": (name, "--json", *ARGS[name]) for name in objects.NAMES},
+    **{f"{name} --json": (name, "--json", *ARGS[name]) for name in registry.NAMES},
     **{f"{name} --flags all": (name, "--json", *ARGS[name], "--flags", "all") for name in ("pool", "ring", "hash")},
     "pool --explain --max-total": ("pool", "--json", *ARGS["pool"], "--explain", "--max-total", "1"),
     "ring --fit": ("ring", "--json", "--flags", "exact_sz", "--fit", "64K"),
@@ -173,7 +173,7 @@ def documents_of(run, tmp_path, argv: tuple[str, ...]) -> list[dict]:
 
 
 def which_documents(doc: dict) -> list[str]:
-    """The documents of mpcalc.app.schema.DOCUMENTS that ``doc`` is (one, if the schema is right)."""
+    """The documents of mpcalc.service.schema.DOCUMENTS that ``doc`` is (one, if the schema is right)."""
     full = schema.documents()
     return [
         name
@@ -194,7 +194,7 @@ def test_every_json_document_validates_against_mpcalc_schema(run, tmp_path, case
 
 
 def test_every_document_of_the_schema_is_printed_by_some_command(run, tmp_path):
-    """Each entry of mpcalc.app.schema.DOCUMENTS is what some case above prints (a new command's document
+    """Each entry of mpcalc.service.schema.DOCUMENTS is what some case above prints (a new command's document
     comes with its case), and each document is exactly one of them."""
     seen = set()
     for case in (

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from mpcalc.app.sweep import MAX_STEPS, points
+from mpcalc.service.sweep import MAX_STEPS, points
 
 
 def test_points():
@@ -119,8 +119,8 @@ def test_plot_without_matplotlib_names_the_extra(run, tmp_path, monkeypatch):
 def test_the_csv_is_the_csv_renderers_and_says_what_the_jsonl_says(run, monkeypatch):
     """The CSV comes from mpcalc.render.csvfmt.sweep_writer: the same rows as the JSON Lines, true/false and an
     empty cell for a null, and a cell with a comma quoted (a rejection's errnos, as a renderer writes them)."""
-    from mpcalc.app import sweep as app_sweep
     from mpcalc.render import csvfmt
+    from mpcalc.service import sweep as app_sweep
 
     argv = ("sweep", "ring", "--vary", "count=1000..1024", "--steps", "3")
     _, text, _ = run(*argv)
@@ -138,7 +138,7 @@ def test_the_csv_is_the_csv_renderers_and_says_what_the_jsonl_says(run, monkeypa
         for point in real(*args):
             yield point._replace(rows=[(*r[:6], "EINVAL,ENOSPC") for r in point.rows])
 
-    monkeypatch.setattr("mpcalc.commands.sweep.rows", with_a_comma)
+    monkeypatch.setattr("mpcalc.commands.sweep_cmd.rows", with_a_comma)
     _, quoted, _ = run(*argv)
     assert quoted.splitlines()[1].endswith(',"EINVAL,ENOSPC"')
     buf = io.StringIO()

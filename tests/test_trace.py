@@ -16,13 +16,15 @@ from typing import Any
 
 import pytest
 
-from mpcalc.dpdk.eal import heap_cost, memzone_len
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.platform import make_platform
-from mpcalc.dpdk.trace import _streams, read_events, recorded_release, replay
-from mpcalc.dpdk.trace.model import heap_of
-from mpcalc.dpdk.units import parse_size
+from mpcalc.dpdk.apps.trace import _streams, ctf, read_events, recorded_release, replay
+from mpcalc.dpdk.apps.trace.sizing import heap_of
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.heap import heap_cost, memzone_len
+from mpcalc.dpdk.core.platform import make_platform
+from mpcalc.dpdk.core.units import parse_size
 from mpcalc.inspect import parse
+
+_C_READER = ctf.ACCEL is not None
 
 TRACES = Path(__file__).parent / "conformance" / "traces"
 #: the recorded runs whose view was taken while they ran
@@ -65,7 +67,7 @@ def test_the_ctf_reader_reads_what_babeltrace2_prints(case: str) -> None:
 def test_the_fast_reading_replays_as_the_full_one(case: str, chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading only the fields the replay uses, a chunk at a time (of 64 bytes: every event across a chunk's
     end), gives the events of the plain reading, and the same replay."""
-    from mpcalc.dpdk.trace import ctf
+    from mpcalc.dpdk.apps.trace import ctf
 
     full = list(read_events(str(TRACES / case / "ctf"), wanted=None)[0])
     monkeypatch.setattr(ctf, "CHUNK", chunk)
@@ -273,7 +275,7 @@ def test_several_processes_are_refused_naming_each(run: Any) -> None:
 
 
 def test_the_metadata_reader_refuses_what_is_not_ctf() -> None:
-    from mpcalc.dpdk.trace.ctf import read_metadata
+    from mpcalc.dpdk.apps.trace.ctf import read_metadata
 
     with pytest.raises(InputError, match="not CTF metadata"):
         read_metadata("hello", "m")
@@ -323,16 +325,16 @@ def test_a_build_of_another_release_and_rte_max_lcore(run_json: Any) -> None:
 
 
 def _read_all(path: Path, accel: Any, monkeypatch: pytest.MonkeyPatch, wanted: Any = None) -> list[Any]:
-    from mpcalc.dpdk.trace import ctf
+    from mpcalc.dpdk.apps.trace import ctf
 
     monkeypatch.setattr(ctf, "ACCEL", accel)
     return [(e.name, repr(e.fields), e.stream, e.timestamp) for e in read_events(str(path), wanted=wanted)[0]]
 
 
-@pytest.mark.skipif(not __import__("mpcalc.dpdk.trace.ctf").dpdk.trace.ctf.ACCEL, reason="the C reader is not built")
+@pytest.mark.skipif(not _C_READER, reason="the C reader is not built")
 @pytest.mark.parametrize("case", sorted(p.name for p in TRACES.iterdir() if (p / "ctf").is_dir()))
 def test_the_c_reader_reads_as_the_python_one(case: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mpcalc.dpdk.trace import ctf
+    from mpcalc.dpdk.apps.trace import ctf
 
     accel = ctf.ACCEL
     for wanted in (None, frozenset({"lib.eal.mem.malloc", "lib.eal.memzone.reserve"})):
@@ -341,14 +343,14 @@ def test_the_c_reader_reads_as_the_python_one(case: str, monkeypatch: pytest.Mon
         assert fast == plain
 
 
-@pytest.mark.skipif(not __import__("mpcalc.dpdk.trace.ctf").dpdk.trace.ctf.ACCEL, reason="the C reader is not built")
+@pytest.mark.skipif(not _C_READER, reason="the C reader is not built")
 def test_the_c_reader_reads_any_stream_as_the_python_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Streams of random events (every id of a real metadata, random field bytes: texts without their NUL, NaNs,
     negative numbers), cut at random: the C and the Python reader give the same events, or the same error."""
     from hypothesis import given
     from hypothesis import strategies as st
 
-    from mpcalc.dpdk.trace import ctf
+    from mpcalc.dpdk.apps.trace import ctf
 
     source = TRACES / "v26.07-testpmd-null-default" / "ctf"
     meta = ctf.read_metadata((source / "metadata").read_text())

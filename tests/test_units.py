@@ -1,4 +1,4 @@
-"""mpcalc.dpdk.units: counts (SI vs IEC), byte sizes (binary vs decimal), labels."""
+"""mpcalc.dpdk.core.units: counts (SI vs IEC), byte sizes (binary vs decimal), labels."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mpcalc.dpdk.errors import InputError, MpcalcError
-from mpcalc.dpdk.intmath import align32pow2
-from mpcalc.dpdk.units import iec, page_label, parse_count, parse_size, size_label
+from mpcalc.dpdk.core.errors import InputError, MpcalcError
+from mpcalc.dpdk.core.intmath import align32pow2
+from mpcalc.dpdk.core.units import iec, page_label, parse_count, parse_size, size_label
 
 # --- counts ----------------------------------------------------------------------------------------------------------
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 #: command name -> module under mpcalc.commands whose ``command`` is the click command
 COMMANDS: dict[str, str] = {
-    "diff": "diff",
-    "schema": "schema",
-    "plan": "plan",
-    "batch": "batch",
-    "sweep": "sweep",
-    "inspect": "inspect",
+    "diff": "diff_cmd",
+    "schema": "schema_cmd",
+    "plan": "plan_cmd",
+    "batch": "batch_cmd",
+    "sweep": "sweep_cmd",
+    "inspect": "inspect_cmd",
 }

@@ -23,7 +23,7 @@ Pure Python (no click, no rich).  Three steps:
 
 2. :func:`reconcile` (:mod:`.reconcile`) recovers each pool's configuration, picks the platform
    the evidence allows (options pin values; :mod:`.search`), recomputes the pool with
-   :func:`mpcalc.engine.pool` (:mod:`.model`), compares every memzone and names likely causes of
+   :func:`mpcalc.dpdk.objects.mempool.size` (:mod:`.model`), compares every memzone and names likely causes of
    a difference.
 
 3. The same engine evaluates what each lever the pool's creator has (:mod:`.kinds`: the sizing flags of
@@ -36,27 +36,19 @@ owner (a pool, a FIB with its RIB node pool and table allocations, ethdev, ...),
 when the input has telemetry's ``/eal/heap_info,0``.
 
 The report and its JSON and CSV projections are in :mod:`.report`; the table is drawn by
-:mod:`mpcalc.render.inspect`.
+:mod:`mpcalc.render.inspect_view`.
 """
 
 from __future__ import annotations
 
-from ..dpdk.platform import DEFAULT_PAGE_SIZE, Platform
-from .advice import advise
-from .dispatch import parse
-from .dumps import Parsed, PoolDump, ZoneDump
-from .model import Measured
-from .reconcile import reconcile, reconcile_pool
-from .report import CSV_COLUMNS, InspectReport, PoolReport, csv_rows
-from .search import (
-    BUILDS,
-    PAGE_SIZES,
-    RELEASE_PREFERENCE,
-    SPREADS,
-    Choice,
-    Evidence,
-    Pins,
-)
+from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform
+from mpcalc.inspect.dispatch import parse
+from mpcalc.inspect.dump_report import CSV_COLUMNS, InspectReport, PoolReport, csv_rows
+from mpcalc.inspect.dumps import Parsed, PoolDump, ZoneDump
+from mpcalc.inspect.pool_model import Measured
+from mpcalc.inspect.reconcile import reconcile, reconcile_pool
+from mpcalc.inspect.savings import advise
+from mpcalc.inspect.search import BUILDS, PAGE_SIZES, RELEASE_PREFERENCE, SPREADS, Choice, Evidence, Pins
 
 __all__ = [
     "BUILDS",
@@ -95,14 +87,14 @@ def inspect_text(
 def inspect_trace(path: str, pins: Pins | None = None, command_line: list[str] | None = None) -> InspectReport:
     """:func:`inspect_text` of a DPDK trace (a CTF folder, or babeltrace2's text): the memzones and pools alive at
     the end of the run's start-up (:mod:`.parse_trace`)."""
-    from .parse_trace import parse_trace
+    from mpcalc.inspect.parse_trace import parse_trace
 
     return inspect_parsed(parse_trace(path, _platform(pins or Pins())), pins, command_line)
 
 
 def inspect_parsed(parsed: Parsed, pins: Pins | None = None, command_line: list[str] | None = None) -> InspectReport:
     """Reconcile what was read (and, with the application's command line, explain it by ``mpcalc app``)."""
-    from .apps import app_model, explain
+    from mpcalc.inspect.apps import app_model, explain
 
     if not command_line:
         return reconcile(parsed, pins)
@@ -115,7 +107,7 @@ def inspect_parsed(parsed: Parsed, pins: Pins | None = None, command_line: list[
 def _platform(pins: Pins) -> Platform:
     """The platform ``mpcalc app`` runs the command line on: the pinned values, defaults elsewhere (the command
     line's own EAL options, --no-huge and -n/-r, apply on top)."""
-    from ..dpdk.platform import make_platform
+    from mpcalc.dpdk.core.platform import make_platform
 
     return make_platform(
         dpdk=pins.dpdk,

@@ -20,13 +20,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..dpdk.apps.testpmd import extbuf_zone_size
-from ..dpdk.eal import memzone_len
-from ..dpdk.intmath import ceil_div
-from ..dpdk.platform import Platform
-from ..dpdk.records import Result
-from .dumps import Parsed, PoolDump
-from .kinds import Kind, app_kinds
+from mpcalc.dpdk.apps.testpmd import extbuf_zone_size
+from mpcalc.dpdk.core.heap import memzone_len
+from mpcalc.dpdk.core.intmath import ceil_div
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.core.records import Result
+from mpcalc.inspect.dumps import Parsed, PoolDump
+from mpcalc.inspect.kinds import Kind, app_kinds
 
 
 def is_chunk_of(zone: str, pool: str, zones: Iterable[str]) -> bool:
@@ -99,8 +99,8 @@ class AppModel:
 
 def app_model(argv: list[str], platform: Platform) -> AppModel:
     """Run the application model (mpcalc.dpdk.apps.size) and index it."""
-    from ..dpdk import apps
-    from ..dpdk.apps.eal import parse_eal, platform_for
+    from mpcalc.dpdk import apps
+    from mpcalc.dpdk.apps.eal import parse_eal, platform_for
 
     result = apps.size(list(argv), platform)
     where = platform_for(parse_eal(list(argv))[0], platform)

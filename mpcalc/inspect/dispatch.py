@@ -9,10 +9,10 @@ Pure Python (no click, no rich).
 
 from __future__ import annotations
 
-from ..dpdk.errors import InputError
-from ..dpdk.limits import MAX_LINE_BYTES, too_long
-from . import parse_mempool, parse_memzone, parse_procinfo, parse_telemetry
-from .dumps import Parsed, PoolDump, ZoneDump
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.limits import MAX_LINE_BYTES, too_long
+from mpcalc.inspect import parse_mempool, parse_memzone, parse_procinfo, parse_telemetry
+from mpcalc.inspect.dumps import Parsed, PoolDump, ZoneDump
 
 
 def parse(text: str, source: str = "<input>") -> Parsed:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dpdk.errors import InputError
-from ..dpdk.limits import quote_start
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.limits import quote_start
 
 
 @dataclass

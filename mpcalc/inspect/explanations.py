@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..dpdk.errors import InputError
-from ..dpdk.platform import Platform
-from ..dpdk.units import page_label
-from .dumps import PoolDump
-from .model import Measured, matches, model
-from .search import RELEASE_PREFERENCE, Choice, Evidence, Pins, candidates
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.core.units import page_label
+from mpcalc.inspect.dumps import PoolDump
+from mpcalc.inspect.pool_model import Measured, matches, model
+from mpcalc.inspect.search import RELEASE_PREFERENCE, Choice, Evidence, Pins, candidates
 
 _DIM_NAMES = {
     "dpdk": "release",

@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
-from ..dpdk.flags import VALID_USER_FLAGS
-from ..dpdk.intmath import ceil_a
-from ..dpdk.platform import Platform
-from .dumps import PoolDump
+from mpcalc.dpdk.core.flags import VALID_USER_FLAGS
+from mpcalc.dpdk.core.intmath import ceil_a
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.inspect.dumps import PoolDump
 
 MEMPOOL = "rte_mempool_create"
 PKTMBUF = "rte_pktmbuf_pool_create"

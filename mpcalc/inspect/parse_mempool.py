@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .dumps import Parsed, PoolDump, integer, malformed
+from mpcalc.inspect.dumps import Parsed, PoolDump, integer, malformed
 
 _MP_START = re.compile(r"^mempool <(?P<name>[^>]*)>@(?P<addr>\S+)$")
 _MP_KV = re.compile(

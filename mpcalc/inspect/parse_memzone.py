@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .dumps import Parsed, ZoneDump, malformed
+from mpcalc.inspect.dumps import Parsed, ZoneDump, malformed
 
 _MZ_ZONE = re.compile(
     r"^Zone (?P<idx>\d+): name:<(?P<name>[^>]*)>, len:0x(?P<len>[0-9a-fA-F]+), virt:(?P<virt>\S+), "

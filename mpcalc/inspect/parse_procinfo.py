@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ..dpdk.flags import MempoolFlag
-from .dumps import Parsed, PoolDump, malformed
+from mpcalc.dpdk.core.flags import MempoolFlag
+from mpcalc.inspect.dumps import Parsed, PoolDump, malformed
 
 _PI_NAME = re.compile(r"^  - Name: (?P<name>.*) on socket (?P<socket>-?\d+)$")
 _PI_FLAG = re.compile(

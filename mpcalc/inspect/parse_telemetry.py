@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..dpdk.limits import MAX_DEPTH, MAX_LINE_BYTES, json_too_deep, too_long
-from .dumps import Parsed, malformed
+from mpcalc.dpdk.core.limits import MAX_DEPTH, MAX_LINE_BYTES, json_too_deep, too_long
+from mpcalc.inspect.dumps import Parsed, malformed
 
 _TEL_INFO_INT = (
     "pool_id",
@@ -48,8 +48,8 @@ _REPLY_LINES = 5000
 
 def json_at(lines: list[str], start: int, source: str = "<input>") -> tuple[Any, int]:
     """A JSON document starting at line ``start`` and ending a line: (document, lines consumed) or (None, 0).
-    One decode of at most :data:`~mpcalc.dpdk.limits.MAX_LINE_BYTES` (a reply, on one line or pretty-printed
-    over several), its nesting bounded first (:data:`~mpcalc.dpdk.limits.MAX_DEPTH`)."""
+    One decode of at most :data:`~mpcalc.dpdk.core.limits.MAX_LINE_BYTES` (a reply, on one line or pretty-printed
+    over several), its nesting bounded first (:data:`~mpcalc.dpdk.core.limits.MAX_DEPTH`)."""
     taken, size = [], 0
     for line in lines[start : start + _REPLY_LINES]:
         taken.append(line)
@@ -150,7 +150,7 @@ def reply(out: Parsed, doc: Any, no: int, raw: str) -> bool:
 def _table_reply(out: Parsed, doc: dict[str, Any], no: int, raw: str) -> bool:
     """``/eal/memzone_info,<id>`` (a memzone: Name, Length; v22.11:lib/eal/common/eal_common_memory.c:1182-1243)
     and ``/ring/info,<name>`` (24.11+: size, flags, mz_name, mz_len; v24.11:lib/ring/rte_ring.c:497-531)."""
-    from .dumps import ZoneDump
+    from mpcalc.inspect.dumps import ZoneDump
 
     out.saw("telemetry")
     mz = doc.get("/eal/memzone_info")

@@ -1,6 +1,6 @@
 """A DPDK trace as ``mpcalc inspect`` input: the live set at the end of the run's start-up, as a dump would give it.
 
-The trace (a CTF folder, or babeltrace2's text of one) is replayed by :func:`mpcalc.dpdk.trace.recorded`; each
+The trace (a CTF folder, or babeltrace2's text of one) is replayed by :func:`mpcalc.dpdk.apps.trace.recorded`; each
 memzone alive at the end of start-up becomes a :class:`ZoneDump` (its length as DPDK reports it:
 ``memzone_len`` of the length asked for, on the recorded platform's cache line) and each mempool a
 :class:`PoolDump` with the creation arguments ``lib.mempool.create.empty`` recorded (``size``, ``elt_size``,
@@ -13,9 +13,9 @@ Pure Python (no click, no rich).
 
 from __future__ import annotations
 
-from ..dpdk.eal import memzone_len
-from ..dpdk.platform import Platform
-from .dumps import Parsed, ZoneDump
+from mpcalc.dpdk.core.heap import memzone_len
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.inspect.dumps import Parsed, ZoneDump
 
 __all__ = ["FORMAT", "parse_trace"]
 
@@ -25,7 +25,7 @@ FORMAT = "dpdk_trace"
 
 def parse_trace(path: str, platform: Platform) -> Parsed:
     """The memzones and pools alive at the end of the traced run's start-up (``-``: babeltrace2's text on stdin)."""
-    from ..dpdk.trace import recorded
+    from mpcalc.dpdk.apps.trace import recorded
 
     rec = recorded(path, platform)
     live, p = rec.run.startup, rec.platform

@@ -1,7 +1,7 @@
 """:func:`reconcile`: recover each pool's configuration, recompute it, compare memzone by memzone.
 
 Each pool's platform comes from the search (:mod:`.search`); the pool is recomputed with
-:func:`mpcalc.engine.pool` (through :func:`.model.model`), every memzone compared with its
+:func:`mpcalc.dpdk.objects.mempool.size` (through :func:`.model.model`), every memzone compared with its
 measured length, and a difference named by the smallest platform changes that explain it.  The
 pools of one input share one process, so a second pass prefers what the measured pools settled on.
 
@@ -14,16 +14,16 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from ..dpdk.errors import InputError
-from ..dpdk.facts import ARCHES, DEFAULT_RELEASE, version_key
-from ..dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
-from ..dpdk.platform import DEFAULT_PAGE_SIZE, Platform, describe
-from .advice import advise, in_total
-from .apps import is_chunk_of, pinned_rows, pinned_zones
-from .dumps import Parsed, PoolDump
-from .explanations import explanations
-from .kinds import Kind, extbuf, kind_of
-from .model import (
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.facts import ARCHES, DEFAULT_RELEASE, version_key
+from mpcalc.dpdk.core.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
+from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform, describe
+from mpcalc.inspect.apps import is_chunk_of, pinned_rows, pinned_zones
+from mpcalc.inspect.dump_report import InspectReport, PoolReport
+from mpcalc.inspect.dumps import Parsed, PoolDump
+from mpcalc.inspect.explanations import explanations
+from mpcalc.inspect.kinds import Kind, extbuf, kind_of
+from mpcalc.inspect.pool_model import (
     anon_len,
     driver_of,
     driver_role,
@@ -33,8 +33,8 @@ from .model import (
     object_role,
     object_zones,
 )
-from .report import InspectReport, PoolReport
-from .search import (
+from mpcalc.inspect.savings import advise, in_total
+from mpcalc.inspect.search import (
     RELEASE_PREFERENCE,
     Choice,
     Evidence,
@@ -44,7 +44,7 @@ from .search import (
     file_spread,
     invert_max_lcore,
 )
-from .tables import annotate
+from mpcalc.inspect.tables import annotate
 
 
 def reconcile_pool(
@@ -359,7 +359,7 @@ def reconcile(parsed: Parsed, pins: Pins | None = None, known: dict[str, Kind] |
 
 def _platform_of(pins: Pins) -> Platform:
     """The pinned platform (defaults elsewhere) for the memzones of objects without a pool dump."""
-    from ..dpdk.platform import make_platform
+    from mpcalc.dpdk.core.platform import make_platform
 
     return make_platform(dpdk=pins.dpdk, arch=pins.arch, cache_line=pins.cache_line, max_lcore=pins.max_lcore)
 

@@ -15,13 +15,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..dpdk.errors import InputError
-from ..dpdk.facts import ARCHES, DEFAULT_RELEASE, RELEASES, version_key
-from ..dpdk.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags
-from ..dpdk.mempool import calc_obj_size
-from ..dpdk.platform import DEFAULT_PAGE_SIZE, Platform, make_platform
-from .dumps import Parsed, PoolDump
-from .model import Measured, matches, model, zones_by_role
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.facts import ARCHES, DEFAULT_RELEASE, RELEASES, version_key
+from mpcalc.dpdk.core.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags
+from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform, make_platform
+from mpcalc.dpdk.objects.mempool import calc_obj_size
+from mpcalc.inspect.dumps import Parsed, PoolDump
+from mpcalc.inspect.pool_model import Measured, matches, model, zones_by_role
 
 #: releases in the order mpcalc tries them when the dump does not tell: the default first.
 RELEASE_PREFERENCE = tuple(sorted(RELEASES, key=lambda v: (v != DEFAULT_RELEASE, version_key(v))))

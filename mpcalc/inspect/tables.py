@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dpdk import ring as dpdk_ring
-from ..dpdk.platform import Platform
-from .dumps import Parsed
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.objects import ring as dpdk_ring
+from mpcalc.inspect.dumps import Parsed
 
 #: the ring telemetry's producer/consumer types (v24.11:lib/ring/rte_ring.c:460-480) -> RING_F_* bits
 _SYNC_FLAGS = {

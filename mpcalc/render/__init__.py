@@ -12,7 +12,7 @@ FORMATS: dict[str, str] = {
     "csv": "csvfmt",
     "tsv": "csvfmt",
     "markdown": "markdown",
-    "k8s": "k8s",
+    "k8s": "yaml_k8s",
 }
 
 
@@ -22,7 +22,7 @@ TABLE_VIEWS: dict[str, str] = {"diff": "table_diff", "plan": "table_plan"}
 
 def render(report: object, fmt: str, stream: TextIO) -> None:
     """Draw a Report, a DiffReport or a PlanReport in one of FORMATS."""
-    from ..app.report import DiffReport, Report  # loaded with the first report, not at start-up
+    from mpcalc.service.documents import DiffReport, Report  # loaded with the first report, not at start-up
 
     kind = "diff" if isinstance(report, DiffReport) else "report" if isinstance(report, Report) else "plan"
     name = TABLE_VIEWS.get(kind, "table") if fmt == "table" else FORMATS[fmt]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .figures import Bar
+from mpcalc.render.figures import Bar
 
 #: rich colours, one per segment in turn
 COLOURS = (
@@ -52,7 +52,7 @@ def text(bar: Bar, width: int) -> Any:
     inside one."""
     from rich.text import Text
 
-    from ..dpdk.units import iec
+    from mpcalc.dpdk.core.units import iec
 
     head = f"{bar.label}: "
     out = Text(head)

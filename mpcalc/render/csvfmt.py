@@ -13,9 +13,9 @@ import json
 from collections.abc import Callable, Iterator
 from typing import TextIO
 
-from ..app import sweep
-from ..app.report import DiffReport, Report
-from ..dpdk.flags import flags_label
+from mpcalc.dpdk.core.flags import flags_label
+from mpcalc.service import sweep
+from mpcalc.service.documents import DiffReport, Report
 
 COLUMNS = ("result", "mempool", "section", "name", "value")
 _OBJECT_FIELDS = ("header_size", "elt_size", "trailer_size", "total_size")
@@ -133,7 +133,7 @@ def render_plan(report, stream: TextIO, fmt: str = "csv") -> None:
 
 
 def sweep_writer(stream: TextIO, key: str) -> Callable[[int, list[sweep.Row]], None]:
-    """``mpcalc sweep``'s CSV: the header (the varied key, then mpcalc.app.sweep.COLUMNS) now, and the writer
+    """``mpcalc sweep``'s CSV: the header (the varied key, then mpcalc.service.sweep.COLUMNS) now, and the writer
     of a value's rows, one a flag combination (true/false for ok, an empty cell for a null)."""
     writer = csv.writer(stream, lineterminator="\n")
     writer.writerow((key, *sweep.COLUMNS))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from ..dpdk.flags import flags_label
+from mpcalc.dpdk.core.flags import flags_label
 
 #: the kinds a result's heap is split into, in drawing order
 KINDS = ("objects", "ring", "header and caches", "tables", "other memzones", "other allocations", "heap overhead")
@@ -41,7 +41,7 @@ def breakdown(result: Mapping[str, Any]) -> dict[str, int]:
 def off_heap(role: str) -> bool:
     """Memory listed in a result but not on the heaps its ``heap_bytes`` counts: testpmd's external heap
     'extmem' (--mp-alloc=xmem, xmemhuge) and --mp-alloc=anon's mmap."""
-    from ..dpdk.apps.testpmd import ANON_ROLE, EXTMEM_ROLE_SUFFIX
+    from mpcalc.dpdk.apps.testpmd import ANON_ROLE, EXTMEM_ROLE_SUFFIX
 
     return role == ANON_ROLE or role.endswith(EXTMEM_ROLE_SUFFIX)
 

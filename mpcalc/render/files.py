@@ -1,7 +1,7 @@
 """Files an output option writes (``--svg``, ``--plot``): each written whole to a temporary file in the same
 folder, then renamed into place (``os.replace``), so a reader, or a second writer of the same path, sees the
 old file or a new one, never a torn one.  A file that cannot be written (no such folder, no permission, a
-folder, a full disk) is an :class:`~mpcalc.dpdk.errors.OutputError` naming it."""
+folder, a full disk) is an :class:`~mpcalc.dpdk.core.errors.OutputError` naming it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 
-from ..dpdk.errors import OutputError, os_reason
+from mpcalc.dpdk.core.errors import OutputError, os_reason
 
 
 @contextlib.contextmanager

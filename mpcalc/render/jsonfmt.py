@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from ..app.report import DiffReport, Report
+from mpcalc.service.documents import DiffReport, Report
 
 
 def render(report: Report | DiffReport, stream: TextIO, fmt: str = "json") -> None:

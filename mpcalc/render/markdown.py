@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from typing import TextIO
 
-from . import csvfmt
+from mpcalc.render import csvfmt
 
 
 def _table(text: str) -> str:

@@ -7,8 +7,8 @@ import math
 import os
 from typing import Any
 
-from ..dpdk.errors import InputError
-from ..dpdk.units import page_label
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.units import page_label
 
 
 def is_log(values: list[int]) -> bool:
@@ -46,7 +46,7 @@ def sweep(
     """A sweep: ``metric`` against the swept value, one line per distinct curve (flag combinations whose
     curves coincide share one line and one legend entry), with dotted lines where the first combination
     takes one more hugepage and dashed lines where a pool's ring doubles."""
-    from .figures import merge_identical, ring_doublings, steps
+    from mpcalc.render.figures import merge_identical, ring_doublings, steps
 
     matplotlib()
     from matplotlib.figure import Figure
@@ -112,7 +112,7 @@ def save(fig: Any, path: str) -> None:
     """Save a figure by the file's extension (.svg, .png, .pdf), reproducibly (no date in SVG or PDF)."""
     import matplotlib as mpl
 
-    from .files import replacing
+    from mpcalc.render.files import replacing
 
     ext = os.path.splitext(path)[1].lower().lstrip(".")
     if ext and ext not in fig.canvas.get_supported_filetypes():
@@ -161,7 +161,7 @@ def _legend(fig: Any, axes: list[Any]) -> None:
 def report(path: str, doc: dict[str, Any]) -> None:
     """A sizing command's report: each flag combination's heap by kind and, where the object has a pool,
     the object layout (header, element, trailer) under each."""
-    from .figures import KINDS, layouts, report_figure
+    from mpcalc.render.figures import KINDS, layouts, report_figure
 
     matplotlib()
     from matplotlib.figure import Figure
@@ -174,7 +174,7 @@ def report(path: str, doc: dict[str, Any]) -> None:
     _stacked(axes[0], bars, scale=1 << 20, unit="MiB of heap", colors=colors)
     axes[0].set_title(f"mpcalc {doc['command']}: heap by kind under each flag combination", fontsize=10)
     if laid:
-        from .figures import Bar, Segment
+        from mpcalc.render.figures import Bar, Segment
 
         objs = [
             Bar(x.flags, (Segment("header", x.header), Segment("element", x.element), Segment("trailer", x.trailer)))
@@ -189,7 +189,7 @@ def report(path: str, doc: dict[str, Any]) -> None:
 def plan(path: str, sockets: list[Any]) -> None:
     """A plan (or a whole application): per NUMA socket (figures.SocketFigure), its heap by item and by kind,
     the hugepage boundaries and the advised --socket-mem."""
-    from .figures import KINDS
+    from mpcalc.render.figures import KINDS
 
     matplotlib()
     from matplotlib.figure import Figure
@@ -223,7 +223,7 @@ def plan(path: str, sockets: list[Any]) -> None:
 
 def document(path: str, doc: dict[str, Any]) -> None:
     """Draw any document that has a picture: a plan (per socket) or a sizing command's report."""
-    from .figures import advised_figure, plan_figure
+    from mpcalc.render.figures import advised_figure, plan_figure
 
     if doc.get("command") == "plan" or "sockets" in doc:
         plan(path, plan_figure(doc))

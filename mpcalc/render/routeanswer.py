@@ -1,8 +1,8 @@
 """The answer a route file gives, in words, first in the table view of ``fib``/``fib6``/``lpm``/``lpm6
 --routes-file``.
 
-Reads ``details.answer`` and ``details.route_plan`` of a result (mpcalc.dpdk.fib_routes.answer,
-mpcalc.dpdk.lpm_routes.route_report): the ``--routes`` (an LPM: ``--max-rules``) and ``--tbl8`` to pass, what
+Reads ``details.answer`` and ``details.route_plan`` of a result (mpcalc.dpdk.objects.fib_routes.answer,
+mpcalc.dpdk.objects.lpm_routes.route_report): the ``--routes`` (an LPM: ``--max-rules``) and ``--tbl8`` to pass, what
 the table needs, and the room the table as asked for leaves.
 No rich: the table renderer prints these lines as it prints its other sentences.
 """
@@ -16,7 +16,7 @@ def lines(result: dict) -> list[str]:
     answer, plan = details.get("answer"), details.get("route_plan")
     if not isinstance(answer, dict) or not isinstance(plan, dict):
         return []
-    if "max_rules" in answer:  # an LPM (mpcalc.dpdk.lpm_routes.route_report)
+    if "max_rules" in answer:  # an LPM (mpcalc.dpdk.objects.lpm_routes.route_report)
         return [
             f"pass --max-rules {answer['max_rules']:,} --tbl8 {answer['tbl8']:,}",
             f"{plan['routes']:,} routes need {plan['rules_needed']:,} rules, {plan['tbl8_needed']:,} tbl8 groups",

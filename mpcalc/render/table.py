@@ -18,12 +18,12 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from ..app.report import Report
-from ..dpdk.flags import flags_label
-from ..dpdk.units import iec, page_label
-from . import routeanswer
-from .bars import text as bar_text
-from .figures import Bar, Segment, breakdown
+from mpcalc.dpdk.core.flags import flags_label
+from mpcalc.dpdk.core.units import iec, page_label
+from mpcalc.render import routeanswer
+from mpcalc.render.bars import text as bar_text
+from mpcalc.render.figures import Bar, Segment, breakdown
+from mpcalc.service.documents import Report
 
 #: width of a pipe or file when neither COLUMNS nor a terminal says (a CI log, a cron job's file)
 PIPE_WIDTH = 120
@@ -36,7 +36,7 @@ def save_svg(report: object, path: str) -> None:
     (mpcalc.render.files)."""
     import io
 
-    from . import render
+    from mpcalc.render import render
 
     buf = io.StringIO()
     console = Console(
@@ -48,7 +48,7 @@ def save_svg(report: object, path: str) -> None:
         render(report, "table", buf)
     finally:
         _RECORDING = None
-    from .files import replacing
+    from mpcalc.render.files import replacing
 
     with replacing(path, "--svg") as tmp:
         console.save_svg(tmp, title="mpcalc")

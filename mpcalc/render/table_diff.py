@@ -7,10 +7,10 @@ from typing import TextIO
 from rich.table import Table
 from rich.text import Text
 
-from ..app.report import DiffReport
-from ..dpdk.flags import flags_label
-from ..dpdk.units import iec
-from .table import _errors, _platform_line, _title, console_for
+from mpcalc.dpdk.core.flags import flags_label
+from mpcalc.dpdk.core.units import iec
+from mpcalc.render.table import _errors, _platform_line, _title, console_for
+from mpcalc.service.documents import DiffReport
 
 
 def _side_cell(value: int | None, section: str, rejected: str | None) -> str:

@@ -7,9 +7,9 @@ from typing import Any, TextIO
 
 from rich.table import Table
 
-from ..dpdk.units import iec, page_label
-from .figures import plan_figure
-from .table import _bar, _errors, _say, _title, console_for, platform_lines
+from mpcalc.dpdk.core.units import iec, page_label
+from mpcalc.render.figures import plan_figure
+from mpcalc.render.table import _bar, _errors, _say, _title, console_for, platform_lines
 
 
 def render_plan(report: Any, stream: TextIO, fmt: str = "table") -> None:

@@ -6,10 +6,10 @@ import random
 import string
 from dataclasses import dataclass
 
-from mpcalc import engine
-from mpcalc.dpdk.mempool import calc_mem_size, calc_obj_size
-from mpcalc.dpdk.platform import Platform, make_platform
-from mpcalc.dpdk.records import Result
+from mpcalc import api
+from mpcalc.dpdk.core.platform import Platform, make_platform
+from mpcalc.dpdk.core.records import Result
+from mpcalc.dpdk.objects.mempool import calc_mem_size, calc_obj_size
 
 SEED = 20261130
 #: keep each real pool well inside the probe's -m 3072
@@ -37,8 +37,8 @@ class Case:
 
     def compute(self, p: Platform) -> Result:
         if self.kind == "pool":
-            return engine.pool(
-                engine.PoolSpec(
+            return api.pool(
+                api.PoolSpec(
                     name=self.name,
                     count=self.count,
                     elt_size=self.elt_size,
@@ -48,7 +48,7 @@ class Case:
                 ),
                 p,
             )
-        return engine.rib(self.name, self.count, self.elt_size, 0, 4 if self.kind == "rib" else 6, p)
+        return api.rib(self.name, self.count, self.elt_size, 0, 4 if self.kind == "rib" else 6, p)
 
 
 def _log_uniform(rng: random.Random, lo: int, hi: int) -> int:
@@ -161,7 +161,7 @@ def memsize_cases(n: int, seed: int = SEED + 1) -> list[tuple[int, int, int, int
 
 def expected_mem_size(elt: int, flags: int, obj_num: int, pg_shift: int, p: Platform) -> int:
     # the probe creates its pool with create_empty, which adds NO_SPREAD to NO_CACHE_ALIGN
-    from mpcalc.dpdk.flags import effective_flags
+    from mpcalc.dpdk.core.flags import effective_flags
 
     return calc_mem_size(calc_obj_size(elt, effective_flags(flags), p).total_size, obj_num, pg_shift)
 
@@ -183,8 +183,8 @@ class FibCase:
         return f"{kind} {self.name} {self.max_routes} {type_id} {nh_enum} {self.num_tbl8} {self.ext_size}"
 
     def compute(self, p: Platform) -> Result:
-        return engine.fib(
-            engine.FibSpec(
+        return api.fib(
+            api.FibSpec(
                 family=self.family,
                 name=self.name,
                 max_routes=self.max_routes,
@@ -231,8 +231,8 @@ class MbufCase:
         return f"mbuf {self.name} {self.count} {self.cache_size} {self.priv_size} {self.data_room}"
 
     def compute(self, p: Platform) -> Result:
-        return engine.mbuf(
-            engine.MbufSpec(
+        return api.mbuf(
+            api.MbufSpec(
                 name=self.name,
                 count=self.count,
                 cache_size=self.cache_size,

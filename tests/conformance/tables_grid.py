@@ -13,13 +13,13 @@ import random
 import string
 from dataclasses import dataclass
 
-from mpcalc.dpdk import ring as dpdk_ring
-from mpcalc.dpdk.mbuf import MbufSpec
-from mpcalc.dpdk.mbuf import size as mbuf_size
-from mpcalc.dpdk.mempool import PoolSpec
-from mpcalc.dpdk.mempool import size as pool_size
-from mpcalc.dpdk.platform import Platform
-from mpcalc.dpdk.records import Result
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.core.records import Result
+from mpcalc.dpdk.objects import ring as dpdk_ring
+from mpcalc.dpdk.objects.mbuf import MbufSpec
+from mpcalc.dpdk.objects.mbuf import size as mbuf_size
+from mpcalc.dpdk.objects.mempool import PoolSpec
+from mpcalc.dpdk.objects.mempool import size as pool_size
 
 SEED = 20261201
 #: a created object's data stays under this (the probe runs with -m 3072)
@@ -267,9 +267,9 @@ class TableCase:
         return f"{self.kind} {self.name} {self.a} {self.b}{tail}"
 
     def compute(self, p: Platform) -> Result:
-        from mpcalc.dpdk import hash as dpdk_hash
-        from mpcalc.dpdk import lpm as dpdk_lpm
-        from mpcalc.dpdk import lpm6 as dpdk_lpm6
+        from mpcalc.dpdk.objects import hash as dpdk_hash
+        from mpcalc.dpdk.objects import lpm as dpdk_lpm
+        from mpcalc.dpdk.objects import lpm6 as dpdk_lpm6
 
         if self.kind == "lpm":
             return dpdk_lpm.size(self.name, self.a, self.b, p)

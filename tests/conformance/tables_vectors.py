@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from mpcalc.dpdk import lpm_routes
-from mpcalc.dpdk import ring as dpdk_ring
-from mpcalc.dpdk.mempool.drivers import STACK_STRUCT_LINES
-from mpcalc.dpdk.platform import Platform
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.objects import lpm_routes
+from mpcalc.dpdk.objects import ring as dpdk_ring
+from mpcalc.dpdk.objects.mempool.drivers import STACK_STRUCT_LINES
 
 from . import tables_grid
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from mpcalc.dpdk import apps
-from mpcalc.dpdk.platform import Platform
+from mpcalc.dpdk.core.platform import Platform
 
 from .apps.runner import run_app
 
@@ -140,7 +140,7 @@ def test_refusals_are_the_programs_own():
             ["-p", "0x1", "--config=(0,0,0)"],
             f"mpcalc_app_{os.getpid()}_refuse",
         )
-    from mpcalc.dpdk.errors import InputError
+    from mpcalc.dpdk.core.errors import InputError
 
     with pytest.raises(InputError, match="RX checksum offload"):
         apps.size(
@@ -180,7 +180,7 @@ def test_refusals_are_the_programs_own():
 )
 def test_the_programs_refuse_what_mpcalc_refuses(kind, eal, app, message):
     """Issue 26: what mpcalc refuses with the program's own message, the program refuses with it."""
-    from mpcalc.dpdk.errors import InputError
+    from mpcalc.dpdk.core.errors import InputError
 
     from .apps.runner import AppError
 
@@ -230,7 +230,7 @@ HUGE_CASES = [
 
 
 def _advice(eal: list[str], app: list[str], kind: str) -> int:
-    from mpcalc.app.appadvice import advice
+    from mpcalc.service.pages_app import advice
 
     adv = advice([f"dpdk-{kind}", *eal, "--", *app], Platform())
     sockets = adv["sockets"]
@@ -286,8 +286,8 @@ def test_an_lcore_on_a_cpu_the_machine_lacks():
     CPU is refused by mpcalc and by EAL with the same words."""
     from pathlib import Path
 
-    from mpcalc.dpdk.errors import InputError
-    from mpcalc.dpdk.machine import parse_cpus
+    from mpcalc.dpdk.core.errors import InputError
+    from mpcalc.dpdk.core.machine import parse_cpus
 
     from .apps.runner import AppError
 
@@ -336,7 +336,7 @@ def test_xmemhuge_takes_the_pages_the_advice_counts():
     """Issue 26: --mp-alloc=xmemhuge maps its pool itself (MAP_HUGETLB): with nr_hugepages as advised and
     --socket-mem as advised it starts, taking exactly EAL's pages and testpmd's own; one page fewer and it
     exits 'Could not create external memory'."""
-    from mpcalc.app.appadvice import advice
+    from mpcalc.service.pages_app import advice
 
     from .oracle import can_reserve_hugepages, hugepages
 
@@ -378,7 +378,7 @@ def test_xmemhuge_takes_the_pages_the_advice_counts():
 def test_no_huge_memory_is_the_advised_m(kind, eal, app):
     """Issue 26: under --no-huge the memory is -m, not hugepages: the advised -m starts the program, one MB
     less does not (bisected on these runs: the pools cannot be created)."""
-    from mpcalc.app.appadvice import advice
+    from mpcalc.service.pages_app import advice
 
     from .apps.runner import started
 
@@ -394,7 +394,7 @@ def test_no_huge_memory_is_the_advised_m(kind, eal, app):
 def test_the_heap_on_hugepages_is_within_the_stated_range(case, huge_dir):
     """Issue 26: on real 2 MiB pages (IOVA as PA as root here) the heap is in the advice's heap_range, and
     what it has above the low end is whole 192-byte MEMPOOL_MEMHDR elements, one per element more."""
-    from mpcalc.app.appadvice import advice
+    from mpcalc.service.pages_app import advice
 
     ident, kind, eal, app = case
     adv = advice([f"dpdk-{kind}", *eal, "--", *app], Platform())

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from mpcalc.dpdk import apps
-from mpcalc.dpdk.errors import InputError
-from mpcalc.dpdk.facts import RELEASES
-from mpcalc.dpdk.platform import Platform
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.facts import RELEASES
+from mpcalc.dpdk.core.platform import Platform
 
 VECTORS = Path(__file__).resolve().parent / "vectors" / "apps"
 FILES = sorted(VECTORS.glob("*-x86_64*.jsonl.gz"))  # <tag>-x86_64[-more].jsonl.gz

@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from mpcalc.dpdk.mempool import calc_obj_size
-from mpcalc.dpdk.platform import Platform, make_platform
+from mpcalc.dpdk.core.platform import Platform, make_platform
+from mpcalc.dpdk.objects.mempool import calc_obj_size
 
 from . import grid
 from .oracle import Probe, arm64_probe_factory

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc.dpdk import buildconfig
-from mpcalc.dpdk.eal import heap_cost
-from mpcalc.dpdk.mempool import calc_obj_size
-from mpcalc.dpdk.platform import Platform, make_platform, platform_from
+from mpcalc.dpdk.core import buildconfig
+from mpcalc.dpdk.core.heap import heap_cost
+from mpcalc.dpdk.core.platform import Platform, make_platform, platform_from
+from mpcalc.dpdk.objects.mempool import calc_obj_size
 
 from . import grid
 from .oracle import Probe, arm64_pkg_config_env, arm64_probe_factory

@@ -114,7 +114,7 @@ def _check(
 ) -> None:
     import jsonschema
 
-    from mpcalc.app.schema import documents
+    from mpcalc.service.schema import documents
 
     jsonschema.validate(report, documents())
     pools = {p["name"]: p for p in report["pools"]}

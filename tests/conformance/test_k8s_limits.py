@@ -36,8 +36,8 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc.app import k8s
 from mpcalc.cli import main
+from mpcalc.service import k8s
 
 from .oracle import can_reserve_hugepages, hugepages
 

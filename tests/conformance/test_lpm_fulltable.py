@@ -1,4 +1,4 @@
-"""The LPM route replay (mpcalc.dpdk.lpm_routes) against the real rte_lpm / rte_lpm6 of DPDK 22.11 on
+"""The LPM route replay (mpcalc.dpdk.objects.lpm_routes) against the real rte_lpm / rte_lpm6 of DPDK 22.11 on
 full-size tables: tests/conformance/fulltable.py's synthetic full tables (1,000,000 IPv4, 200,000 IPv6
 prefixes; a BGP table's prefix-length mix, more-specifics, routes longer than /24 in a few thousand /24s,
 re-announcements), in random order and in address order.
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import pytest
 
-from mpcalc.dpdk import lpm_routes
+from mpcalc.dpdk.objects import lpm_routes
 from tests.lpm_reference import reference_plan
 
 from . import fulltable

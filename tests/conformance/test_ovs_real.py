@@ -28,10 +28,10 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc.app.plan import EAL_INIT_HEAP
-from mpcalc.dpdk.machine import parse_cpus
-from mpcalc.dpdk.ovs import parse_port, size
-from mpcalc.dpdk.platform import platform_from
+from mpcalc.dpdk.apps.ovs import parse_port, size
+from mpcalc.dpdk.core.machine import parse_cpus
+from mpcalc.dpdk.core.platform import platform_from
+from mpcalc.service.plan import EAL_INIT_HEAP
 
 OVS_DPDK = Path("/usr/lib/openvswitch-switch-dpdk/ovs-vswitchd-dpdk")
 VSWITCHD = Path("/usr/sbin/ovs-vswitchd")
@@ -379,7 +379,7 @@ def test_hugepage_advice(dpdk_vswitchd, name, ports, per_port, mask):
 
     if not can_reserve_hugepages():
         pytest.fail("the hugepage advice needs root and 2 MiB hugepages (nr_hugepages, a hugetlbfs mount)")
-    from mpcalc.app.ovs import advice
+    from mpcalc.service.pages_ovs import advice
 
     p = platform_from({"page_size": 2 << 20})
     model = size([parse_port(t) for t in ports], per_port, mask, None, p)
@@ -479,7 +479,7 @@ def test_no_huge_advice(dpdk_vswitchd, name, ports, per_port, mask):
     """Issue 26: with 4 KiB pages the advice is dpdk-extra --no-huge --legacy-mem -m MB, no hugepages: with
     that -m OVS creates every pool whole, each memzone as modelled.  (With less, populate_default may split a
     pool's objects over several memzones that fit: the -m is what holds them unsplit, not the least.)"""
-    from mpcalc.app.ovs import advice
+    from mpcalc.service.pages_ovs import advice
 
     p = platform_from({"page_size": 4096})
     model = size([parse_port(t) for t in ports], per_port, mask, None, p)

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc.app.plan import EAL_INIT_HEAP, PlanReport, load, plan
-from mpcalc.dpdk import eal
+from mpcalc.dpdk.core import heap
+from mpcalc.service.plan import EAL_INIT_HEAP, PlanReport, load, plan
 
 from .oracle import OracleError, Probe, can_reserve_hugepages, hugepages
 
@@ -86,7 +86,7 @@ def probe_commands(report: PlanReport) -> list[str]:
 
 def pa_chunk_bound(report: PlanReport) -> list[int]:
     """Per item: the most heap bytes IOVA as PA may add (extra MEMPOOL_MEMHDRs), as the plan counts them."""
-    from mpcalc.app.plan import iova_pa_chunk_headers
+    from mpcalc.service.plan import iova_pa_chunk_headers
 
     return [iova_pa_chunk_headers([it.result], report.platform) for it in report.items]
 
@@ -222,7 +222,7 @@ def test_advice_works_and_is_tight(probe_binary, huge, path):
         assert a.start_heap["heap_total"] == a.end_heap["heap_total"] == advice * PAGE
         assert a.start_heap["heap_alloc"] == report.sockets[0].eal_heap == EAL_INIT_HEAP
         # every item's heap bytes as mpcalc says, plus (IOVA as PA) at most its extra chunk headers
-        memhdr = eal.heap_cost(report.platform.release.memhdr_size, report.platform)
+        memhdr = heap.heap_cost(report.platform.release.memhdr_size, report.platform)
         for it, mine, bound, reply in zip(report.items, model_heap, pa_bound, a.replies, strict=True):
             extra = reply["heap_delta"] - mine
             if a.iova_mode == IOVA_VA:

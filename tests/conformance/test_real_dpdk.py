@@ -6,7 +6,7 @@ import contextlib
 
 import pytest
 
-from mpcalc.dpdk.mempool import calc_obj_size
+from mpcalc.dpdk.objects.mempool import calc_obj_size
 
 from . import grid
 from .oracle import Probe, can_reserve_hugepages, hugepages

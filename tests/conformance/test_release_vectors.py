@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc.dpdk.mempool import calc_obj_size
-from mpcalc.dpdk.platform import Platform, make_platform
+from mpcalc.dpdk.core.platform import Platform, make_platform
+from mpcalc.dpdk.objects.mempool import calc_obj_size
 
 from . import grid
 from .replay import calc_args, case_from_command, command_word, memsize_args

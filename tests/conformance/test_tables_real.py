@@ -6,7 +6,7 @@ the 32-bit limits, every flag, names at DPDK's limits.  Each case is created in 
 
 from __future__ import annotations
 
-from mpcalc.dpdk import ring as dpdk_ring
+from mpcalc.dpdk.objects import ring as dpdk_ring
 
 from . import grid, tables_grid
 
@@ -20,7 +20,7 @@ def _platform(probe):  # type: ignore[no-untyped-def]
 
 
 def test_probe_sizes_match_the_model(probes):
-    from mpcalc.dpdk.mempool.drivers import STACK_STRUCT_LINES
+    from mpcalc.dpdk.objects.mempool.drivers import STACK_STRUCT_LINES
 
     probe = probes[(4, 1)]
     p = _platform(probe)
@@ -107,7 +107,7 @@ def _replay(probe, family: int, sets) -> list[str]:  # type: ignore[no-untyped-d
     and compare the first failure with the planner's."""
     import random
 
-    from mpcalc.dpdk import lpm_routes
+    from mpcalc.dpdk.objects import lpm_routes
 
     rng = random.Random(family)
     kind = "lpm" if family == 4 else "lpm6"

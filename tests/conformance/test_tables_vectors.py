@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc.dpdk.platform import make_platform
+from mpcalc.dpdk.core.platform import make_platform
 
 from .tables_vectors import commands, platform_mismatches, replay
 from .test_release_vectors import release_of

@@ -1,4 +1,4 @@
-"""The tbl8 planner (mpcalc.dpdk.routes) against the real DPDK 22.11 rte_fib / rte_fib6.
+"""The tbl8 planner (mpcalc.dpdk.objects.routes) against the real DPDK 22.11 rte_fib / rte_fib6.
 
 For seeded random route tables (short prefixes, deep prefixes clustered in a
 few /24s or IPv6 sites, duplicates, re-announcements with a new next hop,
@@ -27,7 +27,7 @@ import random
 
 import pytest
 
-from mpcalc.dpdk.routes import RoutePlan, parse_routes, plan
+from mpcalc.dpdk.objects.routes import RoutePlan, parse_routes, plan
 
 NH_ENUM_2B = 1  # RTE_FIB_DIR24_8_2B / RTE_FIB6_TRIE_2B: next hops up to 32767
 TABLES = 24  # per family

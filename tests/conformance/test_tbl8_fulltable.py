@@ -2,7 +2,7 @@
 
 The tables are tests/conformance/fulltable.py's synthetic full tables (a BGP table's prefix-length mix,
 more-specifics, routes longer than /24 in a few thousand /24s, re-announcements), generated here, in random
-order and in address order.  For each, the plan (``mpcalc.dpdk.routes.plan``: the C replay where it was built,
+order and in address order.  For each, the plan (``mpcalc.dpdk.objects.routes.plan``: the C replay where it was built,
 else Python) must equal the pure-Python replays' (``fast4`` / ``fast6``) in every per-route figure, and the
 probe's ``fibadd`` must agree with it:
 
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import pytest
 
-from mpcalc.dpdk.routes import fast4, fast6, planner
-from mpcalc.dpdk.routes.table import TableBuilder, parse_plain
+from mpcalc.dpdk.objects.routes import fast4, fast6, planner
+from mpcalc.dpdk.objects.routes.route_table import TableBuilder, parse_plain
 
 from . import fulltable
 

@@ -10,7 +10,7 @@ application's part with the application's own option meanings and defaults (one 
 
 The result lists every memzone in the order the application reserves it, every other allocation, the
 totals and the pages of the heap; ``details.sockets`` gives the heap bytes per NUMA socket that the
-hugepage advice (mpcalc.app.plan) turns into ``--socket-mem`` and ``nr_hugepages``.
+hugepage advice (mpcalc.service.plan) turns into ``--socket-mem`` and ``nr_hugepages``.
 
 Pure: stdlib only.
 """
@@ -22,17 +22,17 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from ..declare import ObjectDecl, Param, Resolved
-from ..eal import hugepages
-from ..errors import InputError
-from ..machine import CPUS, parse_cpus
-from ..platform import Platform
-from ..records import Result
-from ..standalone import Parts, finish
-from .eal import check_cpus, check_eal, eal_parts, parse_eal, platform_for
-from .names import real_names
-from .releases import sizes
-from .testpmd import ANON_ROLE
+from mpcalc.dpdk.apps.eal import check_cpus, check_eal, eal_parts, parse_eal, platform_for
+from mpcalc.dpdk.apps.names import real_names
+from mpcalc.dpdk.apps.testpmd import ANON_ROLE
+from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.heap import hugepages
+from mpcalc.dpdk.core.machine import CPUS, parse_cpus
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.core.records import Result
+from mpcalc.dpdk.core.standalone import Parts, finish
+from mpcalc.dpdk.core.struct_sizes import sizes
 
 #: program name -> the module under mpcalc.dpdk.apps that sizes it
 PROGRAMS: dict[str, str] = {

@@ -17,10 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..errors import InputError
-from ..platform import DEFAULT_PAGE_SIZE, Platform
-from ..records import Allocation
-from .eal_options import (
+from mpcalc.dpdk.apps.eal_options import (
     _ALIASES,
     _CHOICES,
     _DEFAULTS,
@@ -34,6 +31,9 @@ from .eal_options import (
     _SHORT_WITH_VALUE,
     _SINCE,
 )
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform
+from mpcalc.dpdk.core.records import Allocation
 
 
 @dataclass
@@ -177,7 +177,7 @@ def lcores_cpus(text: str) -> tuple[int, ...]:
 def check_cpus(e: EalArgs, cpus: tuple[int, ...] | None) -> list[str]:
     """The lcores' CPUs against the target machine's (``--cpus``): EAL refuses a CPU it does not detect
     (eal_cpu_detected); without ``--cpus``, a note that they are taken to exist."""
-    from ..machine import cpu_list
+    from mpcalc.dpdk.core.machine import cpu_list
 
     used = e.cpus or e.lcores
     if cpus is None:
@@ -227,7 +227,7 @@ def has_option(name: str, release: str) -> bool:
     >>> has_option("socket-mem", "21.11"), has_option("numa-mem", "24.11"), has_option("numa-mem", "25.11")
     (True, False, True)
     """
-    from ..facts import version_key
+    from mpcalc.dpdk.core.facts import version_key
 
     return name not in _SINCE or version_key(release) >= version_key(_SINCE[name])
 
@@ -235,7 +235,7 @@ def has_option(name: str, release: str) -> bool:
 def parse_eal(argv: Sequence[str], release: str | None = None) -> tuple[EalArgs, list[str]]:
     """EAL's options of a full command line, and the application's arguments; with ``release``, the options
     EAL has at that release only (:data:`_SINCE`; without it, every release's)."""
-    from ..facts import version_key
+    from mpcalc.dpdk.core.facts import version_key
 
     if not argv:
         raise InputError("the command line is empty: give the program and its arguments after --", param="command")
@@ -414,10 +414,34 @@ def eal_parts(p: Platform) -> list[Allocation]:
     (v22.11:lib/eal/common/rte_service.c:94-103): RTE_SERVICE_NUM_MAX specs and, up to 23.11, RTE_MAX_LCORE
     core states.  From 24.11 the core states are an lcore variable (RTE_LCORE_VAR_ALLOC,
     v24.11.6:lib/eal/common/rte_service.c:82, 103-104), memory of the lcore variable buffers, not of the heap."""
-    from .releases import since, sizes
+    from mpcalc.dpdk.core.struct_sizes import since, sizes
 
     s = sizes(p)  # struct rte_service_spec_impl and struct core_state at the release (releases.py)
     out = [Allocation("rte_services", RTE_SERVICE_NUM_MAX * s["service_spec_impl"], "eal")]
     if not since(p, "24.11"):
         out.append(Allocation("rte_service_core_states", p.max_lcore * s["core_state"], "eal"))
+    return out
+
+
+#: EAL's options of a memory amount per NUMA node (25.11's names and their aliases): what the advice replaces
+MEMORY_OPTIONS = ("--socket-mem", "--socket-limit", "--numa-mem", "--numa-limit")
+
+
+def on_hugepages(argv: list[str]) -> list[str]:
+    """The command line without the EAL options that choose 4 KiB pages or a memory amount
+    (``--no-huge``, ``-m N``, :data:`MEMORY_OPTIONS`): what the advice replaces."""
+    out: list[str] = []
+    it = iter(range(len(argv)))
+    eal_end = argv.index("--") if "--" in argv else len(argv)
+    for i in it:
+        tok = argv[i]
+        if i < eal_end:
+            if tok == "--no-huge":
+                continue
+            if tok in ("-m", *MEMORY_OPTIONS):
+                next(it, None)
+                continue
+            if (tok.startswith("-m") and tok[2:].isdigit()) or tok.startswith(tuple(o + "=" for o in MEMORY_OPTIONS)):
+                continue
+        out.append(tok)
     return out

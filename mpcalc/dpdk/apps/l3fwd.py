@@ -27,19 +27,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..errors import InputError
-from ..fib import fib_parts
-from ..fib_spec import FibSpec
-from ..hash import hash_parts
-from ..lpm import lpm_parts
-from ..lpm6 import lpm6_parts
-from ..mbuf import MbufSpec, mbuf_pool
-from ..platform import Platform
-from ..records import Allocation, Mempool
-from ..standalone import Parts
-from . import ethdev
-from .eal import EalArgs
-from .releases import check_option, since, sizes
+from mpcalc.dpdk.apps.eal import EalArgs
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.core.records import Allocation, Mempool
+from mpcalc.dpdk.core.standalone import Parts
+from mpcalc.dpdk.core.struct_sizes import check_option, since, sizes
+from mpcalc.dpdk.drivers import ethdev
+from mpcalc.dpdk.objects.fib import fib_parts
+from mpcalc.dpdk.objects.fib_spec import FibSpec
+from mpcalc.dpdk.objects.hash import hash_parts
+from mpcalc.dpdk.objects.lpm import lpm_parts
+from mpcalc.dpdk.objects.lpm6 import lpm6_parts
+from mpcalc.dpdk.objects.mbuf import MbufSpec, mbuf_pool
 
 # l3fwd.h at the release (v22.11:examples/l3fwd/l3fwd.h:23-56)
 RX_DESC_DEFAULT = 1024

@@ -22,7 +22,7 @@ The model's own name is kept in the role.  Pure: stdlib only.
 
 from __future__ import annotations
 
-from ..records import Allocation
+from mpcalc.dpdk.core.records import Allocation
 
 #: how a log prints a NULL type string (glibc's printf of "%s" with NULL)
 NULL = "(null)"

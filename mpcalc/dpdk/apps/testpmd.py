@@ -13,19 +13,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..eal import memzone_len
-from ..errors import InputError
-from ..flags import MempoolFlag
-from ..intmath import ceil_a, ceil_div
-from ..mbuf import MbufSpec, mbuf_pool
-from ..mempool import PoolSpec, create_pool
-from ..platform import DEFAULT_PAGE_SIZE, Platform
-from ..records import Allocation, Mempool, Memzone
-from ..standalone import Parts
-from . import ethdev
-from .eal import EalArgs
-from .releases import check_option, since, sizes
-from .testpmd_options import _DEFAULTS, _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
+from mpcalc.dpdk.apps.eal import EalArgs
+from mpcalc.dpdk.apps.testpmd_options import _DEFAULTS, _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.flags import MempoolFlag
+from mpcalc.dpdk.core.heap import memzone_len
+from mpcalc.dpdk.core.intmath import ceil_a, ceil_div
+from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform
+from mpcalc.dpdk.core.records import Allocation, Mempool, Memzone
+from mpcalc.dpdk.core.standalone import Parts
+from mpcalc.dpdk.core.struct_sizes import check_option, since, sizes
+from mpcalc.dpdk.drivers import ethdev
+from mpcalc.dpdk.objects.mbuf import MbufSpec, mbuf_pool
+from mpcalc.dpdk.objects.mempool import PoolSpec, create_pool
 
 _SRC = "v22.11:app/test-pmd"
 # testpmd.h at the release (v22.11:app/test-pmd/testpmd.h:49-85, 658)
@@ -247,8 +247,8 @@ def extmem_size(seg: int, n: int, pgsz: int, p: Platform) -> int:
     >>> extmem_size(2176, 2048, 2 << 20, Platform()) // (2 << 20)  # measured: 67 pages (134 MB) more
     67
     """
-    from ..intmath import ceil_a
-    from ..mempool.layout import calc_obj_size
+    from mpcalc.dpdk.core.intmath import ceil_a
+    from mpcalc.dpdk.objects.mempool.layout import calc_obj_size
 
     obj = calc_obj_size(seg, 0, p).total_size
     per_page = pgsz // obj
@@ -270,7 +270,7 @@ def anon_size(total_elt_sz: int, n: int) -> int:
     >>> anon_size(2368, 5000)  # testpmd --total-num-mbufs=5000 --mp-alloc=anon, measured: 20,480,639 B
     20480639
     """
-    from ..mempool import calc_mem_size
+    from mpcalc.dpdk.objects.mempool import calc_mem_size
 
     return calc_mem_size(total_elt_sz, n, ANON_PAGE_SHIFT)
 
@@ -312,7 +312,7 @@ def _pool(
         parts.errors += errs
         if mp is not None:
             if t.mp_alloc != "native":
-                from ..eal import heap_cost
+                from mpcalc.dpdk.core.heap import heap_cost
 
                 mp = mp._replace(
                     memzones=tuple(z._replace(role=z.role + EXTMEM_ROLE_SUFFIX) for z in mp.memzones),
@@ -358,7 +358,7 @@ def _pool(
             p,
         )
         objs = [z for z in mp.memzones if z.role == "objects"]
-        from ..eal import heap_cost
+        from mpcalc.dpdk.core.heap import heap_cost
 
         mp = mp._replace(
             memzones=tuple(z for z in mp.memzones if z.role != "objects"),
@@ -408,7 +408,7 @@ def rx_metadata_negotiate(p: Platform, s: dict[str, int]) -> Parts:
     rte_mbuf_dynflag_register reserves the ``rte_mbuf_dyn`` memzone of struct mbuf_dyn_shm (init_shared_mem,
     v23.11.7:lib/mbuf/rte_mbuf_dyn.c:105-125) and rte_zmallocs a tailq entry and the flag's element
     (rte_mbuf_dyn.c:464-470).  Whatever the driver: the flag is registered before its callback is looked up."""
-    from ..facts import version_key
+    from mpcalc.dpdk.core.facts import version_key
 
     out = Parts()
     if version_key(p.release.version) < version_key(RESTORE_DYNFLAG_SINCE):
