@@ -3,6 +3,8 @@
 import re
 from typing import NamedTuple
 
+from mpcalc.dpdk.core.intmath import U32_MAX
+
 #: most characters of the input an error quotes (mpcalc.dpdk.core.limits.quote; InputError holds every message to it)
 QUOTE_CHARS = 80
 #: a quoted value in a message: a Python repr of a text
@@ -42,6 +44,20 @@ class InputError(MpcalcError):
     def __init__(self, message: str, *, param: str | None = None) -> None:
         super().__init__(_bounded(message))
         self.param = param
+
+
+def check_u32(*values: tuple[int, str]) -> None:
+    """Each ``(value, name)`` a value DPDK takes as a uint32_t: else an InputError that quotes it.
+
+    >>> check_u32((8191, "count"), (2304, "elt_size"))
+    >>> check_u32((1 << 32, "count"))
+    Traceback (most recent call last):
+    ...
+    mpcalc.dpdk.core.errors.InputError: count 4294967296 does not fit the uint32_t DPDK takes
+    """
+    for value, what in values:
+        if not 0 <= value <= U32_MAX:
+            raise InputError(f"{what} {value!r} does not fit the uint32_t DPDK takes", param=what)
 
 
 class Rejection(NamedTuple):

@@ -9,14 +9,14 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from mpcalc.dpdk.core.declare import FLAGS, ObjectDecl, Param, Resolved
-from mpcalc.dpdk.core.errors import InputError, Rejection
+from mpcalc.dpdk.core.errors import InputError, Rejection, check_u32
 from mpcalc.dpdk.core.heap import assemble
 from mpcalc.dpdk.core.intmath import INT_MAX, ceil_a, u32
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Mempool, Result
 from mpcalc.dpdk.objects.fib_routes import answer, route_failure, route_plan
 from mpcalc.dpdk.objects.fib_spec import TBL8_GROUP_ENTRIES, TBL24_ENTRIES, TYPES, FibSpec, max_nh, provided_tbl8
-from mpcalc.dpdk.objects.mempool import RING_LIMIT, check_u32
+from mpcalc.dpdk.objects.mempool import RING_LIMIT
 from mpcalc.dpdk.objects.rib import rib_max_nodes, rib_parts
 
 if (
@@ -126,8 +126,7 @@ def size(
     With a route ``plan`` (mpcalc.dpdk.objects.routes), also whether adding those routes in
     order fits: the first rte_fib_add that would fail is reported as DPDK's error.
     """
-    check_u32(spec.num_tbl8, "num_tbl8")
-    check_u32(spec.ext_size, "ext_size")
+    check_u32((spec.num_tbl8, "num_tbl8"), (spec.ext_size, "ext_size"))
     mempools, allocs, errors = fib_parts(spec, flags, p)
     details: dict[str, object] = {
         "type": spec.dp_type,

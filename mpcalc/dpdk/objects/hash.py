@@ -17,9 +17,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
-from mpcalc.dpdk.core.errors import InputError, Rejection
+from mpcalc.dpdk.core.errors import InputError, Rejection, check_u32
 from mpcalc.dpdk.core.facts import version_key
-from mpcalc.dpdk.core.intmath import U32_MAX, align32pow2, ceil_a, u32
+from mpcalc.dpdk.core.intmath import align32pow2, ceil_a, u32
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Result
 from mpcalc.dpdk.core.standalone import Parts, finish, name_bytes, truncate
@@ -199,9 +199,7 @@ def hash_parts(name: str, entries: int, key_len: int, flags: int, p: Platform) -
 
 def size(name: str, entries: int, key_len: int, flags: int, p: Platform) -> Result:
     """``rte_hash_create`` with ``entries``, ``key_len`` and ``extra_flag``."""
-    for value, what in ((entries, "entries"), (key_len, "key_len")):
-        if not 0 <= value <= U32_MAX:
-            raise InputError(f"{what} {value!r} does not fit the uint32_t DPDK takes", param=what)
+    check_u32((entries, "entries"), (key_len, "key_len"))
     if not 0 <= flags <= 0xFF:
         raise InputError(f"extra flags {flags:#x} do not fit the uint8_t extra_flag", param="--extra-flags")
     parts, details = hash_parts(name, entries, key_len, flags, p)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
-from mpcalc.dpdk.core.errors import InputError, Rejection
+from mpcalc.dpdk.core.errors import Rejection, check_u32
 from mpcalc.dpdk.core.facts import version_key
 from mpcalc.dpdk.core.intmath import U32_MAX, ceil_a, u32
 from mpcalc.dpdk.core.platform import Platform
@@ -137,9 +137,7 @@ def lpm_parts(name: str, max_rules: int, number_tbl8s: int, p: Platform) -> Part
 def size(name: str, max_rules: int, number_tbl8s: int, p: Platform, plan: Any = None) -> Result:
     """``rte_lpm_create`` with ``max_rules`` and ``number_tbl8s``; with a route plan
     (mpcalc.dpdk.objects.lpm_routes), also the first route whose rte_lpm_add would fail."""
-    for value, what in ((max_rules, "max_rules"), (number_tbl8s, "number_tbl8s")):
-        if not 0 <= value <= U32_MAX:
-            raise InputError(f"{what} {value!r} does not fit the uint32_t DPDK takes", param=what)
+    check_u32((max_rules, "max_rules"), (number_tbl8s, "number_tbl8s"))
     parts = lpm_parts(name, max_rules, number_tbl8s, p)
     details: dict[str, object] = {
         "tbl24_bytes": TBL24_ENTRIES * ENTRY_SIZE,

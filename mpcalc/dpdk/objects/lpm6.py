@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
-from mpcalc.dpdk.core.errors import InputError, Rejection
+from mpcalc.dpdk.core.errors import Rejection, check_u32
 from mpcalc.dpdk.core.intmath import U32_MAX, ceil_a
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Result
@@ -129,9 +129,7 @@ def lpm6_parts(name: str, max_rules: int, number_tbl8s: int, p: Platform) -> tup
 
 def size(name: str, max_rules: int, number_tbl8s: int, p: Platform, plan: Any = None) -> Result:
     """``rte_lpm6_create``; with a route plan (mpcalc.dpdk.objects.lpm_routes), the first route rte_lpm6_add refuses."""
-    for value, what in ((max_rules, "max_rules"), (number_tbl8s, "number_tbl8s")):
-        if not 0 <= value <= U32_MAX:
-            raise InputError(f"{what} {value!r} does not fit the uint32_t DPDK takes", param=what)
+    check_u32((max_rules, "max_rules"), (number_tbl8s, "number_tbl8s"))
     parts, details = lpm6_parts(name, max_rules, number_tbl8s, p)
     details = {
         "tbl24_bytes": TBL24_ENTRIES * 4,

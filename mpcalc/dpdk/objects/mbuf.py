@@ -6,10 +6,10 @@ from typing import Any, NamedTuple
 
 from mpcalc.dpdk.core import heap
 from mpcalc.dpdk.core.declare import CACHE_LAYOUT, CACHE_SIZE, ObjectDecl, Param, Resolved, at_most_one, name_param
-from mpcalc.dpdk.core.errors import InputError, Rejection
+from mpcalc.dpdk.core.errors import InputError, Rejection, check_u32
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Mempool, Result
-from mpcalc.dpdk.objects.mempool import RING_LIMIT, PoolSpec, check_u32, create_pool
+from mpcalc.dpdk.objects.mempool import RING_LIMIT, PoolSpec, create_pool
 from mpcalc.dpdk.objects.mempool.cache import cache_report
 from mpcalc.dpdk.objects.mempool.drivers import OPS
 
@@ -98,8 +98,7 @@ def mbuf_pool(spec: MbufSpec, p: Platform) -> tuple[Mempool | None, list[Rejecti
 
 def size(spec: MbufSpec, p: Platform, lcores: int | None = None) -> Result:
     """``rte_pktmbuf_pool_create`` with the default mempool ops."""
-    check_u32(spec.count, "count")
-    check_u32(spec.cache_size, "cache_size")
+    check_u32((spec.count, "count"), (spec.cache_size, "cache_size"))
     mp, errors, details = mbuf_pool(spec, p)
     if mp is not None and mp.header is not None and spec.cache_size:
         details["cache"] = cache_report(mp, p, spec.cache_layout, lcores)

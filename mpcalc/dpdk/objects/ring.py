@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
-from mpcalc.dpdk.core.errors import InputError, Rejection
+from mpcalc.dpdk.core.errors import Rejection, check_u32
 from mpcalc.dpdk.core.facts import version_key
 from mpcalc.dpdk.core.heap import memzone_len
 from mpcalc.dpdk.core.intmath import U32_MAX, align32pow2, ceil_a, is_pow2
@@ -183,9 +183,7 @@ def ring_parts(
 
 def size(name: str, count: int, esize: int, flags: int, p: Platform) -> Result:
     """``rte_ring_create_elem(name, esize, count, SOCKET_ID_ANY, flags)``."""
-    for value, what in ((count, "count"), (esize, "esize"), (flags, "flags")):
-        if not 0 <= value <= U32_MAX:
-            raise InputError(f"{what} {value!r} does not fit the unsigned int DPDK takes", param=what)
+    check_u32((count, "count"), (esize, "esize"), (flags, "flags"))
     parts, state = ring_parts(name, count, p, esize, flags)
     details: dict[str, object] = {"esize": esize, "ring_flags": RING_FLAGS.names(flags)}
     if state is not None:

@@ -18,7 +18,7 @@ from mpcalc.dpdk.core.declare import (
     name_param,
     new_resolved,
 )
-from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.errors import InputError, check_u32
 from mpcalc.dpdk.core.heap import assemble, hugepages
 from mpcalc.dpdk.core.intmath import U32_MAX
 from mpcalc.dpdk.core.platform import Platform
@@ -56,7 +56,6 @@ __all__ = [
     "arch_mem_object_align",
     "calc_mem_size",
     "calc_obj_size",
-    "check_u32",
     "create_pool",
     "footprint",
     "header_layout",
@@ -70,12 +69,6 @@ __all__ = [
 ]
 
 
-def check_u32(value: int, what: str) -> None:
-    """A value DPDK stores in an unsigned 32-bit field."""
-    if not 0 <= value <= U32_MAX:
-        raise InputError(f"{what} {value!r} does not fit the unsigned 32-bit field DPDK stores it in", param=what)
-
-
 def _check(count: int, elt_size: int, cache_size: int, private_size: int, flags: int, cache_layout: str) -> None:
     if not (
         0 <= count <= U32_MAX
@@ -84,14 +77,13 @@ def _check(count: int, elt_size: int, cache_size: int, private_size: int, flags:
         and 0 <= private_size <= U32_MAX
         and 0 <= flags <= U32_MAX
     ):  # the usual pool: one test
-        for value, what in (
+        check_u32(
             (count, "count"),
             (elt_size, "elt_size"),
             (cache_size, "cache_size"),
             (private_size, "private_size"),
             (flags, "flags"),
-        ):
-            check_u32(value, what)
+        )
     if cache_layout not in CACHE_SLOT_BYTES:
         raise InputError(f"unknown cache layout {cache_layout!r} (known: pointer, index)", param="cache_layout")
 
