@@ -213,7 +213,7 @@ def test_flags_all_csv_has_8_labels(run, command):
     assert len(labels) == 8 and "none" in labels
 
 
-# --- worked examples (the sheet's verified numbers, through the CLI) ---------------------------------------------
+# --- worked examples (figures measured on real DPDK builds, through the CLI) ------------------------------------------
 
 
 def test_example_mbuf_pool(run_json):
@@ -651,11 +651,13 @@ def test_new_commands_every_format(run, args, fmt):
 @pytest.mark.parametrize(
     ("args", "heap"),
     [
-        # §6.1: DUMMY, max_routes=1000: heap 409,088 (R, --no-huge)
+        # rte_fib_create (DUMMY): DUMMY, max_routes=1000: heap 409,088 (R, --no-huge)
         (["fib", "--routes", "1000", "--type", "dummy"], 409_088),
-        # §6.2: DIR24_8 4B, num_tbl8=100: 67,650,624 on Debian 22.11.11 (with the +4 B tbl24 backport)
+        # rte_fib_create (DIR24_8): DIR24_8 4B, num_tbl8=100: 67,650,624 on Debian 22.11.11 (with the +4 B tbl24
+        # backport)
         (["fib", "--routes", "1000", "--nh-size", "4", "--tbl8", "100"], 67_650_624),
-        # §6.3: TRIE 4B, num_tbl8=100: 67,622,272 at v22.11 GA, + 64 for the +4 B tbl24 backport = 67,622,336
+        # rte_fib6_create (TRIE): TRIE 4B, num_tbl8=100: 67,622,272 at v22.11 GA, + 64 for the +4 B tbl24 backport =
+        # 67,622,336
         (["fib6", "--routes", "1000", "--nh-size", "4", "--tbl8", "100"], 67_622_336),
     ],
 )

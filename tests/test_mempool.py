@@ -1,8 +1,9 @@
 """The mempool model (rte_mempool_create) against DPDK facts.
 
-Numbers come from /work/shared/reference/dpdk-sizing-facts.md ("the sheet"), whose examples were measured on real
-DPDK builds (R) or with sizeof/offsetof (Z); section numbers below refer to it.  Figures derived by hand carry the
-arithmetic in a comment.  Default platform: DPDK 22.11, x86-64, CL = MA = 64, RTE_MAX_LCORE 128, nchan 4, nrank 1.
+Each figure is DPDK's own, measured on real builds (R: tests/conformance/ reproduces them against the real
+library) or with sizeof/offsetof (Z); the comments name the DPDK function each reproduces.  Figures derived by
+hand carry the arithmetic in a comment.  Default platform: DPDK 22.11, x86-64, CL = MA = 64, RTE_MAX_LCORE 128,
+nchan 4, nrank 1.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def errnos(result):
     return [e.errno for e in result.errors]
 
 
-# --- §1 calc_obj_size: "Verified examples (x86-64, CL=MA=64, nchan=4, nrank=1; R and M)" ---------------------------
+# --- rte_mempool_calc_obj_size calc_obj_size: "Verified examples (x86-64, CL=MA=64, nchan=4, nrank=1; R and M)" -------
 
 OBJ_TABLE = [
     # elt, flags 0, NO_SPREAD, NO_CACHE_ALIGN (direct call), NO_CACHE_ALIGN|NO_SPREAD, DEBUG flags 0
@@ -97,7 +98,8 @@ def test_calc_obj_size_parts():
 
 
 def test_other_platforms_without_spreading():
-    # §1 "Other platforms": arm64 generic (MA=128, no spreading): rib node -> 256, 2304 -> 2432; cn10k (CL 64, MA 128)
+    # rte_mempool_calc_obj_size "Other platforms": arm64 generic (MA=128, no spreading): rib node -> 256, 2304 -> 2432;
+    # cn10k (CL 64, MA 128)
     # gives the same.  Only x86-64 is in facts.ARCHES, so build the platforms by hand.
     for p in (
         Platform(cache_line=128, mempool_align=128, spreads=False, max_lcore=256),
@@ -108,7 +110,8 @@ def test_other_platforms_without_spreading():
 
 
 def test_uint32_wrap_to_zero_is_einval():
-    # §1 "uint32 overflow": elt 0xFFFFFFC0 with NO_SPREAD wraps total to 0, and create_empty rejects total == 0
+    # rte_mempool_calc_obj_size "uint32 overflow": elt 0xFFFFFFC0 with NO_SPREAD wraps total to 0, and create_empty
+    # rejects total == 0
     r = api.pool(PoolSpec(name="p", count=1, elt_size=0xFFFFFFC0, flags=int(NS)), PNONE)
     assert errnos(r) == ["EINVAL"]
     assert r.memzones == ()
@@ -116,7 +119,8 @@ def test_uint32_wrap_to_zero_is_einval():
 
 @pytest.mark.parametrize("elt", [0xFFFFFFC0, 0xFFFFFFF0])
 def test_uint32_wrap_to_64_is_a_hazard(elt):
-    # §1: 0xFFFFFFC0 and 0xFFFFFFF0 with flags 0 give total 64: DPDK accepts them and builds a broken pool
+    # rte_mempool_calc_obj_size: 0xFFFFFFC0 and 0xFFFFFFF0 with flags 0 give total 64: DPDK accepts them and builds a
+    # broken pool
     r = api.pool(PoolSpec(name="p", count=1, elt_size=elt), PNONE)
     assert r.mempools[0].objsz.total_size == 64
     assert errnos(r) == [None]
@@ -142,7 +146,11 @@ def test_no_wrap_with_no_cache_align_is_not_a_hazard():
 @pytest.mark.parametrize(
     ("channels", "ranks", "rib_node"),
     [
-        (4, 1, 192),  # the default: 104 B -> 2 lines; gcd(2, 4) = 2 -> 3 lines = 192 (§1, §5)
+        (
+            4,
+            1,
+            192,
+        ),  # the default: 104 B -> 2 lines; gcd(2, 4) = 2 -> 3 lines = 192 (rte_mempool_calc_obj_size, rte_rib_create)
         (1, 1, 128),  # product 1: no padding, 2 lines = 128
         (3, 1, 128),  # gcd(2, 3) = 1: 2 lines stay, 128
         (2, 1, 192),  # gcd(2, 2) = 2 -> 3 lines: 192
@@ -176,11 +184,11 @@ def test_arch_mem_object_align_direct():
     assert arch_mem_object_align(128, Platform(spreads=False)) == 128
 
 
-# --- §2: the 8191-object mbuf-like pool (n=8191, elt=2304, cache=250, priv=8) ------------------------------------
+# --- rte_mempool_create: the 8191-object mbuf-like pool (n=8191, elt=2304, cache=250, priv=8) -------------------------
 
 
 def test_mbuf_pool_header_memzone():
-    # §2.1: 192 + 128 x 8256 = 1,056,960; private 8 -> 64 gives 1,057,024 (R, every tag)
+    # rte_mempool_calc_obj_size: 192 + 128 x 8256 = 1,056,960; private 8 -> 64 gives 1,057,024 (R, every tag)
     r = pool()
     assert mz(r, "header").name == "MP_mbuf_pool"
     assert mz(r, "header").len == 1_057_024
@@ -189,7 +197,7 @@ def test_mbuf_pool_header_memzone():
 
 
 def test_mbuf_pool_ring_memzone():
-    # §2.3: pow2ceil32(8192) = 8192 slots; 384 + 8 x 8192 = 65,920; the ring is RG_MP_<name>
+    # rte_ring_get_memsize: pow2ceil32(8192) = 8192 slots; 384 + 8 x 8192 = 65,920; the ring is RG_MP_<name>
     r = pool()
     assert mz(r, "ring").name == "RG_MP_mbuf_pool"
     assert mz(r, "ring").len == 65_920
@@ -214,7 +222,7 @@ def test_mbuf_pool_objects_memzone(p, flags, length):
 
 
 def test_mbuf_pool_heap_on_4k_pages():
-    # §2.6: e(1,057,024) + e(24) + e(24) + e(65,920) + e(33,550,976) + e(56) = 34,674,880, e(x) = 128 + ceil64(x)
+    # malloc_elem: e(1,057,024) + e(24) + e(24) + e(65,920) + e(33,550,976) + e(56) = 34,674,880, e(x) = 128 + ceil64(x)
     r = pool()
     assert r.heap_bytes == 34_674_880
     assert r.total_bytes == 1_057_024 + 65_920 + 33_550_976 + 24 + 24 + 56
@@ -229,24 +237,25 @@ def test_mbuf_pool_objects_per_page():
 
 
 def test_calc_mem_size_helper():
-    # §2.4 and the docstring: 2 MiB: 9 x 2 MiB + 226 x 2368 + 2367 = 19,411,903
+    # rte_mempool_op_calc_mem_size_default and the docstring: 2 MiB: 9 x 2 MiB + 226 x 2368 + 2367 = 19,411,903
     assert calc_mem_size(2368, 8191, 21) == 9 * 2**21 + 226 * 2368 + 2367 == 19_411_903
     assert calc_mem_size(2368, 8191, 12) == 33_550_975
     assert calc_mem_size(2368, 8191, 0) == 8191 * 2368
-    # objects larger than a page are charged ceil_a(T, page) each (§9 item 4: 9408-byte jumbo -> 12,288 on 4K)
+    # objects larger than a page are charged ceil_a(T, page) each (rte_mempool_op_calc_mem_size_default: 9408-byte jumbo
+    # -> 12,288 on 4K)
     assert calc_mem_size(9408, 10, 12) == 12_288 * 10
     assert calc_mem_size(0, 10, 12) == 0
 
 
 def test_header_without_cache():
-    # cache_size 0: no per-lcore caches; 192 B header memzone (§5 "MP_MP_<name> (192 B: cache 0, priv 0)")
+    # cache_size 0: no per-lcore caches; 192 B header memzone (rte_rib_create "MP_MP_<name> (192 B: cache 0, priv 0)")
     r = pool(cache=0, priv=0)
     assert mz(r, "header").len == 192
     assert r.mempools[0].header.caches == 0
 
 
 def test_header_scales_with_max_lcore_and_cache_line():
-    # §3.2: HEADER_SIZE(cs>0) = 2,113,728 for LCORE 256; 1,065,216 for CL 128 / LCORE 128
+    # MEMPOOL_HEADER_SIZE: HEADER_SIZE(cs>0) = 2,113,728 for LCORE 256; 1,065,216 for CL 128 / LCORE 128
     h = header_layout(1, 0, make_platform(max_lcore=256))
     assert header_size(h, make_platform(max_lcore=256)) == 2_113_728
     p128 = make_platform(cache_line=128)
@@ -263,7 +272,7 @@ def test_index_cache_layout_halves_the_slots():
     assert mz(r, "header").len == 192 + 128 * 4160 + 64
 
 
-# --- §2.3 ring doubling ------------------------------------------------------------------------------------------
+# --- rte_ring_get_memsize ring doubling -------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -272,7 +281,7 @@ def test_index_cache_layout_halves_the_slots():
         (1, 2, 384 + 16),  # 400 -> rounded to CL below
         (8191, 8192, 65_920),
         (8192, 16384, 131_456),  # n = 2^k doubles the ring
-        (1000, 1024, 8_576),  # §5: max_nodes = 1000 gives ring 8,576
+        (1000, 1024, 8_576),  # rte_rib_create: max_nodes = 1000 gives ring 8,576
         (2**30 - 1, 2**30, 384 + 8 * 2**30),
     ],
 )
@@ -284,7 +293,7 @@ def test_ring_slots(n, slots, ring_len):
     assert ring_memsize(slots, PNONE) == -(-ring_len // 64) * 64
 
 
-# --- §2.2 rejections ---------------------------------------------------------------------------------------------
+# --- rte_mempool_create_empty rejections ------------------------------------------------------------------------------
 
 
 def test_n_zero_is_einval():
@@ -299,7 +308,8 @@ def test_cache_above_max_is_einval():
 
 
 def test_cache_flush_threshold_rule():
-    # <= v25.11: floor(1.5 x cache) must not exceed n.  n=100: 67 -> 100 ok; 68 -> 102 EINVAL; 100 EINVAL (§2.2)
+    # <= v25.11: floor(1.5 x cache) must not exceed n.  n=100: 67 -> 100 ok; 68 -> 102 EINVAL; 100 EINVAL
+    # (rte_mempool_create_empty)
     assert pool(n=100, cache=67).ok
     assert errnos(pool(n=100, cache=68)) == ["EINVAL"]
     assert errnos(pool(n=100, cache=100)) == ["EINVAL"]
@@ -328,7 +338,8 @@ def test_name_of_25_is_ok():
 
 @pytest.mark.parametrize("length", [26, 27, 28])
 def test_name_of_26_to_28_leaks_the_header_memzone(length):
-    # "MP_"+name fits the 32-byte memzone name, strlcpy into name[26] fails after the reserve (§2.2 "Leak")
+    # "MP_"+name fits the 32-byte memzone name, strlcpy into name[26] fails after the reserve (rte_mempool_create_empty
+    # "Leak")
     r = pool(name="n" * length)
     assert errnos(r) == ["ENAMETOOLONG"]
     (leaked,) = r.memzones
@@ -372,7 +383,7 @@ def test_engine_rejects_values_beyond_uint32():
         api.pool(PoolSpec(name="p", count=1, elt_size=1, cache_layout="bogus"), P4K)
 
 
-# --- §5 RIB / RIB6 -----------------------------------------------------------------------------------------------
+# --- rte_rib_create RIB / RIB6 ----------------------------------------------------------------------------------------
 
 
 def rib(routes=None, nodes=None, family=4, flags=0, ext=0, name="rib", p=P4K):
@@ -412,7 +423,7 @@ def test_rib6_default_node_is_192():
 
 
 def test_rib_1000_nodes_memzones():
-    # §5: max_nodes=1000 on 4 KiB pages: ring 8,576 and objects 195,200
+    # rte_rib_create: max_nodes=1000 on 4 KiB pages: ring 8,576 and objects 195,200
     r = rib(nodes=1000)
     assert mz(r, "header").len == 192
     assert mz(r, "ring").len == 8_576
@@ -428,13 +439,14 @@ def test_rib_allocations():
 
 
 def test_rib_heap_matches_fib_dummy_measurement():
-    # §6.1: FIB DUMMY with max_routes=1000 (2000 nodes) measured heap 409,088 on 4K pages; that is the RIB plus
+    # rte_fib_create (DUMMY): FIB DUMMY with max_routes=1000 (2000 nodes) measured heap 409,088 on 4K pages; that is the
+    # RIB plus
     # e(24) for the FIB tailq entry and e(112) for struct rte_fib: 409,088 - 192 - 256 = 408,640
     assert rib(routes=1000).heap_bytes == 408_640
 
 
 def test_rib_ext_size():
-    # §5: ext_sz up to 64: 40 + 64 = 104 -> 192
+    # rte_rib_create: ext_sz up to 64: 40 + 64 = 104 -> 192
     assert rib(nodes=1000, ext=64).mempools[0].objsz.total_size == 192
     assert rib(nodes=1000, ext=64).mempools[0].elt_size == 104
 
@@ -443,7 +455,8 @@ def test_rib_ext_size():
     ("length", "ok", "leak"), [(22, True, False), (23, False, True), (25, False, True), (26, False, False)]
 )
 def test_rib_name_limit(length, ok, leak):
-    # §5 / §9.1: the pool is MP_<name>, so a RIB name may have 22 chars; 23-25 leak MP_MP_<name>
+    # rte_rib_create / rte_memzone_reserve's name: the pool is MP_<name>, so a RIB name may have 22 chars; 23-25 leak
+    # MP_MP_<name>
     r = rib(nodes=1000, name="r" * length)
     assert r.ok is ok
     if not ok:
@@ -473,7 +486,7 @@ def test_rib_too_many_nodes_for_the_ring():
 
 
 def test_rib_node_on_other_platforms():
-    # §5: 192 on x86, 256 on arm64 generic (MA 128, no spreading)
+    # rte_rib_create: 192 on x86, 256 on arm64 generic (MA 128, no spreading)
     arm = Platform(cache_line=128, mempool_align=128, spreads=False, max_lcore=256, page_size=4096)
     assert rib(nodes=1000, p=arm).mempools[0].objsz.total_size == 256
 
@@ -504,7 +517,7 @@ def test_effective_flags_of_a_rib_rejected_before_its_pool():
     assert r.to_dict()["effective_flags"] == ["no_spread", "no_cache_align"]
 
 
-# --- EAL accounting (§2.6) ---------------------------------------------------------------------------------------
+# --- EAL accounting (malloc_elem) -------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("req", "length"), [(0, 64), (1, 64), (24, 64), (64, 64), (65, 128), (1_057_024, 1_057_024)])
