@@ -84,10 +84,9 @@ def into_closed_pipe(*args: str, **env: str) -> Run:
     return Run(res.returncode, "", res.stderr)
 
 
-def on_terminal(*args: str, columns: int = 80, rows: int = 60, **env: str) -> Run:
-    """``mpcalc ARGS`` on a terminal of ``columns`` x ``rows`` (a pseudo-terminal with that window size,
-    stdin, stdout and stderr on it, TERM=xterm-256color).  ``out`` is what the screen shows, escape
-    codes removed; ``err`` is empty (stderr is the same terminal)."""
+def _terminal_bytes(*args: str, columns: int, rows: int, **env: str) -> tuple[int, str]:
+    """``mpcalc ARGS`` on a pseudo-terminal of ``columns`` x ``rows`` (stdin, stdout and stderr on it,
+    TERM=xterm-256color): its exit code and every character it wrote, escape codes and all."""
     import fcntl
     import pty
     import struct
@@ -116,8 +115,14 @@ def on_terminal(*args: str, columns: int = 80, rows: int = 60, **env: str) -> Ru
         chunks.append(data)
     os.close(master)
     code = proc.wait(timeout=300)
-    screen = ANSI.sub("", b"".join(chunks).decode("utf-8", "replace")).replace("\r\n", "\n")
-    return Run(code, screen, "")
+    return code, b"".join(chunks).decode("utf-8", "replace")
+
+
+def on_terminal(*args: str, columns: int = 80, rows: int = 60, **env: str) -> Run:
+    """``mpcalc ARGS`` on a terminal of ``columns`` x ``rows``.  ``out`` is what the screen shows, escape
+    codes removed; ``err`` is empty (stderr is the same terminal)."""
+    code, raw = _terminal_bytes(*args, columns=columns, rows=rows, **env)
+    return Run(code, ANSI.sub("", raw).replace("\r\n", "\n"), "")
 
 
 def test_the_command_is_the_installed_one():
@@ -278,35 +283,7 @@ def test_the_terminal_gets_colour_and_no_color_removes_it():
 
 
 def _raw_terminal(*args: str, **env: str) -> str:
-    import fcntl
-    import pty
-    import struct
-    import termios
-
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 80, 0, 0))
-    proc = subprocess.Popen(
-        [str(MPCALC), *args],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        cwd=ROOT,
-        env=user_env(TERM="xterm-256color", **env),
-        start_new_session=True,
-    )
-    os.close(slave)
-    chunks = []
-    while True:
-        try:
-            data = os.read(master, 1 << 16)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    os.close(master)
-    proc.wait(timeout=300)
-    return b"".join(chunks).decode("utf-8", "replace")
+    return _terminal_bytes(*args, columns=80, rows=60, **env)[1]
 
 
 def test_a_wide_terminal_is_used():

@@ -121,27 +121,35 @@ def platform_for(probe_platform: dict, channels: int, ranks: int, page_size: int
     return make_platform(channels=channels, ranks=ranks, page_size=page_size)
 
 
+def differ(diffs: list[str], what: str, mine: object, real: object) -> None:
+    """Add ``what`` to ``diffs`` when mpcalc's value is not the real library's."""
+    if mine != real:
+        diffs.append(f"{what}: mpcalc {mine!r} != DPDK {real!r}")
+
+
+def base_mismatches(result: Result, reply: dict) -> list[str]:
+    """What every probe reply is held to: ok, errno, the new memzones (name, len) and the heap's growth."""
+    diffs: list[str] = []
+    errnos = [e.errno for e in result.errors if e.errno]
+    differ(diffs, "ok", not errnos, reply["ok"])
+    if errnos and not reply["ok"]:
+        differ(diffs, "errno", errnos[0], reply["errno"])
+    memzones = [(m["name"], m["len"]) for m in reply["memzones"]]
+    differ(diffs, "memzones", [(m.name, m.len) for m in result.memzones], memzones)
+    differ(diffs, "heap_bytes", result.heap_bytes, reply["heap_delta"])
+    return diffs
+
+
 def mismatches(case, result: Result, reply: dict) -> list[str]:
     """Every difference between mpcalc's result and what the real library did."""
-    diffs: list[str] = []
-
-    def check(what: str, mine: object, real: object) -> None:
-        if mine != real:
-            diffs.append(f"{what}: mpcalc {mine!r} != DPDK {real!r}")
-
-    errnos = [e.errno for e in result.errors if e.errno]
-    check("ok", not errnos, reply["ok"])
-    if errnos and not reply["ok"]:
-        check("errno", errnos[0], reply["errno"])
-    check("memzones", [(m.name, m.len) for m in result.memzones], [(m["name"], m["len"]) for m in reply["memzones"]])
-    check("heap_bytes", result.heap_bytes, reply["heap_delta"])
+    diffs = base_mismatches(result, reply)
     if reply["ok"] and "objsz" in reply:  # pools and mbuf pools
         mp = result.mempools[0]
-        check("objsz", mp.objsz.to_dict() if mp.objsz else None, reply["objsz"])
-        check("ops_name", mp.ops_name, reply["ops_name"])
-        check("mp->flags", mp.mp_flags, reply["flags"])
-        check("private_data_size", mp.header.private_data if mp.header else None, reply["private_data_size"])
-        check("size", mp.count, reply["size"])
+        differ(diffs, "objsz", mp.objsz.to_dict() if mp.objsz else None, reply["objsz"])
+        differ(diffs, "ops_name", mp.ops_name, reply["ops_name"])
+        differ(diffs, "mp->flags", mp.mp_flags, reply["flags"])
+        differ(diffs, "private_data_size", mp.header.private_data if mp.header else None, reply["private_data_size"])
+        differ(diffs, "size", mp.count, reply["size"])
     return diffs
 
 

@@ -21,6 +21,8 @@ from mpcalc.dpdk.objects.mbuf import size as mbuf_size
 from mpcalc.dpdk.objects.mempool import PoolSpec
 from mpcalc.dpdk.objects.mempool import size as pool_size
 
+from .grid import base_mismatches, differ
+
 SEED = 20261201
 #: a created object's data stays under this (the probe runs with -m 3072)
 MAX_BYTES = 48 * 2**20
@@ -46,25 +48,15 @@ def _near_pow2(rng: random.Random, lo_exp: int, hi_exp: int) -> int:
 
 
 def common_mismatches(result: Result, reply: dict) -> list[str]:
-    """ok, errno, the new memzones (name, len), heap growth, and nothing left behind."""
-    diffs: list[str] = []
-
-    def check(what: str, mine: object, real: object) -> None:
-        if mine != real:
-            diffs.append(f"{what}: mpcalc {mine!r} != DPDK {real!r}")
-
-    errnos = [e.errno for e in result.errors if e.errno]
-    check("ok", not errnos, reply["ok"])
-    if errnos and not reply["ok"]:
-        check("errno", errnos[0], reply["errno"])
-    check("memzones", [(m.name, m.len) for m in result.memzones], [(m["name"], m["len"]) for m in reply["memzones"]])
-    check("heap_bytes", result.heap_bytes, reply["heap_delta"])
-    check(
+    """grid.base_mismatches, the heap elements' count, and nothing left behind."""
+    diffs = base_mismatches(result, reply)
+    differ(
+        diffs,
         "allocations + memzones",
         len(result.allocations) + len(result.memzones) + sum(len(mp.allocations) for mp in result.mempools),
         reply["alloc_count_delta"],
     )
-    check("leaked", [m.name for m in result.memzones if m.leaked], reply.get("leaked", []))
+    differ(diffs, "leaked", [m.name for m in result.memzones if m.leaked], reply.get("leaked", []))
     return diffs
 
 
