@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from mpcalc import inspect as ins
 from mpcalc.cli import cli
 from mpcalc.dpdk.core.platform import Platform
-from mpcalc.inspect.apps import app_model, explain, is_chunk_of, pinned_zones
+from mpcalc.inspect.app_dump import app_model, explain, is_chunk_of, pinned_zones
 from mpcalc.inspect.pool_model import object_zones
 
 APPS = Path(__file__).resolve().parent / "conformance" / "apps"

@@ -117,3 +117,12 @@ def test_the_diagram_names_every_folder():
     for folder in folders:
         short = folder.removesuffix("/__init__.py")
         assert re.search(rf"(^|[\s/]){re.escape(short.split('/')[-1])}/", diagram), short
+
+
+def test_one_name_one_module():
+    """No two modules of the tree share a name, and no module is named as a package is (a newcomer reading
+    ``drivers`` or ``trace`` finds one thing)."""
+    modules = [p.stem for p in ROOT.rglob("*.py") if p.name != "__init__.py"]
+    packages = [p.parent.name for p in ROOT.rglob("__init__.py") if p.parent != ROOT]
+    names = modules + packages
+    assert sorted({n for n in names if names.count(n) > 1}) == []

@@ -15,8 +15,8 @@ from mpcalc.dpdk.core.intmath import align32pow2
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import HeaderLayout, ObjSize, Rejection
 from mpcalc.dpdk.objects.mempool.create import PoolSizes, header_key, objsz_key, pool_calc
-from mpcalc.dpdk.objects.mempool.drivers import STACK_OPS
 from mpcalc.dpdk.objects.mempool.layout import calc_mem_size
+from mpcalc.dpdk.objects.mempool.ops import STACK_OPS
 
 #: the types each field may hold
 TYPES: dict[str, tuple[type, ...]] = {

@@ -9,7 +9,7 @@ from mpcalc.dpdk.core.platform import make_platform
 from mpcalc.dpdk.objects import ring
 from mpcalc.dpdk.objects.mempool import PoolSpec
 from mpcalc.dpdk.objects.mempool import size as pool_size
-from mpcalc.dpdk.objects.mempool.drivers import stack_memsize
+from mpcalc.dpdk.objects.mempool.ops import stack_memsize
 from mpcalc.dpdk.objects.objflags import HASH_FLAGS, RING_FLAGS
 
 X86 = make_platform()

@@ -94,7 +94,7 @@ def inspect_trace(path: str, pins: Pins | None = None, command_line: list[str] |
 
 def inspect_parsed(parsed: Parsed, pins: Pins | None = None, command_line: list[str] | None = None) -> InspectReport:
     """Reconcile what was read (and, with the application's command line, explain it by ``mpcalc app``)."""
-    from mpcalc.inspect.apps import app_model, explain
+    from mpcalc.inspect.app_dump import app_model, explain
 
     if not command_line:
         return reconcile(parsed, pins)

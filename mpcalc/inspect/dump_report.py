@@ -66,7 +66,7 @@ class InspectReport:
     other_memzones: list[dict[str, Any]]
     advice: list[dict[str, Any]]
     notes: list[str]
-    #: the dump against ``mpcalc app`` of the application's command line (mpcalc.inspect.apps.explain)
+    #: the dump against ``mpcalc app`` of the application's command line (mpcalc.inspect.app_dump.explain)
     application: dict[str, Any] | None = None
 
     @property

@@ -16,8 +16,8 @@ from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Result
 from mpcalc.dpdk.objects import mempool
 from mpcalc.dpdk.objects.mempool import PoolSpec
-from mpcalc.dpdk.objects.mempool.drivers import OPS, STACK_OPS
 from mpcalc.dpdk.objects.mempool.layout import calc_mem_size
+from mpcalc.dpdk.objects.mempool.ops import OPS, STACK_OPS
 from mpcalc.inspect.dumps import Parsed, PoolDump
 
 
@@ -94,7 +94,7 @@ def matches(meas: dict[str, Measured], res: Result) -> bool:
 
 def object_zones(parsed: Parsed, name: str) -> list[str]:
     """Names of the memzones ``MP_<name>_<n>`` that hold a pool's objects, in input order."""
-    from mpcalc.inspect.apps import is_chunk_of  # not MP_<name>_1 when that is the header of pool <name>_1
+    from mpcalc.inspect.app_dump import is_chunk_of  # not MP_<name>_1 when that is the header of pool <name>_1
 
     return [n for n in parsed.zones if is_chunk_of(n, name, parsed.zones)]
 

@@ -18,7 +18,7 @@ from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.facts import ARCHES, DEFAULT_RELEASE, version_key
 from mpcalc.dpdk.core.flags import VALID_USER_FLAGS, MempoolFlag, effective_flags, flag_names
 from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform, describe
-from mpcalc.inspect.apps import is_chunk_of, pinned_rows, pinned_zones
+from mpcalc.inspect.app_dump import is_chunk_of, pinned_rows, pinned_zones
 from mpcalc.inspect.dump_report import InspectReport, PoolReport
 from mpcalc.inspect.dumps import Parsed, PoolDump
 from mpcalc.inspect.explanations import explanations

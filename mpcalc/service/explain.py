@@ -94,7 +94,7 @@ def pool_steps(mp: Mempool, p: Platform) -> list[str]:
     )
     slots = align32pow2(mp.count + 1)
     if mz["ring"].role == "stack":
-        from mpcalc.dpdk.objects.mempool.drivers import stack_steps
+        from mpcalc.dpdk.objects.mempool.ops import stack_steps
 
         steps.append(stack_steps(mp, mz["ring"], p))
     else:

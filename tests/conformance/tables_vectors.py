@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.objects import lpm_routes
 from mpcalc.dpdk.objects import ring as dpdk_ring
-from mpcalc.dpdk.objects.mempool.drivers import STACK_STRUCT_LINES
+from mpcalc.dpdk.objects.mempool.ops import STACK_STRUCT_LINES
 
 from . import tables_grid
 

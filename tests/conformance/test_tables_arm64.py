@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from mpcalc.dpdk.objects import ring as dpdk_ring
-from mpcalc.dpdk.objects.mempool.drivers import STACK_STRUCT_LINES
+from mpcalc.dpdk.objects.mempool.ops import STACK_STRUCT_LINES
 
 from . import tables_grid
 from .oracle import Probe, arm64_probe_factory

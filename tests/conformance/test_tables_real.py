@@ -20,7 +20,7 @@ def _platform(probe):  # type: ignore[no-untyped-def]
 
 
 def test_probe_sizes_match_the_model(probes):
-    from mpcalc.dpdk.objects.mempool.drivers import STACK_STRUCT_LINES
+    from mpcalc.dpdk.objects.mempool.ops import STACK_STRUCT_LINES
 
     probe = probes[(4, 1)]
     p = _platform(probe)

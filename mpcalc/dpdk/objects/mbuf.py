@@ -11,7 +11,7 @@ from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Mempool, Result
 from mpcalc.dpdk.objects.mempool import RING_LIMIT, PoolSpec, create_pool
 from mpcalc.dpdk.objects.mempool.cache import cache_report
-from mpcalc.dpdk.objects.mempool.drivers import OPS
+from mpcalc.dpdk.objects.mempool.ops import OPS
 
 ETHER_HDR_LEN = 14  # RTE_ETHER_HDR_LEN
 ETHER_CRC_LEN = 4  # RTE_ETHER_CRC_LEN

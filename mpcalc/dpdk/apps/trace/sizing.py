@@ -24,7 +24,7 @@ from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Mempool, Memzone
 from mpcalc.dpdk.core.standalone import Parts
 from mpcalc.dpdk.objects.mempool import PoolSpec, create_pool
-from mpcalc.dpdk.objects.mempool.drivers import OPS
+from mpcalc.dpdk.objects.mempool.ops import OPS
 
 __all__ = [
     "CARRIED_ROLE",

@@ -33,7 +33,6 @@ from mpcalc.dpdk.objects.mempool.create import (
     pool_calc,
     pool_sizes,
 )
-from mpcalc.dpdk.objects.mempool.drivers import OPS
 from mpcalc.dpdk.objects.mempool.layout import (
     CACHE_SLOT_BYTES,
     arch_mem_object_align,
@@ -45,6 +44,7 @@ from mpcalc.dpdk.objects.mempool.layout import (
     ops_name,
     unwrapped_obj_size,
 )
+from mpcalc.dpdk.objects.mempool.ops import OPS
 
 __all__ = [
     "CACHE_SLOT_BYTES",

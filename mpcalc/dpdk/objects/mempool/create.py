@@ -17,7 +17,6 @@ from mpcalc.dpdk.core.records import Allocation, HeaderLayout, Mempool, Memzone,
 from mpcalc.dpdk.core.standalone import name_bytes as c_strlen  # sizes names its result name_bytes
 from mpcalc.dpdk.core.tuples import positional
 from mpcalc.dpdk.objects.mempool.checks import _SRC, SSIZE_MAX, _reject, create_empty_checks, size_hazards
-from mpcalc.dpdk.objects.mempool.drivers import STACK_OPS, stack_zone
 from mpcalc.dpdk.objects.mempool.layout import (
     NO_WRAP_BELOW,
     calc_mem_size,
@@ -29,6 +28,7 @@ from mpcalc.dpdk.objects.mempool.layout import (
     ops_name,
     unwrapped_obj_size,
 )
+from mpcalc.dpdk.objects.mempool.ops import STACK_OPS, stack_zone
 from mpcalc.dpdk.objects.ring import RING_SZ_MASK, ring_memsize, zero_size_accepted
 
 #: the largest n a ring-backed pool takes: its ring needs rte_align32pow2(n + 1) <= RTE_RING_SZ_MASK slots
@@ -48,7 +48,7 @@ class PoolSpec(NamedTuple):
     private_size: int = 0
     flags: int = 0
     cache_layout: str = "pointer"
-    #: the mempool driver set with rte_mempool_set_ops_byname (mpcalc.dpdk.objects.mempool.drivers.OPS); "": the ring
+    #: the mempool driver set with rte_mempool_set_ops_byname (mpcalc.dpdk.objects.mempool.ops.OPS); "": the ring
     #: ops rte_mempool_create derives from SP_PUT/SC_GET (v22.11:lib/mempool/rte_mempool.c:966-977)
     ops: str = ""
 

@@ -18,8 +18,8 @@ from array import array
 from collections.abc import Sequence
 
 from mpcalc.dpdk.core.extensions import load_extension
+from mpcalc.dpdk.objects.routes.add_record import Trace
 from mpcalc.dpdk.objects.routes.fast4 import Clobbered
-from mpcalc.dpdk.objects.routes.trace import Trace
 
 #: the _accel.c this Python expects (its VERSION): a build of an older source is not used
 VERSION = 2

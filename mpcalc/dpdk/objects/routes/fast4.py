@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from mmap import mmap
 
+from mpcalc.dpdk.objects.routes.add_record import DUP, NEW, REPLACE, SAME, Trace
 from mpcalc.dpdk.objects.routes.deep24 import (
     _BYTE,
     _DEEP,
@@ -51,7 +52,6 @@ from mpcalc.dpdk.objects.routes.deep24 import (
     runs,
 )
 from mpcalc.dpdk.objects.routes.groups import zeroed, zeroed_u32
-from mpcalc.dpdk.objects.routes.trace import DUP, NEW, REPLACE, SAME, Trace
 
 CHUNK = 1 << 16  #: routes between two progress reports
 
@@ -65,7 +65,7 @@ class Clobbered(Exception):
 
 
 class Replay4:
-    """One replay; :meth:`run` returns the :class:`~mpcalc.dpdk.objects.routes.trace.Trace`.
+    """One replay; :meth:`run` returns the :class:`~mpcalc.dpdk.objects.routes.add_record.Trace`.
 
     Next hops come as ids + 1 (equal for equal next hops, 1 for the default next hop).  The route of depth
     d <= 24 at ``net`` is ``rt[d][net >> (32 - d)]`` (its next hop id + 1; 0: no such route), and

@@ -27,8 +27,8 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate, repeat
 from operator import ne
 
+from mpcalc.dpdk.objects.routes.add_record import DUP, NEW, REPLACE, SAME, Trace
 from mpcalc.dpdk.objects.routes.fast4 import CHUNK, Clobbered
-from mpcalc.dpdk.objects.routes.trace import DUP, NEW, REPLACE, SAME, Trace
 from mpcalc.dpdk.objects.routes.trie6 import TrieDP
 
 __all__ = ["Clobbered", "Replay6"]
@@ -41,7 +41,7 @@ def _ceil8(x: int) -> int:
 
 
 class Replay6:
-    """One replay; :meth:`run` returns the :class:`~mpcalc.dpdk.objects.routes.trace.Trace`."""
+    """One replay; :meth:`run` returns the :class:`~mpcalc.dpdk.objects.routes.add_record.Trace`."""
 
     def __init__(self) -> None:
         self.dp = TrieDP()

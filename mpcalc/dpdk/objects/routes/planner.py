@@ -22,9 +22,9 @@ from itertools import accumulate
 
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.objects.routes import accel, fast4, fast6, reference
+from mpcalc.dpdk.objects.routes.add_record import DUP, REPLACE, SAME, Trace
 from mpcalc.dpdk.objects.routes.parse import _WIDTH, Route
 from mpcalc.dpdk.objects.routes.route_table import RouteTable, next_hop_ids
-from mpcalc.dpdk.objects.routes.trace import DUP, REPLACE, SAME, Trace
 
 _DP = {4: "dir24_8", 6: "trie"}
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from mpcalc.dpdk.objects.routes.add_record import KIND, Trace
 from mpcalc.dpdk.objects.routes.dir24_8 import _Dir24_8
-from mpcalc.dpdk.objects.routes.trace import KIND, Trace
 from mpcalc.dpdk.objects.routes.trie import _Trie
 
 
