@@ -15,6 +15,7 @@ import click
 
 from mpcalc import __version__, global_platform, userio
 from mpcalc.dpdk.core.errors import InputError, OutputError
+from mpcalc.dpdk.core.progress import Tracker
 from mpcalc.render import FORMATS, render
 from mpcalc.service.exitcodes import ExitCode
 
@@ -294,12 +295,18 @@ def _output_failed(exc: OutputError) -> int:
     return ExitCode.OUTPUT
 
 
-def _main(argv: list[str] | None) -> int:
-    from mpcalc.dpdk.core.progress import reporting
+def _terminal_progress(what: str, total: int | None = None) -> Tracker:
+    """mpcalc.stream.Progress, loaded when the model first starts long work (not at every start)."""
     from mpcalc.stream import Progress
 
+    return Progress(what, total=total)
+
+
+def _main(argv: list[str] | None) -> int:
+    from mpcalc.dpdk.core.progress import reporting
+
     try:
-        with reporting(Progress):  # the model's long work (a route file) counted on a terminal's stderr
+        with reporting(_terminal_progress):  # the model's long work (a route file) counted on a terminal's stderr
             rc = cli.main(args=argv, prog_name="mpcalc", standalone_mode=False)
     except click.exceptions.Exit as exc:
         return exc.exit_code

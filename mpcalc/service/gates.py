@@ -18,9 +18,6 @@ from mpcalc.dpdk.core.limits import quote
 from mpcalc.dpdk.core.records import Result
 from mpcalc.dpdk.core.units import parse_size
 
-#: --tolerance's default: no tolerance, a total must equal the baseline's
-NO_TOLERANCE = "0"
-
 #: platform fields the gates' JSON compares with the baseline's (what a user chooses)
 _PLATFORM_KEYS = (
     "dpdk",
@@ -133,7 +130,9 @@ def require_same(path: str, command: str, inputs: Mapping[str, Any], results: Se
     return doc
 
 
-def _baseline_checks(doc: Mapping[str, Any], results: Sequence[Result], tol: str) -> list[dict[str, Any]]:
+def _baseline_checks(doc: Mapping[str, Any], results: Sequence[Result], tol: str | None) -> list[dict[str, Any]]:
+    """Each result against the baseline's, within ``tol`` (None: --tolerance not given, no growth at all)."""
+    shown = tol if tol is not None else 0
     old = {flags_label(r["flags"]): r for r in doc["results"]}
     checks = []
     for r in results:
@@ -145,12 +144,12 @@ def _baseline_checks(doc: Mapping[str, Any], results: Sequence[Result], tol: str
             was, now = before.get(key), getattr(r, key)
             if not (isinstance(was, int) and isinstance(now, int)):
                 continue
-            allowed = tolerance(tol, was)
+            allowed = tolerance(tol, was) if tol is not None else 0
             ok = now - was <= allowed
             message = (
-                f"{key} ({label}) grew from {was:,} to {now:,} (+{now - was:,}), beyond the tolerance {tol}"
+                f"{key} ({label}) grew from {was:,} to {now:,} (+{now - was:,}), beyond the tolerance {shown}"
                 if not ok
-                else f"{key} ({label}) {was:,} -> {now:,} ({now - was:+,}), within {tol}"
+                else f"{key} ({label}) {was:,} -> {now:,} ({now - was:+,}), within {shown}"
             )
             checks.append(
                 {
@@ -171,7 +170,7 @@ def gate_report(
     *,
     max_total: int | None,
     baseline: str | None,
-    tol: str,
+    tol: str | None,
     command: str,
     inputs: Mapping[str, Any],
     platform: Mapping[str, Any],
@@ -181,9 +180,9 @@ def gate_report(
     (the failed checks' messages are what stderr says), and what differs from the baseline's platform.
     InputError (exit 2) for a bad --tolerance, or a baseline of another command or configuration."""
     checks: list[dict[str, Any]] = []
-    if baseline is not None or tol != NO_TOLERANCE:
+    if tol is not None:
         tolerance(tol, 0)  # a bad --tolerance is named before the file is read
-    if baseline is None and tol != NO_TOLERANCE:
+    if baseline is None and tol is not None:
         raise InputError(f"--tolerance {quote(tol)} is for --baseline, and no --baseline is given", param="--tolerance")
     if max_total is not None:
         for r in results:

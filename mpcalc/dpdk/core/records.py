@@ -146,11 +146,13 @@ def _decl(kind: str) -> Any:
     return get(kind)
 
 
-def kind_flag_names(kind: str, flags: int) -> list[str]:
+@functools.lru_cache(maxsize=1024)
+def kind_flag_names(kind: str, flags: int) -> tuple[str, ...]:
     """The names of ``flags`` in the vocabulary of object ``kind`` (its ObjectDecl.flag_set: a ring's RING_F_*,
-    a hash's extra flags, else mempool flags): a result's JSON ``flags``."""
+    a hash's extra flags, else mempool flags): a result's JSON ``flags`` (memoized: a batch asks for the same
+    few over and over)."""
     vocabulary = _decl(kind).flag_set
-    return flag_names(flags) if vocabulary is MEMPOOL_FLAGS else vocabulary.names(flags)
+    return tuple(flag_names(flags) if vocabulary is MEMPOOL_FLAGS else vocabulary.names(flags))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -225,7 +227,7 @@ class Result(NamedTuple):
         mempool_flags = decl.flag_set is MEMPOOL_FLAGS  # else a ring's RING_F_*, a hash's extra flags
         return {
             "kind": self.kind,
-            "flags": kind_flag_names(self.kind, self.flags),
+            "flags": list(kind_flag_names(self.kind, self.flags)),
             "effective_flags": flag_names(self.effective_flags & VALID_USER_FLAGS) if mempool_flags else [],
             "mempools": [m.to_dict() for m in self.mempools],
             **({"memzones": [z.to_dict() for z in self.zones]} if decl.own_zones else {}),
