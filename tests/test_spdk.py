@@ -417,3 +417,19 @@ def test_iobuf_pools_are_their_counts_times_their_aligned_buffers(tmp_path_facto
     z = zones(r)
     pow2 = [1 << (n).bit_length() for n in (small, large)]  # align32pow2(n + 1)
     assert [z["RG_ring_2_<pid>"], z["RG_ring_3_<pid>"]] == [p2 * 8 + 384 for p2 in pow2]
+
+
+def test_python_api_and_the_docs_block():
+    """mpcalc.api sizes an SPDK target as the command does; docs/spdk.md's Python block, run as a doctest."""
+    import doctest
+    import re
+
+    from mpcalc import api
+
+    r = api.size("app", command_line=["nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024"]).results[0]
+    assert r.heap_bytes == size("nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024").heap_bytes
+    text = (Path(__file__).resolve().parent.parent / "docs" / "spdk.md").read_text()
+    block = re.search(r"```python\n(.*?)```", text, re.S).group(1)  # type: ignore[union-attr]
+    test = doctest.DocTestParser().get_doctest(block, {}, "docs/spdk.md", "docs/spdk.md", 0)
+    result = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE).run(test)
+    assert result.failed == 0 and result.attempted >= 2
