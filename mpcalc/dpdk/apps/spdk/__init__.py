@@ -277,8 +277,12 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         s.notes.append("RPCs that allocate no DPDK memory at start-up: " + ", ".join(conf.no_memory))
     s.notes += [
         f"SPDK {rel} as measured ({prof.measured}); bdev_io's element is {sz['bdev_io']} B with the bdev modules "
-        f"{', '.join(prof.bdev_modules)} (sizeof(struct spdk_bdev_io) + the largest module context): a build with "
-        "other modules (crypto, compress, ocf, xnvme, uring, rbd, daos, iscsi initiator) may have a larger one",
+        f"{', '.join(prof.bdev_modules)}: sizeof(struct spdk_bdev_io) {sz['spdk_bdev_io_struct']} B + the largest "
+        f"module context {sz['bdev_io'] - sz['spdk_bdev_io_struct']} B; a build with other modules (crypto, compress, "
+        f"ocf, xnvme, uring, rbd, daos, the iSCSI initiator) has at least {sz['spdk_bdev_io_struct']} B and may have "
+        "more than the measured size",
+        "spdk_tgt built with vhost (SPDK's default) also starts the vhost_blk and vhost_scsi subsystems "
+        "(app/spdk_tgt/Makefile:28): their start-up allocations were not measured",
         "the pools' names carry SPDK's pid (getpid()): shown as <pid>",
         "SPDK's trace buffer (--num-trace-entries) and the per-thread structures are shared memory and libc "
         "memory, not DPDK's heap",
