@@ -15,7 +15,7 @@ from jsonschema import Draft202012Validator
 
 from mpcalc.dpdk import apps
 from mpcalc.dpdk.apps import spdk
-from mpcalc.dpdk.apps.spdk import config, options, profile
+from mpcalc.dpdk.apps.spdk import json_config, options, profile
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.platform import Platform, make_platform
 
@@ -280,7 +280,9 @@ def test_bad_json_config_is_an_input_error(tmp_path):
 
 
 def test_config_lists_what_it_ignores():
-    c = config.parse({"subsystems": [{"subsystem": "x", "config": [{"method": "a_thing"}, {"method": "vmd_enable"}]}]})
+    c = json_config.parse(
+        {"subsystems": [{"subsystem": "x", "config": [{"method": "a_thing"}, {"method": "vmd_enable"}]}]}
+    )
     assert c.ignored == ["a_thing"] and c.no_memory == ["vmd_enable"]
 
 

@@ -8,7 +8,7 @@ RING_F_EXACT_SZ | ...)`` with one global counter (env.c:392-420), ``spdk_malloc`
 every pool, ring and buffer is sized by mpcalc's own mempool, ring and heap models.
 
 :mod:`.options` reads the command line (``spdk_app_parse_args``) and makes the EAL command line SPDK passes to
-``rte_eal_init`` (``build_eal_cmdline``); :mod:`.config` the JSON config; :mod:`.profile` the measured sizes of
+``rte_eal_init`` (``build_eal_cmdline``); :mod:`.json_config` the JSON config; :mod:`.profile` the measured sizes of
 the release; :func:`build` the start-up, in SPDK's order:
 
 1. ``spdk_reactors_init`` (v24.09:lib/event/reactor.c:270-330): ``evtpool_<pid>`` (262,143 events, the default
@@ -34,7 +34,7 @@ from typing import Any
 
 from mpcalc.dpdk.apps.eal import EalArgs
 from mpcalc.dpdk.apps.names import NULL
-from mpcalc.dpdk.apps.spdk import config as cfg
+from mpcalc.dpdk.apps.spdk import json_config as cfg
 from mpcalc.dpdk.apps.spdk.options import SpdkArgs, eal_argv, parse
 from mpcalc.dpdk.apps.spdk.profile import Profile, dpdk_check, measured
 from mpcalc.dpdk.core.errors import InputError, Rejection

@@ -71,7 +71,7 @@ class Config:
 
 def read(path: str) -> Config:
     """The JSON config at ``path`` (``{"subsystems": [{"subsystem": ..., "config": [{"method", "params"}]}]}``,
-    v24.09:lib/init/json_config.c:441-520)."""
+    json_config_prepare_ctx, v24.09:lib/init/json_config.c:575-620)."""
     try:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
@@ -86,7 +86,7 @@ def parse(doc: Any, path: str | None = None) -> Config:
     """A JSON config already decoded."""
     where = f"--json {path!r}" if path else "the JSON config"
     if not isinstance(doc, dict) or not isinstance(doc.get("subsystems"), list):
-        # json_config.c:468-474: "Invalid JSON configuration: not enclosed in {}" / subsystems not an array
+        # json_config.c:606-616: "Invalid JSON configuration: not enclosed in {}." / "'subsystems' should be an array."
         raise InputError(
             f"{where}: 'subsystems' should be an array (SPDK: Invalid JSON configuration)", param="command"
         )
