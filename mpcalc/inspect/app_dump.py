@@ -100,10 +100,10 @@ class AppModel:
 def app_model(argv: list[str], platform: Platform) -> AppModel:
     """Run the application model (mpcalc.dpdk.apps.size) and index it."""
     from mpcalc.dpdk import apps
-    from mpcalc.dpdk.apps.eal import parse_eal, platform_for
+    from mpcalc.dpdk.apps.eal import platform_for
 
     result = apps.size(list(argv), platform)
-    where = platform_for(parse_eal(list(argv))[0], platform)
+    where = platform_for(apps.eal_of(list(argv))[0], platform)
     allocs = [a.name for a in result.allocations]
     kinds = app_kinds([(mp.name, mp.elt_size, mp.private_data_size) for mp in result.mempools], allocs, where)
     groups: dict[str, dict[str, Any]] = {}

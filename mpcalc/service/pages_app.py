@@ -14,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 from mpcalc.dpdk import apps
-from mpcalc.dpdk.apps.eal import on_hugepages
 from mpcalc.dpdk.apps.testpmd import EXTMEM_PAGE_SIZES
 from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform
 from mpcalc.dpdk.core.records import Result
@@ -29,13 +28,16 @@ def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = N
     machine of ``cpus``, when given)."""
     page = platform.page_size if platform.page_size > 4096 else DEFAULT_PAGE_SIZE
     p = platform._replace(page_size=page)
-    huge = on_hugepages(argv)
+    huge = apps.hugepage_command(argv)
     result: Result = apps.size(huge, p, cpus)
+    # an application's buffers aligned above the cache line may leave up to that much free below them (SPDK's
+    # alignment_slack_bytes): the pages hold the worst case
+    planned = result._replace(heap_bytes=result.heap_bytes + slack_of(result))
     report = PlanReport(
         path="<app>",
         platform=p,
-        items=(Item(kind="app", name="app", socket=0, result=result),),
-        sockets=socket_plans([Item(kind="app", name="app", socket=0, result=result)], p, EAL_INIT_HEAP),
+        items=(Item(kind="app", name="app", socket=0, result=planned),),
+        sockets=socket_plans([Item(kind="app", name="app", socket=0, result=planned)], p, EAL_INIT_HEAP),
     )
     settings = report.settings(command=tuple(huge))
     found = result.details.get("extmem_hugepages")
@@ -65,16 +67,25 @@ def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = N
     }
     if huge != argv and "--no-huge" in argv[: argv.index("--") if "--" in argv else len(argv)]:
         out["no_huge"] = no_huge(argv, apps.size(argv, platform, cpus))
+    if apps.program_of(argv) == "spdk":
+        from mpcalc.service.pages_spdk import in_spdk_terms
+
+        out = in_spdk_terms(out, huge)
     return out
+
+
+def slack_of(result: Result) -> int:
+    """The heap bytes an application's alignment may leave free beyond its elements (``alignment_slack_bytes``
+    of its details, SPDK's; 0 for the applications without)."""
+    slack = result.details.get("alignment_slack_bytes")
+    return slack if isinstance(slack, int) else 0
 
 
 def no_huge(argv: list[str], result: Result) -> dict[str, object]:
     """The command line as given, under --no-huge: its memory is -m MB of the process's own 4 KiB pages, not
     hugepages (mpcalc.service.plan.no_huge_settings); the -m that holds its heap, and whether the one given does."""
-    from mpcalc.dpdk.apps.eal import parse_eal
-
-    e, _ = parse_eal(argv)
-    need = no_huge_settings(result.heap_bytes)
+    e, _ = apps.eal_of(argv)
+    need = no_huge_settings(result.heap_bytes + slack_of(result))
     mb = int(str(need["memory_mb"]))
     given = e.memory_mb if e.memory_mb is not None else 64  # MEMSIZE_IF_NO_HUGE_PAGE
     holds = given >= mb

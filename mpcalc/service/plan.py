@@ -114,11 +114,11 @@ class SocketPlan:
 
 def _command_of(items: list[Item]) -> tuple[str, ...]:
     """The command line a container runs when it is one [[app]] item (on hugepages:
-    mpcalc.dpdk.apps.eal.on_hugepages), else none known (a trace's items have none)."""
-    from mpcalc.dpdk.apps.eal import on_hugepages
+    mpcalc.dpdk.apps.hugepage_command), else none known (a trace's items have none)."""
+    from mpcalc.dpdk.apps import hugepage_command
 
     argv = items[0].result.details.get("command_line") if len(items) == 1 else None
-    return tuple(on_hugepages([str(a) for a in argv])) if isinstance(argv, list) else ()
+    return tuple(hugepage_command([str(a) for a in argv])) if isinstance(argv, list) else ()
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,12 +1,14 @@
 """Whole DPDK applications sized from their own command line: ``mpcalc app -- dpdk-testpmd -l 0-1 ...``.
 
 The program is recognised by its name (:data:`PROGRAMS`: ``dpdk-testpmd``/``testpmd``,
-``dpdk-l3fwd``/``l3fwd``); EAL's part of the command line is parsed as EAL parses it
-(:mod:`.eal`), the ports on it as ethdev and their drivers make them (:mod:`.ethdev`), and the
+``dpdk-l3fwd``/``l3fwd``, SPDK's ``spdk_tgt`` and ``nvmf_tgt``); EAL's part of the command line is parsed as
+EAL parses it (:mod:`.eal`), the ports on it as ethdev and their drivers make them (:mod:`.ethdev`), and the
 application's part with the application's own option meanings and defaults (one module per application:
 :mod:`.testpmd`, :mod:`.l3fwd`).  Adding an application (OVS, VPP, pktgen) is one module with
 ``build(eal_args, app_argv, platform) -> (Parts, pools, details, notes)`` and one line in
-:data:`PROGRAMS`.
+:data:`PROGRAMS`.  An application that builds EAL's command line from its own options (SPDK, :mod:`.spdk`)
+adds ``eal_command_line(argv) -> (eal_argv, app_argv)`` and ``on_hugepages(argv)`` (:func:`eal_of`,
+:func:`hugepage_command`).
 
 The result lists every memzone in the order the application reserves it, every other allocation, the
 totals and the pages of the heap; ``details.sockets`` gives the heap bytes per NUMA socket that the
@@ -22,7 +24,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from mpcalc.dpdk.apps.eal import check_cpus, check_eal, eal_parts, parse_eal, platform_for
+from mpcalc.dpdk.apps.eal import EalArgs, check_cpus, check_eal, eal_parts, on_hugepages, parse_eal, platform_for
 from mpcalc.dpdk.apps.names import real_names
 from mpcalc.dpdk.apps.testpmd import ANON_ROLE
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
@@ -40,6 +42,8 @@ PROGRAMS: dict[str, str] = {
     "testpmd": "testpmd",
     "dpdk-l3fwd": "l3fwd",
     "l3fwd": "l3fwd",
+    "spdk_tgt": "spdk",
+    "nvmf_tgt": "spdk",
 }
 
 
@@ -57,11 +61,33 @@ def program_of(argv: list[str]) -> str:
     return PROGRAMS[base]
 
 
+def eal_of(argv: list[str], release: str | None = None) -> tuple[EalArgs, list[str]]:
+    """EAL's options of an application's command line and the application's own arguments: read off the
+    command line itself (testpmd, l3fwd: EAL's options, then ``--``), or off the EAL command line the
+    application builds from its own options (SPDK: its module's ``eal_command_line``)."""
+    module = importlib.import_module(f"{__package__}.{program_of(argv)}")
+    translate = getattr(module, "eal_command_line", None)
+    if translate is None:
+        return parse_eal(argv, release)
+    eal_argv, app_argv = translate(list(argv))
+    e, _ = parse_eal(eal_argv, release)
+    return e, app_argv
+
+
+def hugepage_command(argv: list[str]) -> list[str]:
+    """The command line on hugepages, what the advice sizes: without the options that choose 4 KiB pages or a
+    memory amount, EAL's (:func:`mpcalc.dpdk.apps.eal.on_hugepages`) or the application's own (SPDK's
+    ``--no-huge`` and ``-s``: its module's ``on_hugepages``)."""
+    module = importlib.import_module(f"{__package__}.{program_of(argv)}")
+    own = getattr(module, "on_hugepages", None)
+    return own(list(argv)) if own is not None else on_hugepages(argv)
+
+
 def size(argv: list[str], p: Platform, cpus: tuple[int, ...] | None = None) -> Result:
     """Every memzone and allocation of the application's start-up, and their totals; with ``cpus``, the
     target machine's CPUs, the lcores checked against them."""
     module = importlib.import_module(f"{__package__}.{program_of(argv)}")
-    e, app_argv = parse_eal(argv, p.release.version)
+    e, app_argv = eal_of(argv, p.release.version)
     notes = check_eal(e)
     notes += check_cpus(e, cpus)
     where = platform_for(e, p)
@@ -106,13 +132,13 @@ def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: P
 APP = ObjectDecl(
     name="app",
     summary="A whole DPDK application from its own command line (after --): every memzone of its start-up and "
-    "the hugepages it needs (dpdk-testpmd, dpdk-l3fwd).",
+    "the hugepages it needs (dpdk-testpmd, dpdk-l3fwd, SPDK's spdk_tgt and nvmf_tgt).",
     params=(
         Param(
             "command_line",
             "argv",
             "The application's command line, exactly as run: the program, EAL's options, "
-            "--, the application's options.",
+            "--, the application's options (SPDK's targets: their own options, --json CONFIG included).",
             default=None,
             required=True,
             metavar="-- COMMAND LINE",
