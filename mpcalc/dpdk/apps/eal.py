@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mpcalc.dpdk.apps.eal_options import (
     _ALIASES,
@@ -51,6 +52,9 @@ class EalArgs:
     socket_limit: tuple[int, ...] | None = None
     vdevs: list[str] = field(default_factory=list)
     pci_allowed: list[str] = field(default_factory=list)
+    #: the drivers of the PCI addresses (mpcalc's --nic and --devbind, the target machine's): not EAL's own
+    pci_bindings: dict[str, Any] = field(default_factory=dict)
+    devbind: str | None = None
     no_pci: bool = False
     iova_mode: str | None = None
     in_memory: bool = False

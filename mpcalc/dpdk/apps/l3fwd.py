@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from mpcalc.dpdk import drivers
 from mpcalc.dpdk.apps.eal import EalArgs
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.platform import Platform
@@ -329,8 +330,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             raise InputError(f"l3fwd --config: port {cfg_port} is not an enabled port (l3fwd exits)", param="command")
     parts = Parts()
     pools: list[Mempool] = []
-    for port in ports:
-        parts.extend(ethdev.probe(port, p, first=port.port_id == 0))
+    parts.extend(ethdev.probe_ports(ports, p))
     parts.allocations.append(Allocation("l3fwd", s["l3fwd_event_resources"], "l3fwd event resources"))
     n_tx_queue = nb_lcores  # one per lcore, up to MAX_TX_QUEUE_PER_PORT = RTE_MAX_LCORE
     lookups_done = False
@@ -408,7 +408,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
                         f"port {port.port_id} queue {queue} rx callback (--parse-ptype)",
                     )
                 )
-            elif port.driver != "net_tap":
+            elif not drivers.get(port.driver).classifies_ptypes:
                 raise InputError(
                     f"{port.name}: {port.driver} does not classify packet types: l3fwd exits ('port "
                     f"{port.port_id} cannot parse packet type, please add --parse-ptype')",

@@ -442,8 +442,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         raise InputError("testpmd needs a port: give --vdev (net_null0, net_ring0, net_tap0)", param="command")
     parts = Parts()
     pools: list[Mempool] = []
-    for port in ports:  # rte_eal_init -> rte_bus_probe
-        parts.extend(ethdev.probe(port, p, first=port.port_id == 0))
+    parts.extend(ethdev.probe_ports(ports, p))  # rte_eal_init -> rte_bus_probe
     # init_port: RTE_MAX_ETHPORTS struct rte_port (testpmd.c:4470-4480)
     parts.allocations.append(Allocation("testpmd: ports", ethdev.RTE_MAX_ETHPORTS * s["rte_port"], "testpmd"))
     parts.allocations += ethdev.callbacks(p)  # register_eth_event_callback (testpmd.c:4018-4037)

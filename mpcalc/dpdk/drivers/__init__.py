@@ -1,5 +1,96 @@
-"""ethdev ports and the poll-mode drivers that make their queues (:mod:`.ethdev`: ``--vdev`` ports, probe,
-configure, the queue set-ups).  The applications (:mod:`mpcalc.dpdk.apps`) open ports through here.
+"""The poll-mode drivers, each declared once (:class:`.pmd.Pmd`), and their registry.
+
+:func:`get` finds a driver by its DPDK name or an alias (``net_null``, ``eth_null``), :func:`by_pci` by a
+``vendor:device`` of its PCI id table; :func:`names` lists them.  A driver module ends with ``PMD = Pmd(...)``
+and is one line of :data:`MODULES` (see :mod:`.pmd` for how to add one).
 
 Pure: stdlib only.
 """
+
+from __future__ import annotations
+
+import importlib
+
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.drivers.pmd import Pmd
+
+#: the driver modules, in the order they are listed to a user
+MODULES: tuple[str, ...] = ("null", "ring", "tap")
+
+_BY_NAME: dict[str, Pmd] = {}
+_BY_ALIAS: dict[str, Pmd] = {}
+_BY_PCI: dict[tuple[int, int], Pmd] = {}
+
+
+def register(pmd: Pmd) -> Pmd:
+    """Add a driver (its name, aliases and PCI ids); a name or id given twice is a programming error."""
+    if _BY_NAME or pmd.name not in _LOADING:
+        _load()
+    for key in (pmd.name, *pmd.aliases):
+        if key in _BY_NAME or key in _BY_ALIAS:
+            raise ValueError(f"driver name {key!r} registered twice")
+    _BY_NAME[pmd.name] = pmd
+    for alias in pmd.aliases:
+        _BY_ALIAS[alias] = pmd
+    for pid in pmd.pci_ids:
+        if pid in _BY_PCI:
+            raise ValueError(f"PCI id {pid[0]:04x}:{pid[1]:04x} claimed by {_BY_PCI[pid].name} and {pmd.name}")
+        _BY_PCI[pid] = pmd
+    return pmd
+
+
+_LOADING: set[str] = set()
+
+
+def _load() -> None:
+    if _BY_NAME or _LOADING:
+        return
+    pmds = [importlib.import_module(f".{mod}", __name__).PMD for mod in MODULES]
+    _LOADING.update(pmd.name for pmd in pmds)
+    try:
+        for pmd in pmds:
+            register(pmd)
+    finally:
+        _LOADING.clear()
+
+
+def find(name: str) -> Pmd | None:
+    """The driver named ``name`` (its DPDK name or an alias), or None."""
+    _load()
+    return _BY_NAME.get(name) or _BY_ALIAS.get(name)
+
+
+def get(name: str) -> Pmd:
+    """The driver named ``name``; an unknown one is refused by name, listing the known."""
+    pmd = find(name)
+    if pmd is None:
+        raise InputError(f"the {name} driver is not modelled (known: {', '.join(names())})", param="command")
+    return pmd
+
+
+def by_pci(vendor: int, device: int) -> Pmd | None:
+    """The driver whose PCI id table has ``vendor:device``, or None."""
+    _load()
+    return _BY_PCI.get((vendor, device))
+
+
+def names(bus: str | None = None) -> list[str]:
+    """The drivers' DPDK names (of one bus, when given), in :data:`MODULES` order."""
+    _load()
+    return [n for n, pmd in _BY_NAME.items() if bus is None or pmd.bus == bus]
+
+
+def all_pmds() -> list[Pmd]:
+    _load()
+    return list(_BY_NAME.values())
+
+
+def unregister(pmd: Pmd) -> None:
+    """Remove a driver registered by :func:`register` (a test's throwaway driver)."""
+    _load()
+    for key in (pmd.name, *pmd.aliases):
+        _BY_NAME.pop(key, None)
+        _BY_ALIAS.pop(key, None)
+    for pid in pmd.pci_ids:
+        if _BY_PCI.get(pid) is pmd:
+            del _BY_PCI[pid]
