@@ -379,13 +379,7 @@ def check_eal(e: EalArgs) -> list[str]:
             "-m and --socket-mem cannot be used together (v22.11:lib/eal/common/eal_common_options.c:2092-2096)",
             param="command",
         )
-    if e.pci_allowed:
-        raise InputError(
-            f"-a {e.pci_allowed[0]}: a PCI NIC's queues and descriptor rings depend on its driver, "
-            "which the model does not know; size with vdev ports (net_null, net_ring, net_tap)",
-            param="command",
-        )
-    if not e.no_pci:
+    if not e.no_pci and not e.pci_allowed and e.devbind is None:
         notes.append(
             "EAL scans the PCI bus (no --no-pci): NICs bound to a DPDK driver would be probed as "
             "further ports; none is counted here"

@@ -437,9 +437,12 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             "forwarding logical cores', v22.11:app/test-pmd/testpmd.c:4611-4613)",
             param="command",
         )
-    ports = ethdev.vdev_ports(e.vdevs)
+    ports = ethdev.eal_ports(e)
     if not ports:
-        raise InputError("testpmd needs a port: give --vdev (net_null0, net_ring0, net_tap0)", param="command")
+        raise InputError(
+            "testpmd needs a port: give --vdev (net_null0, net_virtio_user0,path=..., ...) or -a with --nic",
+            param="command",
+        )
     parts = Parts()
     pools: list[Mempool] = []
     parts.extend(ethdev.probe_ports(ports, p))  # rte_eal_init -> rte_bus_probe

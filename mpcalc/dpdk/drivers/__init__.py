@@ -15,7 +15,18 @@ from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.drivers.pmd import Pmd
 
 #: the driver modules, in the order they are listed to a user
-MODULES: tuple[str, ...] = ("null", "ring", "tap")
+MODULES: tuple[str, ...] = (
+    "null",
+    "ring",
+    "tap",
+    "virtio_user",
+    "vhost",
+    "memif",
+    "af_packet",
+    "af_xdp",
+    "pcap",
+    "bonding",
+)
 
 _BY_NAME: dict[str, Pmd] = {}
 _BY_ALIAS: dict[str, Pmd] = {}

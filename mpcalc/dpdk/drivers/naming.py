@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from mpcalc.dpdk.core.declare import Param
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.drivers import all_pmds, by_pci, find, names
 from mpcalc.dpdk.drivers.pmd import Pmd, Port, parse_devargs
@@ -189,9 +190,7 @@ def pci_ports(allowed: list[str], bindings: dict[str, Pmd], first_id: int = 0) -
     return ports
 
 
-def _params() -> tuple[object, object]:
-    from mpcalc.dpdk.core.declare import Param
-
+def _params() -> tuple[Param, Param]:
     nic = Param(
         "nic",
         "list",
