@@ -371,6 +371,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
                 param="command",
             )
         conf, driver_pools = ethdev.configure(port, q, p)
+        notes += ethdev.port_notes([port], q, p)  # from its source only, memory outside the heap
         # init_mem: one pool per socket (per port with --per-port-pool), lookups once per socket (main.c:969-1013)
         if t.per_port_pool or not pools:
             n = nb_mbuf(1 if t.per_port_pool else len(ports), nb_rxq, nb_lcores, n_tx_queue, t, p)

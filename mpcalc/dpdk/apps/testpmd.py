@@ -510,6 +510,8 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             more, driver_pools = ethdev.configure(port, q, p)
             parts.extend(more)
             pools += driver_pools
+    if t.device_start:
+        notes += ethdev.port_notes(ports, q, p)  # a driver from its source only, memory outside the heap
     parts.zones.append(Memzone("RTE_METRICS", memzone_len(s["metrics"], p), "metrics"))  # rte_metrics_init
     if not t.numa:
         notes.append("--no-numa: every pool on socket 0 (as with one socket)")

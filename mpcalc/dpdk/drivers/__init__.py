@@ -10,6 +10,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import importlib
+import re
 
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.drivers.pmd import Pmd
@@ -94,6 +95,31 @@ def names(bus: str | None = None) -> list[str]:
 def all_pmds() -> list[Pmd]:
     _load()
     return list(_BY_NAME.values())
+
+
+#: ethdev's own memzones: the port data of every port, and the descriptor rings a driver reserves through
+#: rte_eth_dma_zone_reserve (eth_dev_dma_mzone_name, v22.11.11:lib/ethdev/ethdev_driver.c:497-501)
+_ETHDEV_ZONES = (
+    (re.compile(r"rte_eth_dev_data"), "ethdev"),
+    (re.compile(r"eth_p\d+_q\d+_.+"), "ethdev queue ring (rte_eth_dma_zone_reserve)"),
+)
+
+
+def zone_owner(name: str) -> str | None:
+    """Who reserved a memzone, by its name alone: ethdev (its port data, a driver's DMA ring through
+    rte_eth_dma_zone_reserve) or a driver by one of its :attr:`Pmd.zones` (``driver net_virtio_user``);
+    None for a name no driver claims.
+
+    >>> zone_owner("eth_p0_q3_rx_ring"), zone_owner("port0_vq1_hdr"), zone_owner("MP_mb_pool_0")
+    ('ethdev queue ring (rte_eth_dma_zone_reserve)', 'driver net_virtio_user', None)
+    """
+    for pattern, owner in _ETHDEV_ZONES:
+        if pattern.fullmatch(name):
+            return owner
+    for pmd in all_pmds():
+        if any(re.fullmatch(z, name) for z in pmd.zones):
+            return f"driver {pmd.name}"
+    return None
 
 
 def unregister(pmd: Pmd) -> None:

@@ -161,6 +161,7 @@ PMD = Pmd(
     provenance=RUN,
     evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd, modes 1 and 4 over net_null and net_ring)",
     max_queues=max_queues,
+    zones=(r"(RG_MP_|MP_)(slave|member)_port\d+_pool(_\d+)?", r"RG_(slave|member)_\d+_(rx|tx)"),
     probe=probe,
     configure=configure,
     rx_queue_setup=rx_queue_setup,

@@ -26,6 +26,7 @@ from mpcalc.dpdk.drivers import find, get, names
 from mpcalc.dpdk.drivers.pmd import (  # ethdev's names, used by the applications as ethdev.X (__all__)
     DEV_MIN_MTU,
     FALLBACK_RING_SIZE,
+    NOT_RUN,
     RTE_ETHER_CRC_LEN,
     RTE_ETHER_HDR_LEN,
     RTE_ETHER_MAX_JUMBO_FRAME_LEN,
@@ -34,6 +35,7 @@ from mpcalc.dpdk.drivers.pmd import (  # ethdev's names, used by the application
     RTE_MAX_ETHPORTS,
     RTE_MAX_QUEUES_PER_PORT,
     RTE_MAX_RXTX_INTR_VEC_ID,
+    RUN,
     RX_OFFLOAD_CHECKSUM,
     RX_OFFLOAD_IPV4_CKSUM,
     RX_OFFLOAD_KEEP_CRC,
@@ -262,6 +264,28 @@ def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempoo
     return out, pools
 
 
+def port_notes(ports: list[Port], q: QueueConf, p: Platform) -> list[str]:
+    """What a report says of its ports beyond their memory: a driver read from its source only ("from the
+    driver's source, not run"), what a driver keeps outside the DPDK heap, and descriptors asked for that the
+    driver does not use (virtio: a queue set-up takes at most its virtqueue's size)."""
+    notes = []
+    for port in ports:
+        pmd = get(port.driver)
+        who = f"port {port.port_id} ({port.name}, {pmd.name})"
+        if pmd.provenance != RUN:
+            notes.append(f"{who}: {NOT_RUN}")
+        notes += [f"{who}: outside the DPDK heap: {text}" for text in pmd.outside_heap(port, q, p)]
+        try:
+            nb_rx, nb_tx = descriptors(port, q, p)
+        except InputError:
+            continue
+        for nb, what in ((nb_rx, "rx"), (nb_tx, "tx")):
+            used = pmd.descriptors_used(port, nb, what, p)
+            if used != nb:
+                notes.append(f"{who}: {nb} {what} descriptors asked, the driver uses {used} of each queue")
+    return notes
+
+
 def callbacks(p: Platform) -> list[Allocation]:
     """``rte_eth_dev_callback_register(RTE_ETH_ALL, event, ...)`` for every event: one callback per port id
     up to RTE_MAX_ETHPORTS and event (v22.11:lib/ethdev/rte_ethdev.c:4784-4822)."""
@@ -315,6 +339,7 @@ __all__ = [
     "mtu_of",
     "offload_capa",
     "parse_devargs",
+    "port_notes",
     "probe",
     "probe_ports",
     "sizes",

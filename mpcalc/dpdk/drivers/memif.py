@@ -125,6 +125,7 @@ PMD = Pmd(
     evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd, a server without its peer)",
     # ETH_MEMIF_MAX_NUM_Q_PAIRS (v22.11.11:drivers/net/memif/rte_eth_memif.c:196-197)
     max_queues=lambda port, p: (ETH_MEMIF_MAX_NUM_Q_PAIRS, ETH_MEMIF_MAX_NUM_Q_PAIRS),
+    zones=(r"RG_HT_memif-sh",),
     first_probe=first_probe,
     probe=probe,
     rx_queue_setup=queue("rx"),  # type: ignore[arg-type]

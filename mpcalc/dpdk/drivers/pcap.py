@@ -135,6 +135,7 @@ PMD = Pmd(
     evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd, rx_pcap/tx_pcap, infinite_rx, iface)",
     # dev_info.max_rx_queues = dev->data->nb_rx_queues: the queues its devargs give (pcap_ethdev.c:745)
     max_queues=lambda port, p: (RTE_PMD_PCAP_MAX_QUEUES, RTE_PMD_PCAP_MAX_QUEUES),
+    zones=(r"RG_PCAP_RING\d+",),
     first_probe=first_probe,
     probe=probe,
     rx_queue_setup=rx_queue_setup,

@@ -230,6 +230,9 @@ class Pmd:
     kernel_drivers: tuple[str, ...] = ()
     #: probed by DPDK while the kernel driver holds the device (mlx5): devbind lists it under kernel drivers
     bifurcated: bool = False
+    #: the memzones the driver reserves under names of its own (regular expressions, whole names): how a dump or a
+    #: trace names them as the driver's (:func:`mpcalc.dpdk.drivers.zone_owner`)
+    zones: tuple[str, ...] = ()
     #: the devargs keys whose values name other ports this one is made of (bonding's slave=/member=)
     member_keys: tuple[str, ...] = ()
     #: the devargs keys the driver accepts (its kvargs)

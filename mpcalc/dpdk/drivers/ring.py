@@ -43,6 +43,7 @@ PMD = Pmd(
     probe=probe,
     # Rx SCATTER and Tx MULTI_SEGS (v22.11.11:drivers/net/ring/rte_eth_ring.c:183-184)
     offload_capa=lambda port, p: (RX_OFFLOAD_SCATTER, TX_OFFLOAD_MULTI_SEGS),
+    zones=(r"RG_ETH_RXTX\d+_.+",),
     own_queue_arrays=True,
     reserves_before_allocate=True,
 )

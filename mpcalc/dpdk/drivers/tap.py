@@ -173,8 +173,5 @@ PMD = Pmd(
     offload_capa=lambda port, p: (TAP_RX_OFFLOAD, TAP_TX_OFFLOAD),
     max_rx_pktlen=max_rx_pktlen,
     refusal=refusal,
-    outside_heap=lambda port, q, p: (
-        "the TAP interface's kernel queues and, from 24.11, its struct pmd_process_private (libc malloc)",
-    ),
     classifies_ptypes=True,
 )

@@ -176,6 +176,7 @@ PMD = Pmd(
     max_queues=max_queues,
     rx_desc_lim=desc_lim,
     tx_desc_lim=desc_lim,
+    zones=(r"port\d+_vq\d+(_hdr)?",),
     probe=probe,
     offload_capa=offload_capa,
     max_rx_pktlen=lambda port, p: virtio.VIRTIO_MAX_RX_PKTLEN,
