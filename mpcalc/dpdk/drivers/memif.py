@@ -66,7 +66,7 @@ def probe(port: Port, p: Platform) -> Parts:
     rel = p.release.version
     out = Parts()
     out.allocations += [
-        Allocation("", 6, "mac address"),
+        Allocation("memif ether_addr", 6, 'mac address (rte_zmalloc(""))'),
         Allocation(port.name, PMD_INTERNALS[rel], "dev_private (struct pmd_internals)"),
         Allocation(port.name, PMD_PROCESS_PRIVATE, "process_private (regions table)"),
         Allocation("memif-socket", MEMIF_SOCKET, "memif socket"),

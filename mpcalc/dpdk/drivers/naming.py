@@ -165,7 +165,7 @@ def probed_by_devbind(text: str) -> list[str]:
     return sorted(e.addr for e in parse_devbind(text) if e.dpdk_bound or (e.addr in binds and binds[e.addr].bifurcated))
 
 
-def pci_ports(allowed: list[str], bindings: dict[str, Pmd], first_id: int = 0) -> list[Port]:
+def pci_ports(allowed: list[str], bindings: dict[str, Pmd], first_id: int = 0, option: str = "-a") -> list[Port]:
     """EAL's ``-a ADDR[,devargs]`` list as ports, in PCI address order (the bus scan's), each bound to its
     driver by ``bindings``; an address without a binding is refused, saying how to give one."""
     specs: dict[str, tuple[tuple[str, str], ...]] = {}
@@ -177,15 +177,15 @@ def pci_ports(allowed: list[str], bindings: dict[str, Pmd], first_id: int = 0) -
         pmd = bindings.get(addr)
         if pmd is None:
             raise InputError(
-                f"-a {addr}: which driver takes it is the target machine's: give --nic {addr}=DRIVER (known PCI "
-                f"drivers: {_pci_names()}) or {addr}=VENDOR:DEVICE, or --devbind with the text "
-                "'dpdk-devbind.py --status' prints there",
+                f"{option} {addr}: its driver is the target machine's: give --nic {addr}=DRIVER or "
+                f"{addr}=VENDOR:DEVICE, or --devbind FILE (what dpdk-devbind.py --status prints); known PCI drivers: "
+                f"{_pci_names()}",
                 param="nic",
             )
         pairs = specs[addr]
         for k, _ in pairs:
             if k not in pmd.devargs:
-                raise InputError(f"-a {addr}: {pmd.name} argument {k!r} is not modelled", param="command")
+                raise InputError(f"{option} {addr}: {pmd.name} argument {k!r} is not modelled", param="command")
         ports.append(Port(first_id + i, addr, pmd.name, dict(pairs), pairs))
     return ports
 
