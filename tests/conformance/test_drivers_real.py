@@ -113,6 +113,7 @@ def test_bonding_with_member_at_22_11_is_refused_and_the_real_bond_is_absent():
     [
         ("refuse-vu-queues9", "arg queues 9 exceeds the limit 8"),
         ("refuse-vu-multiq-nocq", "multi-q requires ctrl-q"),
+        ("refuse-afp-rxq", "Fail: input rxq (4) can't be greater than max_rx_queues (2) of port 0"),
         ("refuse-vu-rxd16", "Invalid value for nb_rx_desc(=16), should be: <= 32768, >= 32, and a product of 1"),
         ("refuse-vu-txd40000", "Invalid value for nb_tx_desc(=40000), should be: <= 32768, >= 32, and a product of 1"),
     ],

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from mpcalc.dpdk import drivers
 from mpcalc.dpdk.apps.eal import EalArgs
 from mpcalc.dpdk.apps.testpmd_options import _DEFAULTS, _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
 from mpcalc.dpdk.core.errors import InputError
@@ -400,6 +401,22 @@ def _pool(
 RESTORE_DYNFLAG_SINCE = "23.11"
 
 
+def _check_queues(t: TestpmdArgs, ports: list[ethdev.Port], p: Platform) -> None:
+    """--rxq/--txq against the smallest max_rx_queues/max_tx_queues of the ports (check_nb_rxq, check_nb_txq:
+    v22.11.11:app/test-pmd/testpmd.c:1284-1327, 1340-1380; testpmd exits, parameters.c:1046-1063)."""
+    for which, n, index in (("rxq", t.nb_rxq, 0), ("txq", t.nb_txq, 1)):
+        if which not in t.given:
+            continue
+        limits = [(drivers.get(pt.driver).max_queues(pt, p)[index], pt.port_id) for pt in ports]
+        allowed, pid = min(limits, default=(ethdev.RTE_MAX_QUEUES_PER_PORT, 0), key=lambda x: x[0])
+        if n > allowed:
+            raise InputError(
+                f"Fail: input {which} ({n}) can't be greater than max_{which[:2]}_queues ({allowed}) of port {pid}: "
+                f"testpmd exits ('{which} {n} invalid - must be >= 0 && <= {allowed}', app/test-pmd/parameters.c)",
+                param="command",
+            )
+
+
 def rx_metadata_negotiate(p: Platform, s: dict[str, int]) -> Parts:
     """init_config -> init_config_port_offloads -> eth_rx_metadata_negotiate_mp asks every port for
     RTE_ETH_RX_METADATA_TUNNEL_ID (v23.11.7:app/test-pmd/testpmd.c:562-576, 1623-1629, 1739); from 23.11
@@ -443,6 +460,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             "testpmd needs a port: give --vdev (net_null0, net_virtio_user0,path=..., ...) or -a with --nic",
             param="command",
         )
+    _check_queues(t, ports, p)
     parts = Parts()
     pools: list[Mempool] = []
     parts.extend(ethdev.probe_ports(ports, p))  # rte_eal_init -> rte_bus_probe
