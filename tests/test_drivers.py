@@ -11,7 +11,7 @@ from mpcalc.dpdk import drivers
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.drivers import af_packet, af_xdp, bonding, ethdev, memif, pcap, vhost, virtio, virtio_user
-from mpcalc.dpdk.drivers.pmd import Pmd, QueueConf
+from mpcalc.dpdk.drivers.pmd import DescLim, Pmd, QueueConf
 
 RELEASES = ("21.11", "22.11", "23.11", "24.11", "25.11", "26.07")
 
@@ -321,3 +321,50 @@ def test_ovs_dpdk_devargs_of_a_pci_address_needs_its_driver():
         ovs.size([ovs.parse_port("p0,dpdk-devargs=0000:3b:00.0")], False, None, None, plat())
     with pytest.raises(InputError, match="dpdk-devargs is for type=dpdk ports"):
         ovs.parse_port("v0,type=dpdkvhostuser,dpdk-devargs=net_null0")
+
+
+def test_a_nic_named_by_address_gets_its_drivers_queue_memory():
+    """The whole path a PCI driver module takes: -a ADDR bound by --nic (or --devbind) to a registered Pmd whose
+    queue set-ups reserve rte_eth_dma_zone_reserve rings: testpmd's ports come first, in address order."""
+    from mpcalc.dpdk import apps
+    from mpcalc.dpdk.core.records import Allocation
+    from mpcalc.dpdk.core.standalone import Parts
+    from mpcalc.dpdk.drivers.pmd import dma_zone
+
+    def ring(kind):
+        def setup(port, queue_id, nb_desc, q, p):
+            out = Parts()
+            out.zones.append(dma_zone(port, f"{kind}_ring", queue_id, nb_desc * 16, p, f"{kind} ring"))
+            out.allocations.append(Allocation("testnic sw ring", nb_desc * 8, f"{kind} sw ring"))
+            return out
+
+        return setup
+
+    pmd = Pmd(
+        name="net_testnic",
+        source="test",
+        bus="pci",
+        pci_ids=((0x8086, 0x1592),),
+        kernel_drivers=("ice",),
+        default_ring_size=lambda port, p: (1024, 1024),
+        rx_desc_lim=lambda port, p: DescLim(4096, 64, 32),
+        rx_queue_setup=ring("rx"),
+        tx_queue_setup=ring("tx"),
+    )
+    drivers.register(pmd)
+    try:
+        argv = ["dpdk-testpmd", "-l", "0-1", "-a", "3b:00.1", "-a", "3b:00.0", "--vdev", "net_null0", "--"]
+        r = apps.size([*argv, "-i", "--rxq=2", "--txq=2"], plat(), nics=["3b:00.0=ice", "3b:00.1=8086:1592"])
+        zones = {z.name: z.len for z in r.memzones}
+        assert zones["eth_p0_q1_rx_ring"] == 1024 * 16 and zones["eth_p1_q0_tx_ring"] == 1024 * 16
+        ports = r.details["ports"]
+        assert [(pt["port_id"], pt["name"], pt["driver"]) for pt in ports] == [
+            (0, "0000:3b:00.0", "net_testnic"),
+            (1, "0000:3b:00.1", "net_testnic"),
+            (2, "net_null0", "net_null"),
+        ]
+        assert any("from the driver's source, not run" in n for n in r.details["notes"])
+        with pytest.raises(InputError, match=r"nb_rx_desc\(=100\), should be: <= 4096, >= 64, and a product of 32"):
+            apps.size([*argv, "-i", "--rxd=100"], plat(), nics=["3b:00.0=ice", "3b:00.1=ice"])
+    finally:
+        drivers.unregister(pmd)

@@ -471,7 +471,10 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     # init_config: fwd_lcores (testpmd.c:1680-1697)
     parts.allocations.append(Allocation("testpmd: fwd_lcores", 8 * nb_lcores, "testpmd"))
     parts.allocations += [Allocation("testpmd: struct fwd_lcore", s["fwd_lcore"], "testpmd")] * nb_lcores
-    parts.extend(rx_metadata_negotiate(p, s))  # init_config_port_offloads, before the pools
+    meta = rx_metadata_negotiate(p, s)  # init_config_port_offloads, before the pools
+    if any(z.name == "rte_mbuf_dyn" for z in parts.zones):  # a driver's probe reserved it first (net_pcap)
+        meta.zones = [z for z in meta.zones if z.name != "rte_mbuf_dyn"]
+    parts.extend(meta)
     n = mbufs_per_pool(t, nb_lcores)
     extmem: list[dict[str, object]] = []  # --mp-alloc=xmemhuge's own hugepage mappings, one per pool
     for idx, seg in enumerate(t.mbuf_sizes):  # one socket: the NUMA and UMA loops agree (testpmd.c:1739-1757)

@@ -21,7 +21,7 @@ from mpcalc.dpdk.core.heap import memzone_len
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
-from mpcalc.dpdk.drivers.pmd import RUN, Pmd, Port, QueueConf
+from mpcalc.dpdk.drivers.pmd import RUN, Pmd, Port, QueueConf, sizes
 from mpcalc.dpdk.objects.ring import SC_DEQ, SP_ENQ, ring_parts
 
 RTE_PMD_PCAP_MAX_QUEUES = 16  # v22.11.11:drivers/net/pcap/pcap_ethdev.c:40 (v26.07: :57)
@@ -78,7 +78,8 @@ def first_probe(port: Port, p: Platform) -> Parts:
     rte_mbuf_dyn memzone, then a tailq entry and an element for the field and for the flag
     (v22.11.11:lib/mbuf/rte_mbuf_dyn.c:105-125, 290-300, 464-480)."""
     out = Parts()
-    out.zones.append(Memzone("rte_mbuf_dyn", memzone_len(MBUF_DYN_SHM, p), "mbuf dynamic fields and flags"))
+    shm = sizes(p).get("mbuf_dyn_shm", MBUF_DYN_SHM)  # struct mbuf_dyn_shm, the same at every release
+    out.zones.append(Memzone("rte_mbuf_dyn", memzone_len(shm, p), "mbuf dynamic fields and flags"))
     out.allocations += [
         Allocation("MBUF_DYNFIELD_TAILQ_ENTRY", 24, "mbuf dynfield"),
         Allocation("mbuf_dynfield", MBUF_DYNFIELD_ELT, "mbuf dynfield (rx timestamp)"),
