@@ -11,7 +11,8 @@ a vring memzone of that name aligned to VIRTIO_VRING_ALIGN, a ``port<p>_vq<i>_hd
 queue (a ``struct virtio_tx_region`` per descriptor) and for the control queue (a page), and for an Rx
 queue a software ring of RTE_PMD_VIRTIO_RX_MAX_BURST + size mbuf pointers and a fake mbuf, both named
 ``sw_ring`` (v22.11.11:drivers/net/virtio/virtio_ethdev.c:473-640; from 23.11 the same through
-virtqueue_alloc, v23.11.7:drivers/net/virtio/virtqueue.c:296-345, 383-410, 422-512).
+virtqueue_alloc, its headers and Rx software ring: v23.11.7:drivers/net/virtio/virtqueue.c:301-345, 381-410,
+422-512, unchanged in the lines to v26.07:drivers/net/virtio/virtqueue.c:301, 381, 422).
 
 The queue set-ups allocate nothing: they take min(nb_desc, queue size) of the queue's descriptors
 (virtio_dev_rx_queue_setup, v22.11.11:drivers/net/virtio/virtio_rxtx.c:708-712;
@@ -92,8 +93,8 @@ def ring_zone_len(num: int, packed: bool) -> int:
 
 def virtqueues(port: Port, max_queue_pairs: int, ctrl: bool, size: int, packed: bool, p: Platform) -> Parts:
     """virtio_alloc_queues: the ``hw->vqs`` pointer array (rte_zmalloc(NULL), v22.11.11:drivers/net/virtio/
-    virtio_ethdev.c:741-760) and every virtqueue, in index order, each as virtio_init_queue /
-    virtqueue_alloc makes it."""
+    virtio_ethdev.c:741-760; v26.07:...:321-340) and every virtqueue, in index order, each as virtio_init_queue
+    (up to 22.11) / virtqueue_alloc (from 23.11) makes it."""
     if not packed and size & (size - 1):
         raise InputError(
             f"{port.name}: queue size {size} is not a power of 2: virtio_init_queue fails ('split virtqueue "

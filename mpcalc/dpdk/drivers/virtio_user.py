@@ -50,8 +50,8 @@ QUEUE_PAIRS_CAPPED_UNTIL = "22.11"
 #: sizeof(struct virtio_user_dev), the port's dev_private (rte_eth_vdev_allocate(vdev, sizeof(*dev)),
 #: v22.11.11:drivers/net/virtio/virtio_user_ethdev.c:432): 5,120 B while the vrings were arrays in it, up to
 #: 22.11 (measured: the real run's net_virtio_user0 allocation), then allocated by virtio_user_alloc_vrings
-#: (v23.11.7:drivers/net/virtio/virtio_user/virtio_user_dev.c:605-670); read with the compiler's sizeof on
-#: each tag's drivers/net/virtio/virtio_user/virtio_user_dev.h
+#: (v23.11.7:drivers/net/virtio/virtio_user/virtio_user_dev.c:606-670; v26.07:...:617-680); read with the
+#: compiler's sizeof on each tag's drivers/net/virtio/virtio_user/virtio_user_dev.h
 VIRTIO_USER_DEV = {"21.11": 5120, "22.11": 5120, "23.11": 4408, "24.11": 4416, "25.11": 4416, "26.07": 4416}
 VRINGS_ALLOCATED_SINCE = "23.11"
 #: sizeof(struct vring) / sizeof(struct vring_packed) (the same), and struct virtio_user_queue
@@ -124,7 +124,7 @@ def probe(port: Port, p: Platform) -> Parts:
     if since(p, VRINGS_ALLOCATED_SINCE):
         # virtio_user_alloc_vrings: nr_vrings = 2 * max_queue_pairs (+1 with the control queue), each a callfd
         # and a kickfd (int), a struct vring (or vring_packed), a virtio_user_queue for a packed ring, and a
-        # bool per queue pair (v23.11.7:drivers/net/virtio/virtio_user/virtio_user_dev.c:605-660)
+        # bool per queue pair (v23.11.7:drivers/net/virtio/virtio_user/virtio_user_dev.c:606-660; v26.07:...:617-671)
         nr = qp * 2 + (1 if ctrl else 0)
         role = f"port {port.port_id} vring metadata"
         out.allocations += [
