@@ -167,3 +167,20 @@ def test_live_rerun_matches_the_model(case):
     d = model.details
     assert int(real.heap["Alloc_size"]) == d["sockets"][0]["heap_bytes"], ident
     assert int(real.heap["Alloc_count"]) == d["allocation_count"] + d["memzone_count"], ident
+
+
+@pytest.mark.parametrize("ident", [c for c in CAPTURES if c != "bond4-member"])
+def test_the_ports_are_the_programs_by_id_name_and_queues(ident):
+    """telemetry's /ethdev/info of every port: its id, device name and queue counts, as the model numbers them."""
+    argv, _, _ = recorded(ident)
+    model = apps.size(argv, Platform())
+    real = [
+        json.loads(line)["/ethdev/info"]
+        for line in (HERE / f"{ident}.txt").read_text().splitlines()
+        if line.startswith('{"/ethdev/info"')
+    ]
+    assert [(e["port_id"], e["name"]) for e in real] == [(pt["port_id"], pt["name"]) for pt in model.details["ports"]]
+    t = model.details["testpmd"]
+    for e in real:
+        if e["dev_configured"]:
+            assert (e["nb_rx_queues"], e["nb_tx_queues"]) == (t["rxq"], t["txq"]), (ident, e["name"])
