@@ -45,12 +45,20 @@ Adding a driver
 4. ``provenance``: ``"run"`` once a real program's capture under ``tests/conformance/`` holds every memzone
    by name and length (and the heap); ``"source"`` otherwise ("from the driver's source, not run", which
    every report carrying the driver's figures says).
-5. End the module with ``PMD = Pmd(...)`` and add the module to ``MODULES`` in ``drivers/__init__.py``.
-6. Tests: a unit test per figure (``tests/test_drivers_<x>.py``, against the cited arithmetic at each
+5. What the driver shares and names: ``first_probe`` (a table its first port in the process makes: memif's
+   socket hash), ``reserves_before_allocate`` (its probe reserves before ``rte_eth_dev_allocate``: the first
+   port's ``rte_eth_dev_data`` comes after), ``own_queue_arrays``, ``member_keys`` (devargs naming other ports:
+   bonding's members, ``Port.members``), ``kernel_drivers`` (the kernel module of the same NIC, how
+   ``dpdk-devbind.py --status`` names it), ``bifurcated``, ``zones`` (the memzone names it reserves, regular
+   expressions: how ``inspect`` and ``trace`` name them as the driver's), ``descriptors_used`` (a ring it
+   rounds or clamps), ``classifies_ptypes``.  The driver of a port is ``drivers.get(port.driver)``.
+6. End the module with ``PMD = Pmd(...)`` and add the module to ``MODULES`` in ``drivers/__init__.py``.
+7. Tests: a unit test per figure (``tests/test_drivers_<x>.py``, against the cited arithmetic at each
    release) and, for a driver this machine can run, a recorded capture held to the model by name and length.
 
 Nothing else changes: testpmd, l3fwd and OVS find the driver through the registry (by ``--vdev`` name, by a
-PCI address bound to it), and ``inspect``/``trace`` name its memzones by the roles given here.
+PCI address bound to it by ``--nic``/``--devbind``, :mod:`.naming`), reports say its provenance and what it keeps
+outside the heap (``ethdev.port_notes``), and ``inspect``/``trace`` name its memzones by its ``zones``.
 
 Pure: stdlib only.
 """
