@@ -149,11 +149,14 @@ def test_l3fwd_lookups_on_tap(lookup, heap):
     [
         (["dpdk-testpmd", "-l", "0", "--vdev", "net_null0", "--", "-i"], "forwarding lcore"),
         (["dpdk-testpmd", "--vdev", "net_null0", "--", "-i"], "give the lcores"),
-        (["dpdk-testpmd", "-l", "0-1", "-a", "0000:01:00.0", "--", "-i"], "PCI NIC"),
+        (["dpdk-testpmd", "-l", "0-1", "-a", "0000:01:00.0", "--", "-i"], "give --nic 0000:01:00.0=DRIVER"),
         (["dpdk-testpmd", "-l", "0-1", "--bogus", "--", "-i"], "EAL does not know"),
         (["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "--latencystats=1"], "not modelled"),
         (["dpdk-testpmd", "-l", "0-1", "--vdev", "net_null0", "--", "--total-num-mbufs=1000"], "> 1024"),
-        (["dpdk-testpmd", "-l", "0-1", "--vdev", "net_af_packet0", "--", "-i"], "not modelled"),
+        (
+            ["dpdk-testpmd", "-l", "0-1", "--vdev", "net_failsafe0", "--", "-i"],
+            "the net_failsafe driver is not modelled",
+        ),
         (["dpdk-l3fwd", "-l", "0", "--vdev", "net_null0", "--", "-p", "0x1", "--config=(0,0,0)"], "checksum"),
         (["dpdk-l3fwd", "-l", "0", "--vdev", "net_tap0", "--", "-p", "0x1"], "--config"),
         (["dpdk-pktgen", "-l", "0"], "not an application"),

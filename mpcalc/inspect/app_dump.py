@@ -148,7 +148,14 @@ def app_model(argv: list[str], platform: Platform) -> AppModel:
 def _owner(zone: str, role: str) -> tuple[str, str]:
     """The owner of a memzone outside the pools, by DPDK's names: rte_lpm6_create's rules hash ``LRH_<name>``
     (v22.11:lib/lpm/rte_lpm6.c:267), rte_hash_create's rings ``HT_<name>``/``HT_EXT_<name>``
-    (v22.11:lib/hash/rte_cuckoo_hash.c:231-246), rte_ring_create's ``RG_<name>``; else the model's role."""
+    (v22.11:lib/hash/rte_cuckoo_hash.c:231-246), rte_ring_create's ``RG_<name>``, a driver's (its declared names,
+    mpcalc.dpdk.drivers.zone_owner: ethdev's DMA rings, virtio's vrings, net_ring's rings ...); else the model's
+    role."""
+    from mpcalc.dpdk.drivers import zone_owner
+
+    driver = zone_owner(zone)
+    if driver is not None and driver != "ethdev":
+        return driver, driver
     for prefix, kind in (("RG_HT_LRH_", "LPM6"), ("RG_HT_EXT_", "hash"), ("RG_HT_", "hash"), ("RG_", "ring")):
         if zone.startswith(prefix):
             return f"{kind} {zone[len(prefix) :]}", kind

@@ -35,6 +35,7 @@ from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Result
 from mpcalc.dpdk.core.standalone import Parts, finish
 from mpcalc.dpdk.core.struct_sizes import sizes
+from mpcalc.dpdk.drivers.naming import DEVBIND, NIC, bindings_of, read_devbind
 
 #: program name -> the module under mpcalc.dpdk.apps that sizes it
 PROGRAMS: dict[str, str] = {
@@ -83,11 +84,19 @@ def hugepage_command(argv: list[str]) -> list[str]:
     return own(list(argv)) if own is not None else on_hugepages(argv)
 
 
-def size(argv: list[str], p: Platform, cpus: tuple[int, ...] | None = None) -> Result:
+def size(
+    argv: list[str],
+    p: Platform,
+    cpus: tuple[int, ...] | None = None,
+    nics: list[str] | tuple[str, ...] | None = None,
+    devbind: str | None = None,
+) -> Result:
     """Every memzone and allocation of the application's start-up, and their totals; with ``cpus``, the
     target machine's CPUs, the lcores checked against them."""
     module = importlib.import_module(f"{__package__}.{program_of(argv)}")
     e, app_argv = eal_of(argv, p.release.version)
+    # the target machine's NICs: which driver takes each PCI address (--nic, --devbind: drivers.naming)
+    e.pci_bindings, e.devbind = bindings_of(nics, devbind), devbind
     notes = check_eal(e)
     notes += check_cpus(e, cpus)
     where = platform_for(e, p)
@@ -121,12 +130,18 @@ def size(argv: list[str], p: Platform, cpus: tuple[int, ...] | None = None) -> R
 def _resolve(args: Mapping[str, Any]) -> Resolved:
     argv = list(args.get("command_line") or ())
     program_of(argv)
-    cpus = args.get("cpus")
-    return Resolved({"command_line": argv, "cpus": cpus}, {"cpus": parse_cpus(cpus) if cpus is not None else None})
+    cpus, nics, devbind = args.get("cpus"), args.get("nic"), args.get("devbind")
+    inputs = {"command_line": argv, "cpus": cpus, "nic": list(nics) if nics else None, "devbind": devbind}
+    extra = {
+        "cpus": parse_cpus(cpus) if cpus is not None else None,
+        "nic": list(nics or ()),
+        "devbind": read_devbind(devbind),
+    }
+    return Resolved(inputs, extra)
 
 
 def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
-    return size(list(inputs["command_line"]), p, extra.get("cpus"))
+    return size(list(inputs["command_line"]), p, extra.get("cpus"), extra.get("nic"), extra.get("devbind"))
 
 
 APP = ObjectDecl(
@@ -144,6 +159,8 @@ APP = ObjectDecl(
             metavar="-- COMMAND LINE",
         ),
         CPUS,
+        NIC,
+        DEVBIND,
     ),
     build=_build,
     resolve=_resolve,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mpcalc.dpdk.apps.eal_options import (
     _ALIASES,
@@ -51,6 +52,9 @@ class EalArgs:
     socket_limit: tuple[int, ...] | None = None
     vdevs: list[str] = field(default_factory=list)
     pci_allowed: list[str] = field(default_factory=list)
+    #: the drivers of the PCI addresses (mpcalc's --nic and --devbind, the target machine's): not EAL's own
+    pci_bindings: dict[str, Any] = field(default_factory=dict)
+    devbind: str | None = None
     no_pci: bool = False
     iova_mode: str | None = None
     in_memory: bool = False
@@ -375,13 +379,7 @@ def check_eal(e: EalArgs) -> list[str]:
             "-m and --socket-mem cannot be used together (v22.11:lib/eal/common/eal_common_options.c:2092-2096)",
             param="command",
         )
-    if e.pci_allowed:
-        raise InputError(
-            f"-a {e.pci_allowed[0]}: a PCI NIC's queues and descriptor rings depend on its driver, "
-            "which the model does not know; size with vdev ports (net_null, net_ring, net_tap)",
-            param="command",
-        )
-    if not e.no_pci:
+    if not e.no_pci and not e.pci_allowed and e.devbind is None:
         notes.append(
             "EAL scans the PCI bus (no --no-pci): NICs bound to a DPDK driver would be probed as "
             "further ports; none is counted here"

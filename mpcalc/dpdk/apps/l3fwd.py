@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from mpcalc.dpdk import drivers
 from mpcalc.dpdk.apps.eal import EalArgs
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.platform import Platform
@@ -319,7 +320,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     """Everything l3fwd reserves up to its main loop, in its order."""
     t = parse(argv, p)
     s = sizes(p)  # the struct sizes measured at the release (refuses the others)
-    ports = ethdev.vdev_ports(e.vdevs)
+    ports = ethdev.eal_ports(e)
     notes: list[str] = []
     nb_lcores = len(e.lcores)  # rte_lcore_count(): the main lcore forwards too
     for cfg_port, _, lcore in t.config:  # check_lcore_params / check_port_config (main.c:290-360)
@@ -329,8 +330,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             raise InputError(f"l3fwd --config: port {cfg_port} is not an enabled port (l3fwd exits)", param="command")
     parts = Parts()
     pools: list[Mempool] = []
-    for port in ports:
-        parts.extend(ethdev.probe(port, p, first=port.port_id == 0))
+    parts.extend(ethdev.probe_ports(ports, p))
     parts.allocations.append(Allocation("l3fwd", s["l3fwd_event_resources"], "l3fwd event resources"))
     n_tx_queue = nb_lcores  # one per lcore, up to MAX_TX_QUEUE_PER_PORT = RTE_MAX_LCORE
     lookups_done = False
@@ -371,6 +371,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
                 param="command",
             )
         conf, driver_pools = ethdev.configure(port, q, p)
+        notes += ethdev.port_notes([port], q, p)  # from its source only, memory outside the heap
         # init_mem: one pool per socket (per port with --per-port-pool), lookups once per socket (main.c:969-1013)
         if t.per_port_pool or not pools:
             n = nb_mbuf(1 if t.per_port_pool else len(ports), nb_rxq, nb_lcores, n_tx_queue, t, p)
@@ -408,7 +409,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
                         f"port {port.port_id} queue {queue} rx callback (--parse-ptype)",
                     )
                 )
-            elif port.driver != "net_tap":
+            elif not drivers.get(port.driver).classifies_ptypes:
                 raise InputError(
                     f"{port.name}: {port.driver} does not classify packet types: l3fwd exits ('port "
                     f"{port.port_id} cannot parse packet type, please add --parse-ptype')",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from mpcalc.dpdk import drivers
 from mpcalc.dpdk.apps.eal import EalArgs
 from mpcalc.dpdk.apps.testpmd_options import _DEFAULTS, _FLAGS, _NOT_MODELLED, _OPTIONAL, _SINCE, _UNTIL, _WITH_VALUE
 from mpcalc.dpdk.core.errors import InputError
@@ -400,6 +401,22 @@ def _pool(
 RESTORE_DYNFLAG_SINCE = "23.11"
 
 
+def _check_queues(t: TestpmdArgs, ports: list[ethdev.Port], p: Platform) -> None:
+    """--rxq/--txq against the smallest max_rx_queues/max_tx_queues of the ports (check_nb_rxq, check_nb_txq:
+    v22.11.11:app/test-pmd/testpmd.c:1284-1327, 1340-1380; testpmd exits, parameters.c:1046-1063)."""
+    for which, n, index in (("rxq", t.nb_rxq, 0), ("txq", t.nb_txq, 1)):
+        if which not in t.given:
+            continue
+        limits = [(drivers.get(pt.driver).max_queues(pt, p)[index], pt.port_id) for pt in ports]
+        allowed, pid = min(limits, default=(ethdev.RTE_MAX_QUEUES_PER_PORT, 0), key=lambda x: x[0])
+        if n > allowed:
+            raise InputError(
+                f"Fail: input {which} ({n}) can't be greater than max_{which[:2]}_queues ({allowed}) of port {pid}: "
+                f"testpmd exits ('{which} {n} invalid - must be >= 0 && <= {allowed}', app/test-pmd/parameters.c)",
+                param="command",
+            )
+
+
 def rx_metadata_negotiate(p: Platform, s: dict[str, int]) -> Parts:
     """init_config -> init_config_port_offloads -> eth_rx_metadata_negotiate_mp asks every port for
     RTE_ETH_RX_METADATA_TUNNEL_ID (v23.11.7:app/test-pmd/testpmd.c:562-576, 1623-1629, 1739); from 23.11
@@ -437,13 +454,16 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             "forwarding logical cores', v22.11:app/test-pmd/testpmd.c:4611-4613)",
             param="command",
         )
-    ports = ethdev.vdev_ports(e.vdevs)
+    ports = ethdev.eal_ports(e)
     if not ports:
-        raise InputError("testpmd needs a port: give --vdev (net_null0, net_ring0, net_tap0)", param="command")
+        raise InputError(
+            "testpmd needs a port: give --vdev (net_null0, net_virtio_user0,path=..., ...) or -a with --nic",
+            param="command",
+        )
+    _check_queues(t, ports, p)
     parts = Parts()
     pools: list[Mempool] = []
-    for port in ports:  # rte_eal_init -> rte_bus_probe
-        parts.extend(ethdev.probe(port, p, first=port.port_id == 0))
+    parts.extend(ethdev.probe_ports(ports, p))  # rte_eal_init -> rte_bus_probe
     # init_port: RTE_MAX_ETHPORTS struct rte_port (testpmd.c:4470-4480)
     parts.allocations.append(Allocation("testpmd: ports", ethdev.RTE_MAX_ETHPORTS * s["rte_port"], "testpmd"))
     parts.allocations += ethdev.callbacks(p)  # register_eth_event_callback (testpmd.c:4018-4037)
@@ -451,7 +471,10 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     # init_config: fwd_lcores (testpmd.c:1680-1697)
     parts.allocations.append(Allocation("testpmd: fwd_lcores", 8 * nb_lcores, "testpmd"))
     parts.allocations += [Allocation("testpmd: struct fwd_lcore", s["fwd_lcore"], "testpmd")] * nb_lcores
-    parts.extend(rx_metadata_negotiate(p, s))  # init_config_port_offloads, before the pools
+    meta = rx_metadata_negotiate(p, s)  # init_config_port_offloads, before the pools
+    if any(z.name == "rte_mbuf_dyn" for z in parts.zones):  # a driver's probe reserved it first (net_pcap)
+        meta.zones = [z for z in meta.zones if z.name != "rte_mbuf_dyn"]
+    parts.extend(meta)
     n = mbufs_per_pool(t, nb_lcores)
     extmem: list[dict[str, object]] = []  # --mp-alloc=xmemhuge's own hugepage mappings, one per pool
     for idx, seg in enumerate(t.mbuf_sizes):  # one socket: the NUMA and UMA loops agree (testpmd.c:1739-1757)
@@ -508,6 +531,8 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             more, driver_pools = ethdev.configure(port, q, p)
             parts.extend(more)
             pools += driver_pools
+    if t.device_start:
+        notes += ethdev.port_notes(ports, q, p)  # a driver from its source only, memory outside the heap
     parts.zones.append(Memzone("RTE_METRICS", memzone_len(s["metrics"], p), "metrics"))  # rte_metrics_init
     if not t.numa:
         notes.append("--no-numa: every pool on socket 0 (as with one socket)")

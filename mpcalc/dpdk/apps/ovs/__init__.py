@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from mpcalc.dpdk.apps.ovs.hashing import HASHES
-from mpcalc.dpdk.apps.ovs.netdev import TYPES, Port, dp_packet_size, parse_port, plan, pmd_threads
+from mpcalc.dpdk.apps.ovs.netdev import TYPES, Port, PortPlan, dp_packet_size, parse_port, plan, pmd_threads
 from mpcalc.dpdk.apps.ovs.shared_data import shared_data_zone
 from mpcalc.dpdk.apps.ovs.versions import VERSIONS, ovs_release
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
@@ -21,6 +21,7 @@ from mpcalc.dpdk.core.machine import CPUS, parse_cpus
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Result
 from mpcalc.dpdk.core.standalone import Parts, finish
+from mpcalc.dpdk.drivers.naming import DEVBIND, NIC, bindings_of, read_devbind
 
 __all__ = ["OVS", "Port", "parse_port", "plan", "size"]
 
@@ -39,6 +40,49 @@ _ELEM_HEADER = 128
 NET_NULL_MAX_QUEUES = 1024
 
 
+def _device(pp: PortPlan, port_id: int, bindings: dict[str, Any], parts: Parts, notes: list[str], p: Platform) -> Parts:
+    """A port with options:dpdk-devargs: OVS's own measured part (the net_null measurement less net_null's
+    modelled probe and queues) and the device's driver: its probe, configure and queue set-ups for the queues
+    and descriptors OVS asks (dpdk_eth_dev_port_config, v3.1.0:lib/netdev-dpdk.c:1140-1215), the queue counts
+    capped by the driver's max_rx_queues/max_tx_queues (:1200-1203)."""
+    from mpcalc.dpdk.core.heap import heap_cost
+    from mpcalc.dpdk.drivers import ethdev, get, naming
+    from mpcalc.dpdk.drivers.pmd import Port as Device
+    from mpcalc.dpdk.drivers.pmd import QueueConf
+
+    devargs = str(pp.port.dpdk_devargs)
+    try:
+        addr = naming.pci_addr(devargs.split(",")[0])
+    except InputError:
+        addr = None
+    if addr is not None:
+        [dev] = naming.pci_ports([devargs], bindings, first_id=port_id, option="dpdk-devargs")
+    else:
+        [dev] = ethdev.vdev_ports([devargs], first_id=port_id)
+    pmd = get(dev.driver)
+    max_rx, max_tx = pmd.max_queues(dev, p)
+    n_rxq, n_txq = min(pp.n_rxq, max_rx), min(pp.n_txq, max_tx)
+    if (n_rxq, n_txq) != (pp.n_rxq, pp.n_txq):
+        notes.append(
+            f"port {pp.port.name}: {pp.n_rxq} Rx / {pp.n_txq} Tx queues asked, the port sets up {n_rxq} / {n_txq} "
+            f"(MIN(info.max_rx_queues, n_rxq), lib/netdev-dpdk.c:1200-1201; {pmd.name}'s {max_rx} / {max_tx})"
+        )
+    q = QueueConf(n_rxq, n_txq, pp.rxq_size, pp.txq_size, lsc_interrupt=False, mtu=pp.mtu)
+    out = ethdev.probe(dev, p, first=False)
+    conf, pools = ethdev.configure(dev, q, p)
+    out.extend(conf)
+    out.mempools += pools
+    notes += ethdev.port_notes([dev], q, p)
+    # OVS's own part: the net_null measurement less what the model gives net_null for the same queues
+    null = Device(port_id, "net_null0", "net_null")
+    null_parts = ethdev.probe(null, p, first=False)
+    null_parts.extend(ethdev.configure(null, QueueConf(n_rxq, n_txq, pp.rxq_size, pp.txq_size, False), p)[0])
+    own = OVS_DPDK_PORT + OVS_PER_RXQ * n_rxq + OVS_PER_TXQ * n_txq
+    own -= sum(heap_cost(a.size, p) for a in null_parts.allocations)
+    out.allocations.append(_own(own, f"port {pp.port.name}: netdev_dpdk and queues (measured, less net_null's)"))
+    return out
+
+
 def _own(element_bytes: int, what: str) -> Allocation:
     """A measured heap element total as one allocation (its malloc element header taken off)."""
     return Allocation("ovs_dpdk", element_bytes - _ELEM_HEADER, what)
@@ -54,6 +98,8 @@ def size(
     shared_mempool_config: str | None = None,
     cpus: tuple[int, ...] | None = None,
     changes: tuple[str, ...] = (),
+    nics: list[str] | tuple[str, ...] | None = None,
+    devbind: str | None = None,
 ) -> Result:
     """What ovs-vswitchd reserves for ``ports``: their pools, each pool's ``struct dpdk_mp``, and the
     ``rte_eth_dev_data`` memzone once a DPDK (ethdev) port exists."""
@@ -66,8 +112,12 @@ def size(
     parts.allocations += pl.allocations
     parts.allocations.append(_own(OVS_ONCE, "ovs-vswitchd's own (measured)"))
     notes = list(pl.notes)
+    bindings = bindings_of(nics, devbind)
+    devices = [pp for pp in pl.ports if pp.port.type == "dpdk"]
     for pp in pl.ports:
-        if pp.port.type == "dpdk":
+        if pp.port.type == "dpdk" and pp.port.dpdk_devargs is not None:
+            parts.extend(_device(pp, devices.index(pp), bindings, parts, notes, p))
+        elif pp.port.type == "dpdk":
             # dpdk_eth_dev_init sets up MIN(info.max_rx_queues, n_rxq) and MIN(info.max_tx_queues, n_txq) queues
             # (v3.1.0:lib/netdev-dpdk.c:1200-1203): net_null's limit is RTE_MAX_QUEUES_PER_PORT 1,024
             # (v22.11.11:drivers/net/null/rte_eth_null.c:310-311); the per-queue heap follows what is set up
@@ -149,7 +199,15 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
 
     for text in inputs["change"]:  # type: ignore[union-attr]
         parse_change(text)
-    return Resolved(inputs, {"ports": ports, "cpus": parse_cpus(cpus) if cpus is not None else None})
+    inputs["nic"] = list(a["nic"]) if a.get("nic") else None
+    inputs["devbind"] = a.get("devbind")
+    extra = {
+        "ports": ports,
+        "cpus": parse_cpus(cpus) if cpus is not None else None,
+        "nic": list(a.get("nic") or ()),
+        "devbind": read_devbind(a.get("devbind")),
+    }
+    return Resolved(inputs, extra)
 
 
 def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
@@ -163,6 +221,8 @@ def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platfo
         a["shared_mempool_config"],
         extra.get("cpus"),
         tuple(a.get("change") or ()),
+        extra.get("nic"),
+        extra.get("devbind"),
     )
 
 
@@ -171,7 +231,9 @@ PORT = Param(
     "list",
     "One Interface: NAME[,type=" + "|".join(TYPES) + "][,mtu_request=N][,n_rxq=N]"
     "[,n_rxq_desc=N][,n_txq_desc=N] (OVS's keys and defaults; vhost: n_rxq = the guest's queue pairs, "
-    "guest=no before it connects). Repeat for each port, in the order OVS configures them.",
+    "guest=no before it connects)[,dpdk-devargs=DEVICE] (last: a PCI address, its driver from --nic or --devbind, or "
+    "a vdev with its devargs; without it the port is measured on net_null). Repeat for each port, in the order OVS "
+    "configures them.",
     required=True,
     metavar="PORT",
 )
@@ -230,6 +292,8 @@ OVS = ObjectDecl(
             show_default=True,
         ),
         CPUS,
+        NIC,
+        DEVBIND,
         CHANGE,
     ),
     build=_build,

@@ -78,18 +78,25 @@ class Port(NamedTuple):
     n_txq_desc: int | None = None
     #: a vhost port's guest is connected (its pool exists only then)
     guest: bool = True
+    #: options:dpdk-devargs, the device and its driver: a PCI address (its driver from --nic/--devbind) or a
+    #: vdev (net_virtio_user0,path=...); without it the port is measured on net_null
+    dpdk_devargs: str | None = None
 
 
 _INT_KEYS = ("mtu_request", "n_rxq", "n_rxq_desc", "n_txq_desc")
 
 
 def parse_port(text: str) -> Port:
-    """``NAME[,type=...][,mtu_request=N][,n_rxq=N][,n_rxq_desc=N][,n_txq_desc=N]`` (vhost: ``guest=no``).
+    """``NAME[,type=...][,mtu_request=N][,n_rxq=N][,n_rxq_desc=N][,n_txq_desc=N][,dpdk-devargs=DEVICE]`` (vhost:
+    ``guest=no``; ``dpdk-devargs`` last, the rest of the text: a vdev's own devargs have commas).
 
-    >>> parse_port("dpdk0,mtu_request=9000,n_rxq=2")
-    Port(name='dpdk0', type='dpdk', mtu_request=9000, n_rxq=2, n_rxq_desc=None, n_txq_desc=None, guest=True)
+    >>> parse_port("dpdk0,mtu_request=9000,n_rxq=2")[:5]
+    ('dpdk0', 'dpdk', 9000, 2, None)
+    >>> parse_port("vu0,n_rxq=2,dpdk-devargs=net_virtio_user0,path=/run/vu.sock,queues=2").dpdk_devargs
+    'net_virtio_user0,path=/run/vu.sock,queues=2'
     """
-    name, *pairs = [part.strip() for part in str(text).split(",")]
+    head, sep, devargs = str(text).partition(",dpdk-devargs=")
+    name, *pairs = [part.strip() for part in head.split(",")]
     if not name or "=" in name:
         raise InputError(f"{text!r}: a port starts with its name (NAME[,key=value...])", param="--port")
     values: dict[str, object] = {}
@@ -113,9 +120,18 @@ def parse_port(text: str) -> Port:
             values[key] = value in ("yes", "true")
         else:
             raise InputError(
-                f"{text!r}: unknown key {key!r} (known: type, {', '.join(_INT_KEYS)}, guest)", param="--port"
+                f"{text!r}: unknown key {key!r} (known: type, {', '.join(_INT_KEYS)}, guest, dpdk-devargs last)",
+                param="--port",
             )
+    if sep:  # options:dpdk-devargs takes the rest of the text: its own devargs have commas
+        if not devargs.strip():
+            raise InputError(
+                f"{text!r}: dpdk-devargs= needs the device (0000:3b:00.0, net_virtio_user0,...)", param="--port"
+            )
+        values["dpdk_devargs"] = devargs.strip()
     port = Port(name=name, **values)  # type: ignore[arg-type]
+    if port.dpdk_devargs is not None and port.type != "dpdk":
+        raise InputError(f"{text!r}: dpdk-devargs is for type=dpdk ports", param="--port")
     if "guest" in values and port.type not in VHOST_TYPES:
         raise InputError(f"{text!r}: guest is for vhost ports", param="--port")
     return port
@@ -169,6 +185,7 @@ class PortPlan(NamedTuple):
             "n_mbufs": self.n_mbufs,
             "pool": self.pool,
             "reused": self.reused,
+            **({"dpdk_devargs": self.port.dpdk_devargs} if self.port.dpdk_devargs else {}),
         }
 
 

@@ -259,7 +259,10 @@ class _State:
         the pool's create.empty event), ``RG_MP_<pool>`` (its ring), ``MP_<pool>_<n>`` (its objects)."""
         ring = name.startswith("RG_MP_")
         if not ring and not name.startswith("MP_"):
-            return ""
+            from mpcalc.dpdk.drivers import zone_owner
+
+            driver = zone_owner(name)  # a driver's own memzone (a vring, a DMA ring, net_ring's rings)
+            return driver if driver is not None and driver != "ethdev" else ""
         rest = name[6:] if ring else name[3:]
         building = self.building.get(stream)
         if rest in self.live_pools or rest == building:

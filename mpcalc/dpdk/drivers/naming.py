@@ -1,0 +1,231 @@
+"""How a user names a NIC: a PCI address bound to a driver, in the ecosystem's own words.
+
+* EAL's ``-a``/``--allow ADDR[,key=value...]`` (and OVS's ``dpdk-devargs``) give the address and its devargs;
+  which driver takes it is the target machine's: the user says it with a binding, ``ADDR=DRIVER``
+  (``0000:3b:00.0=net_ice``, an alias or the kernel module's name: ``ice``) or ``ADDR=VENDOR:DEVICE``
+  (``0000:3b:00.0=8086:159b``, mapped through the drivers' own PCI id tables), or with the text
+  ``dpdk-devbind.py --status`` prints on that machine (:func:`parse_devbind`: each device's slot, device
+  id and kernel module, ``drv=`` and ``unused=``, v22.11.11:usertools/dpdk-devbind.py:522-590).
+* EAL probes the PCI bus before the vdev bus, and PCI devices in address order (the scan keeps them sorted,
+  rte_pci_insert_device, v22.11.11:drivers/bus/pci/linux/pci.c:340-375; rte_bus_probe probes the vdev bus
+  last, lib/eal/common/eal_common_bus.c:70-90): their port ids come first, in address order.
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mpcalc.dpdk.core.declare import Param
+from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.drivers import all_pmds, by_pci, find, names
+from mpcalc.dpdk.drivers.pmd import Pmd, Port, parse_devargs
+
+_ADDR = re.compile(r"^(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\.([0-7])$")
+_ID = re.compile(r"^([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$")
+#: the kernel modules that hand a device to DPDK (dpdk_drivers, v22.11.11:usertools/dpdk-devbind.py:64)
+DPDK_MODULES = ("igb_uio", "vfio-pci", "uio_pci_generic")
+
+
+def pci_addr(text: str) -> str:
+    """A PCI address as EAL reads it (``[domain:]bus:devid.function``, rte_pci_addr_parse,
+    v22.11.11:drivers/bus/pci/pci_params.c, lib/pci/rte_pci.c:80-120), written in full.
+
+    >>> pci_addr("3b:00.0"), pci_addr("0000:3B:00.1")
+    ('0000:3b:00.0', '0000:3b:00.1')
+    """
+    m = _ADDR.match(text.strip())
+    if m is None:
+        raise InputError(f"{text!r} is not a PCI address (DDDD:BB:DD.F, as lspci -D prints it)", param="command")
+    dom, bus, dev, fn = m.groups()
+    return f"{int(dom or '0', 16):04x}:{bus.lower()}:{dev.lower()}.{fn}"
+
+
+def pmd_of(driver: str) -> Pmd | None:
+    """A driver by its DPDK name, an alias or the kernel module that drives the same NIC (``ice``)."""
+    pmd = find(driver) or find("net_" + driver)
+    if pmd is not None:
+        return pmd
+    for cand in all_pmds():
+        if driver in cand.kernel_drivers:
+            return cand
+    return None
+
+
+def _pci_names() -> str:
+    return ", ".join(names("pci")) or "none yet"
+
+
+def binding(text: str) -> tuple[str, Pmd]:
+    """``ADDR=DRIVER`` or ``ADDR=VENDOR:DEVICE`` -> (address, driver); an unknown driver or id is refused by
+    name, listing the known PCI drivers."""
+    addr, sep, what = text.partition("=")
+    if not sep or not what:
+        raise InputError(
+            f"--nic {text!r}: give ADDR=DRIVER (0000:3b:00.0=net_ice) or ADDR=VENDOR:DEVICE (0000:3b:00.0=8086:159b)",
+            param="nic",
+        )
+    where = pci_addr(addr)
+    m = _ID.match(what)
+    if m is not None:
+        vendor, device = int(m.group(1), 16), int(m.group(2), 16)
+        pmd = by_pci(vendor, device)
+        if pmd is None:
+            raise InputError(
+                f"--nic {text!r}: no modelled driver has PCI id {vendor:04x}:{device:04x} in its id table "
+                f"(known PCI drivers: {_pci_names()})",
+                param="nic",
+            )
+        return where, pmd
+    pmd = pmd_of(what)
+    if pmd is None or pmd.bus != "pci":
+        raise InputError(
+            f"--nic {text!r}: the {what} driver is not modelled for a PCI device (known PCI drivers: {_pci_names()})",
+            param="nic",
+        )
+    return where, pmd
+
+
+def parse_bindings(text: str | None) -> dict[str, Pmd]:
+    """``--nic`` text: bindings separated by commas or spaces."""
+    out: dict[str, Pmd] = {}
+    for item in re.split(r"[,\s]+", text or ""):
+        if item:
+            addr, pmd = binding(item)
+            out[addr] = pmd
+    return out
+
+
+@dataclass(frozen=True)
+class DevbindEntry:
+    """One device line of ``dpdk-devbind.py --status``."""
+
+    addr: str
+    device_id: int
+    name: str
+    driver: str  # drv=, "" when none
+    modules: tuple[str, ...]  # unused=
+    numa_node: int | None
+
+    @property
+    def dpdk_bound(self) -> bool:
+        return self.driver in DPDK_MODULES
+
+
+_LINE = re.compile(r"^(\S+)\s+'(.*)\s([0-9a-fA-F]{4})'\s*(.*)$")
+
+
+def parse_devbind(text: str) -> list[DevbindEntry]:
+    """The device lines of ``dpdk-devbind.py --status`` (``SLOT 'NAME DEVICE' [numa_node=N] [if=IF]
+    drv=DRV unused=MODS [*Active*]``, display_devices, v22.11.11:usertools/dpdk-devbind.py:522-544;
+    numa_node= from 23.11, v26.07:usertools/dpdk-devbind.py:729-765); headings and other lines skipped."""
+    out = []
+    for line in text.splitlines():
+        m = _LINE.match(line.strip())
+        if m is None or _ADDR.match(m.group(1)) is None:
+            continue
+        fields = dict(f.partition("=")[::2] for f in m.group(4).split() if "=" in f)
+        numa = fields.get("numa_node")
+        out.append(
+            DevbindEntry(
+                addr=pci_addr(m.group(1)),
+                device_id=int(m.group(3), 16),
+                name=m.group(2),
+                driver=fields.get("drv", ""),
+                modules=tuple(x for x in fields.get("unused", "").split(",") if x),
+                numa_node=int(numa) if numa and numa.lstrip("-").isdigit() else None,
+            )
+        )
+    return out
+
+
+def devbind_bindings(text: str) -> dict[str, Pmd]:
+    """The DPDK driver of each device ``dpdk-devbind.py --status`` lists: its kernel module (``drv=`` when a
+    kernel driver holds it, else the first of ``unused=`` a modelled driver names), checked against that
+    driver's PCI device ids; a device no modelled driver claims is left out (EAL would not probe it as a
+    modelled port)."""
+    out: dict[str, Pmd] = {}
+    for e in parse_devbind(text):
+        for module in ([e.driver] if e.driver and not e.dpdk_bound else []) + list(e.modules):
+            pmd = pmd_of(module)
+            if pmd is not None and pmd.bus == "pci":
+                if pmd.pci_ids and all(d != e.device_id for _, d in pmd.pci_ids):
+                    continue
+                out[e.addr] = pmd
+                break
+    return out
+
+
+def probed_by_devbind(text: str) -> list[str]:
+    """The addresses EAL probes without ``-a``: devices bound to a DPDK module, and those a bifurcated driver
+    (mlx5) takes through its kernel driver."""
+    binds = devbind_bindings(text)
+    return sorted(e.addr for e in parse_devbind(text) if e.dpdk_bound or (e.addr in binds and binds[e.addr].bifurcated))
+
+
+def pci_ports(allowed: list[str], bindings: dict[str, Pmd], first_id: int = 0, option: str = "-a") -> list[Port]:
+    """EAL's ``-a ADDR[,devargs]`` list as ports, in PCI address order (the bus scan's), each bound to its
+    driver by ``bindings``; an address without a binding is refused, saying how to give one."""
+    specs: dict[str, tuple[tuple[str, str], ...]] = {}
+    for spec in allowed:
+        addr, pairs = parse_devargs(spec)
+        specs[pci_addr(addr)] = pairs
+    ports = []
+    for i, addr in enumerate(sorted(specs)):
+        pmd = bindings.get(addr)
+        if pmd is None:
+            raise InputError(
+                f"{option} {addr}: its driver is the target machine's: give --nic {addr}=DRIVER or "
+                f"{addr}=VENDOR:DEVICE, or --devbind FILE (what dpdk-devbind.py --status prints); known PCI drivers: "
+                f"{_pci_names()}",
+                param="nic",
+            )
+        pairs = specs[addr]
+        for k, _ in pairs:
+            if k not in pmd.devargs:
+                raise InputError(f"{option} {addr}: {pmd.name} argument {k!r} is not modelled", param="command")
+        ports.append(Port(first_id + i, addr, pmd.name, dict(pairs), pairs))
+    return ports
+
+
+def _params() -> tuple[Param, Param]:
+    nic = Param(
+        "nic",
+        "list",
+        "A NIC of the command line's -a (or OVS's dpdk-devargs) and its driver on the target machine: "
+        "ADDR=DRIVER (0000:3b:00.0=net_ice, or the kernel module: ice) or ADDR=VENDOR:DEVICE "
+        "(0000:3b:00.0=8086:159b, mapped through the drivers' PCI id tables). Repeat for each NIC.",
+        metavar="ADDR=DRIVER",
+    )
+    devbind = Param(
+        "devbind",
+        "path",
+        "A file with what 'dpdk-devbind.py --status' prints on the target machine: each device's driver read "
+        "from its kernel module; without -a, the devices bound to vfio-pci/uio are the ports EAL probes.",
+        metavar="FILE",
+    )
+    return nic, devbind
+
+
+NIC, DEVBIND = _params()
+
+
+def bindings_of(nics: list[str] | tuple[str, ...] | None, devbind_text: str | None) -> dict[str, Pmd]:
+    """The bindings of ``--nic`` (each item) over those read from ``--devbind``'s text."""
+    out = devbind_bindings(devbind_text) if devbind_text else {}
+    for item in nics or ():
+        out.update(parse_bindings(item))
+    return out
+
+
+def read_devbind(path: str | None) -> str | None:
+    """``--devbind FILE``'s text (the model's one read of a user file for naming)."""
+    if path is None:
+        return None
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise InputError(f"--devbind {path!r}: {exc.strerror}", param="devbind") from None
