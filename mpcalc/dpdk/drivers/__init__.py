@@ -18,7 +18,7 @@ from mpcalc.dpdk.drivers.pmd import Pmd
 #: the driver modules, in the order they are listed to a user
 MODULES: tuple[str, ...] = (
     "null",
-    "ring",
+    "net_ring",
     "tap",
     "virtio_user",
     "vhost",
