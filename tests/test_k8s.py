@@ -278,9 +278,10 @@ def test_a_document_reads_back_as_itself(value):
 
 
 RECORDS = ROOT / "tests" / "conformance" / "k8s"
+APP_RECORDS = sorted(set(RECORDS.glob("*.txt")) - {RECORDS / "ovs-cgroup.txt"})
 
 
-@pytest.mark.parametrize("path", sorted(RECORDS.glob("*.txt")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", APP_RECORDS, ids=lambda p: p.name)
 def test_the_real_kernel_runs_are_of_what_mpcalc_writes_today(run, path):
     """tests/conformance/k8s/: each run's limit and the container's args are what --format k8s writes now;
     the limit started it and one page below did not."""
@@ -296,6 +297,19 @@ def test_the_real_kernel_runs_are_of_what_mpcalc_writes_today(run, path):
     assert shown[0][1] == limit and int(shown[0][0]) == int(limit[:-2]) << 20
     assert all(int(n) == int(shown[0][0]) - (2 << 20) for n, _ in shown[1:])
     assert re.findall(r"^# started: (\w+)$", text, re.M) == ["True"] + ["False"] * (len(shown) - 1)
+
+
+def test_the_real_ovs_run_is_of_what_mpcalc_writes_today(run):
+    """tests/conformance/k8s/ovs-cgroup.txt: OVS's settings and limit are what mpcalc ovs writes now."""
+    text = (RECORDS / "ovs-cgroup.txt").read_text()
+    first, configure = text.splitlines()[:2]
+    args = first.removeprefix("$ mpcalc ovs --format k8s ").split()
+    _, block = _both(run, ["ovs", *args])
+    assert configure.removeprefix("# ") in block["notes"]
+    limit = block["containers"][0]["resources"]["limits"]["hugepages-2Mi"]
+    limits = [int(n) for n in re.findall(r"^# limit: hugetlb.2MB.max = (\d+) ", text, re.M)]
+    assert limits == [int(limit[:-2]) << 20, (int(limit[:-2]) << 20) - (2 << 20)]
+    assert re.findall(r"^# pools created: (\w+)$", text, re.M) == ["True", "False"]
 
 
 def test_the_readme_shows_the_k8s_example_as_it_is():

@@ -40,6 +40,7 @@ from mpcalc.cli import main
 from mpcalc.service import k8s
 
 from .oracle import can_reserve_hugepages, hugepages
+from .test_ovs_real import OVS_DPDK
 
 HERE = Path(__file__).resolve().parent
 RECORDS = HERE / "k8s"
@@ -290,5 +291,75 @@ def record() -> None:
                 _check(name, runs, "cgroup" if kind == "cgroup" else "mount")
 
 
+#: ``mpcalc ovs`` of the README's OVS guide example: one DPDK port, shared MTU-1500 pool
+OVS_PORTS = ["dpdk0"]
+
+
+def ovs_manifest() -> tuple[str, int]:
+    """The ovs-vsctl settings and the hugepages-2Mi limit (bytes) ``mpcalc ovs`` writes for OVS_PORTS."""
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["ovs", "--json", *(a for p in OVS_PORTS for a in ("--port", p))]) == 0
+    (block,) = k8s.of(json.loads(out.getvalue()))
+    (container,) = block["pod"]["spec"]["containers"]
+    limit = container["resources"]["limits"]["hugepages-2Mi"]
+    (configure,) = [n for n in block["notes"] if "ovs-vsctl" in n]
+    return configure, int(limit[:-2]) << 20
+
+
+def ovs_runs(vswitchd: str, limit: int, mount: Path) -> list[tuple[int, bool, str, int]]:
+    """OVS (its own ovsdb-server, test_ovs_real.ovs) with dpdk-socket-mem = dpdk-socket-limit = the limit, its
+    ovs-vswitchd in a hugetlb cgroup of hugetlb.2MB.max = the limit, then one page less: (limit, up, log, the
+    cgroup's refusals).  No EAL debug log: OVS with --log-level=lib.eal:debug in dpdk-extra does not start."""
+    from mpcalc.dpdk.apps.ovs import parse_port, size
+    from mpcalc.dpdk.core.platform import platform_from
+
+    from .test_ovs_real import OvsFailed, ovs
+
+    model = size([parse_port(t) for t in OVS_PORTS], False, None, None, platform_from({"page_size": PAGE}))
+    expected = {m.name for m in model.memzones}
+    out = []
+    for value in (limit, limit - PAGE):
+        with hugetlb_cgroup() as group:
+            (group / "hugetlb.2MB.max").write_text(str(value))
+            try:
+                with ovs(vswitchd, f"k8s{value >> 21}", 0, OVS_PORTS, huge=(mount, limit // PAGE), cgroup=group) as o:
+                    up, log = expected <= set(o.memzones()), o.log()
+            except OvsFailed as exc:
+                up, log = False, str(exc)
+            out.append((value, up, log, _events_max(group)))
+    return out
+
+
+@NEEDS
+@pytest.mark.skipif(_cgroup2_root() is None, reason="this kernel has no cgroup v2 hugetlb controller")
+@pytest.mark.skipif(not OVS_DPDK.exists(), reason="no ovs-vswitchd built with DPDK (openvswitch-switch-dpdk)")
+def test_ovs_under_the_hugetlb_cgroup_limit_creates_its_pools_and_a_page_less_does_not():
+    """ovs-vswitchd-dpdk run by its path (the system's ovs-vswitchd alternative is left alone)."""
+    configure, limit = ovs_manifest()
+    assert f"dpdk-socket-mem={limit >> 20} other_config:dpdk-socket-limit={limit >> 20}" in configure
+    with hugepages(limit // PAGE + 1) as (mount, free):
+        assert free > limit // PAGE
+        (at, up, log, refused), (below, up_below, log_below, refused_below) = ovs_runs(str(OVS_DPDK), limit, mount)
+    assert up and refused == 0, f"OVS under hugetlb.2MB.max = {at}:\n{log[-2000:]}"
+    assert not up_below, f"OVS under hugetlb.2MB.max = {below} still creates its pools"
+    assert "EAL: Cannot init memory" in log_below and "Unable to initialize DPDK: Cannot allocate memory" in log_below
+    assert refused_below > 0, "the cgroup refused no page: not its limit that stopped OVS"
+
+
+def record_ovs() -> None:
+    """Rerun the OVS case (ovs-vswitchd-dpdk by its path) into tests/conformance/k8s/ovs-cgroup.txt."""
+    configure, limit = ovs_manifest()
+    lines = [f"$ mpcalc ovs --format k8s {' '.join('--port ' + p for p in OVS_PORTS)}", f"# {configure}"]
+    with hugepages(limit // PAGE + 1) as (mount, _):
+        for value, up, log, refused in ovs_runs(str(OVS_DPDK), limit, mount):
+            lines += [f"# limit: hugetlb.2MB.max = {value} ({k8s.quantity(value)})", _trim(log).rstrip()]
+            lines += [f"# pools created: {up}", f"# hugetlb.2MB.events max {refused}", ""]
+    (RECORDS / "ovs-cgroup.txt").write_text("\n".join(lines))
+
+
 if __name__ == "__main__":
     record()
+    record_ovs()
