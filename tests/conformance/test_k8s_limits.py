@@ -188,8 +188,8 @@ def hugetlb_cgroup() -> Iterator[Path]:
             control.write_text("-hugetlb")
 
 
-def _events_max(group: Path) -> int:
-    return int(dict(ln.split() for ln in (group / "hugetlb.2MB.events").read_text().splitlines())["max"])
+def _events_max(group: Path, size: str = "2MB") -> int:
+    return int(dict(ln.split() for ln in (group / f"hugetlb.{size}.events").read_text().splitlines())["max"])
 
 
 def cgroup_runs(args: list[str], limit: int) -> list[Run]:
@@ -360,6 +360,147 @@ def record_ovs() -> None:
     (RECORDS / "ovs-cgroup.txt").write_text("\n".join(lines))
 
 
+#: a pod of two page sizes (issue 30): testpmd on 1 GiB pages in container fwd, testpmd on 2 MiB in mon
+SIZES_PLAN = RECORDS / "two-sizes.toml"
+GIB = 1 << 30
+HUGETLB_1G = Path("/sys/kernel/mm/hugepages/hugepages-1048576kB")
+#: the cgroup's name of a page size's hugetlb files
+CGROUP_SIZE = {PAGE: "2MB", GIB: "1GB"}
+
+
+def sizes_manifest() -> dict[str, tuple[list[str], dict[int, int]]]:
+    """Each container of SIZES_PLAN: its args and its hugepage limits, bytes per page size (mpcalc plan --json)."""
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["plan", "--json", str(SIZES_PLAN)]) == 0
+    (block,) = k8s.of(json.loads(out.getvalue()))
+    units = {k8s.unit(size): size for size in (PAGE, GIB)}
+    found = {}
+    for c in block["pod"]["spec"]["containers"]:
+        limits = c["resources"]["limits"]
+        assert limits == c["resources"]["requests"]
+        found[c["name"]] = (
+            list(c["args"]),
+            {
+                units[k.removeprefix("hugepages-")]: int(v[:-2]) << (30 if v.endswith("Gi") else 20)
+                for k, v in limits.items()
+            },
+        )
+    return found
+
+
+@contextlib.contextmanager
+def one_gib_page() -> Iterator[bool]:
+    """One 1 GiB page more in the kernel's pool (nr_hugepages of 1048576kB raised by one, lowered by one after):
+    whether it is there, free."""
+    nr = HUGETLB_1G / "nr_hugepages"
+    before = int(nr.read_text())
+    try:
+        nr.write_text(str(before + 1))
+    except OSError:
+        yield False
+        return
+    try:
+        yield int(nr.read_text()) == before + 1 and int((HUGETLB_1G / "free_hugepages").read_text()) >= 1
+    finally:
+        nr.write_text(str(int(nr.read_text()) - 1))
+
+
+@contextlib.contextmanager
+def size_mount(page: int) -> Iterator[Path]:
+    """A hugetlbfs mount of ``page``-size pages (the container's volume of medium HugePages-<size>)."""
+    mnt = Path(tempfile.mkdtemp(prefix="mpcalc-k8s-"))
+    res = subprocess.run(["mount", "-t", "hugetlbfs", "-o", f"pagesize={page >> 20}M", "nodev", str(mnt)])
+    try:
+        assert res.returncode == 0, "mounting hugetlbfs failed"
+        yield mnt
+    finally:
+        if res.returncode == 0:
+            subprocess.run(["umount", str(mnt)], check=False)
+        mnt.rmdir()
+
+
+def _on_mount(args: list[str], mnt: Path) -> list[str]:
+    """The container's args with its volume's mount point (``--huge-dir``) ours and a --file-prefix of ours."""
+    out = list(args)
+    out[out.index("--huge-dir") + 1] = str(mnt)
+    at = out.index("--file-prefix") + 1
+    out[at] = f"mpcalc_k8s2_{out[at]}_{os.getpid()}"
+    return out
+
+
+def sizes_runs(name: str) -> list[Run]:
+    """Container ``name`` of SIZES_PLAN in a cgroup of its limits for both page sizes (the kubelet sets a size
+    the container does not request to 0), on a hugetlbfs of its page size: at its limits, then its own page
+    size's limit one page below."""
+    args, limits = sizes_manifest()[name]
+    (page,) = limits
+    out = []
+    for value in (limits[page], limits[page] - page):
+        with hugetlb_cgroup() as group, size_mount(page) as mnt:
+            given = {size: (value if size == page else 0) for size in CGROUP_SIZE}
+            for size, v in given.items():
+                (group / f"hugetlb.{CGROUP_SIZE[size]}.max").write_text(str(v))
+            argv = _on_mount(args, mnt)
+            shown = ", ".join(
+                f"hugetlb.{CGROUP_SIZE[z]}.max = {v} ({k8s.quantity(v) if v else 0})" for z, v in given.items()
+            )
+            r = run([*argv[:1], DEBUG, *argv[1:]], shown, group)
+            r.events_max = _events_max(group, CGROUP_SIZE[page]) + _events_max(
+                group, CGROUP_SIZE[PAGE if page == GIB else GIB]
+            )
+            out.append(r)
+    return out
+
+
+def _check_sizes(name: str, runs: list[Run]) -> None:
+    at, below = runs
+    assert at.started and at.forwarded, f"{name}: its limits do not start it:\n{at.output[-2000:]}"
+    assert at.events_max == 0, f"{name}: the cgroup refused a page at the limits"
+    assert not below.started, f"{name}: one page below it still starts"
+    assert "EAL: Cannot init memory" in below.output, below.output[-2000:]
+    assert below.events_max and below.events_max > 0, "the cgroup refused no page: not its limit that stopped it"
+
+
+NEEDS_1G = pytest.mark.skipif(
+    not HUGETLB_1G.is_dir() or os.geteuid() != 0, reason="no 1 GiB hugepages on this kernel, or not root"
+)
+
+
+@NEEDS
+@NEEDS_1G
+@pytest.mark.skipif(_cgroup2_root() is None, reason="this kernel has no cgroup v2 hugetlb controller")
+@pytest.mark.parametrize("name", ["fwd", "mon"])
+def test_a_pod_of_two_page_sizes_keeps_each_container_inside_both_limits(pages, name):
+    """fwd: testpmd on one 1 GiB page (hugetlb.1GB.max = 1Gi, 2MB.max = 0); mon: testpmd on 2 MiB pages
+    (2MB.max = its limit, 1GB.max = 0); each with --huge-dir on its volume's hugetlbfs, as mpcalc writes."""
+    with one_gib_page() as got:
+        if not got:
+            pytest.skip("the kernel gives no 1 GiB page (echo to hugepages-1048576kB/nr_hugepages)")
+        _check_sizes(name, sizes_runs(name))
+
+
+def record_sizes() -> None:
+    """Rerun the pod of two page sizes into tests/conformance/k8s/two-sizes-cgroup.txt."""
+    manifest = sizes_manifest()
+    lines = [f"$ mpcalc plan --format k8s {SIZES_PLAN.relative_to(HERE.parents[1])}"]
+    with hugepages(max(lim.get(PAGE, 0) for _, lim in manifest.values()) // PAGE + 1), one_gib_page() as got:
+        assert got, "no 1 GiB page"
+        for name, (args, _) in manifest.items():
+            lines.append(f"# container {name} args: {' '.join(args)}")
+            runs = sizes_runs(name)
+            lines += [r.record().replace("hugetlb.2MB.events max", "hugetlb events max (both sizes)") for r in runs]
+            _check_sizes(name, runs)
+    (RECORDS / "two-sizes-cgroup.txt").write_text("\n".join(lines))
+
+
 if __name__ == "__main__":
-    record()
-    record_ovs()
+    import sys
+
+    if sys.argv[1:] == ["sizes"]:
+        record_sizes()
+    else:
+        record()
+        record_ovs()
