@@ -280,7 +280,9 @@ def test_a_document_reads_back_as_itself(value):
 
 
 RECORDS = ROOT / "tests" / "conformance" / "k8s"
-APP_RECORDS = sorted(set(RECORDS.glob("*.txt")) - {RECORDS / "ovs-cgroup.txt", RECORDS / "two-sizes-cgroup.txt"})
+APP_RECORDS = sorted(
+    set(RECORDS.glob("*.txt")) - {RECORDS / f"{n}-cgroup.txt" for n in ("ovs", "two-sizes", "node-sizes")}
+)
 
 
 @pytest.mark.parametrize("path", APP_RECORDS, ids=lambda p: p.name)
@@ -602,3 +604,42 @@ def test_the_real_two_size_run_is_of_what_mpcalc_writes_today(run):
     mon = containers["mon"]["resources"]["limits"]["hugepages-2Mi"]
     gib, mib = int(fwd[:-2]) << 30, int(mon[:-2]) << 20
     assert limits == [("0", str(gib)), ("0", str(gib - GIB)), (str(mib), "0"), (str(mib - MIB2), "0")]
+
+
+def test_a_node_with_other_page_sizes_keeps_even_a_one_size_pod_on_its_own(run):
+    """--node-hugepages naming a size the pod does not use: EAL would map it under --in-memory (the largest
+    first), so the container gets its volume as --huge-dir; a size the node holds none of changes nothing."""
+    docs, block = _both(run, ["app", "--node-hugepages", "2M:100 1G:2", "--", *TESTPMD])
+    (c,) = docs[0]["spec"]["containers"]
+    assert c["args"][:9] == [
+        "dpdk-testpmd", "--file-prefix", "dpdk", "--huge-dir", "/dev/hugepages", "--socket-mem", "32",
+        "--socket-limit", "32",
+    ]  # fmt: skip
+    assert c["volumeMounts"] == [{"name": "hugepages-2mi", "mountPath": "/dev/hugepages"}]
+    assert k8s.NOTE_SIZES in block["notes"]
+    assert block["warnings"][2:] == []  # the node holds the pod's 2M pages; its 1G ones are not asked for
+    docs, block = _both(run, ["app", "--node-hugepages", "2M:100 1G:0", "--", *TESTPMD])
+    assert docs[0]["spec"]["containers"][0]["args"][1] == "--in-memory" and k8s.NOTE_PREFIX in block["notes"]
+    # OVS adds --in-memory itself: its settings stay other_config's
+    _, block = _both(run, ["ovs", "--port", "dpdk0", "--node-hugepages", "2M:1000 1G:2"])
+    assert block["containers"][0]["eal_args"][0] == "--in-memory"
+
+
+def test_the_real_node_sizes_run_is_of_what_mpcalc_writes_today(run):
+    """tests/conformance/k8s/node-sizes-cgroup.txt: the 2 MiB pod's args as mpcalc writes them without the node's
+    1 GiB pages (--in-memory: SIGBUS on the 1 GiB page EAL takes first) and with them (--huge-dir: it starts)."""
+    text = (RECORDS / "node-sizes-cgroup.txt").read_text()
+    head, *_ = text.splitlines()
+    node, argv = re.fullmatch(r"\$ mpcalc app --format k8s \[--node-hugepages (.*)\] -- (.*)", head).groups()
+    ran = [shlex.split(c) for c in re.findall(r"^\$ \(in [\w-]+\) (.*)$", text, re.M)]
+    without, _ = _both(run, ["app", "--", *shlex.split(argv)])
+    told, _ = _both(run, ["app", "--node-hugepages", node, "--", *shlex.split(argv)])
+    expect = [without[0]["spec"]["containers"][0]["args"], told[0]["spec"]["containers"][0]["args"]]
+    for args, shown in zip(expect, ran, strict=True):
+        shown = [a for a in shown if a != "--log-level=lib.eal:debug"]
+        if "--huge-dir" in args:  # the run's own mount and prefix
+            for option in ("--huge-dir", "--file-prefix"):
+                shown[shown.index(option) + 1] = args[args.index(option) + 1]
+        assert shown == args
+    assert re.findall(r"^# started: (\w+)$", text, re.M) == ["False", "True"]
+    assert "EAL: SIGBUS: Cannot mmap more hugepages of size 1024MB" in text.split("# started: False")[0]

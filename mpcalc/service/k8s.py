@@ -63,9 +63,10 @@ NOTE_PREFIX = (
 )
 
 NOTE_SIZES = (
-    "several page sizes: each container's EAL is given its own volume's hugetlbfs (--huge-dir, the only page size "
-    "it then finds) and a --file-prefix, not --in-memory, which would let EAL map the node's other page sizes "
-    "anonymously, outside the container's limits (a SIGBUS); its hugepage files are in that volume"
+    "several page sizes (the pod's, or the node's --node-hugepages): each container's EAL is given its own "
+    "volume's hugetlbfs (--huge-dir, the only page size it then finds) and a --file-prefix, not --in-memory, "
+    "which would let EAL map the node's other page sizes anonymously, outside the container's limits (a SIGBUS); "
+    "its hugepage files are in that volume"
 )
 
 
@@ -168,6 +169,7 @@ def eal_options(
     release: str,
     others: Sequence[int] = (),
     container: str = DEFAULT_CONTAINER,
+    mount: str | None = None,
 ) -> list[str]:
     """The EAL options that keep DPDK of ``release`` inside the limit: no hugepage files (``--in-memory``),
     each node's pages preallocated and no more allowed (``--socket-mem``/``--socket-limit``, named
@@ -175,7 +177,8 @@ def eal_options(
     v25.11:lib/eal/common/eal_option_list.h:85-88), and the page size's total (``--pagesz-mem
     <pagesz>:<limit>``, where the release has it: v26.07:lib/eal/common/eal_common_options.c:1902-1988).
 
-    In a pod of several page sizes (``others``: the pod's other sizes, which this container has no limit of)
+    In a pod or on a node of several page sizes (``others``: the other sizes, which this container has no limit
+    of; ``mount``: where its own size's volume is)
     ``--in-memory`` would let EAL map any page size the node has, anonymously, with or without a hugetlbfs of
     it (v22.11:lib/eal/linux/eal_hugepage_info.c:508-535), and its preallocation takes the largest page size
     first (v22.11:lib/eal/common/eal_common_dynmem.c:455-500, the sizes sorted by eal_hugepage_info.c:578):
@@ -192,7 +195,9 @@ def eal_options(
     mb = per_node_mb(pages, page_size)
     new = has_option("numa-mem", release)
     sizes = [page_size, *others]
-    where = ["--in-memory"] if not others else ["--file-prefix", container, "--huge-dir", _mount(page_size, sizes)]
+    where = (
+        ["--in-memory"] if not others else ["--file-prefix", container, "--huge-dir", mount or _mount(page_size, sizes)]
+    )
     out = [*where, "--numa-mem" if new else "--socket-mem", mb, "--numa-limit" if new else "--socket-limit", mb]
     if has_option("pagesz-mem", release):
         total = sum(n for _, n in pages) * page_size
@@ -201,19 +206,22 @@ def eal_options(
     return out
 
 
-def _eal_of(need: Need, release: str, sizes: Sequence[int]) -> list[str]:
-    return eal_options(need.pages, need.page_size, release, [z for z in sizes if z != need.page_size], need.container)
+def _eal_of(need: Need, release: str, sizes: Sequence[int], node_sizes: Sequence[int] = ()) -> list[str]:
+    """A container's EAL options in a pod of ``sizes`` on a node that has pages of ``node_sizes`` (OVS, which
+    adds --in-memory itself, is configured on its pod's sizes only)."""
+    others = sorted({*sizes, *(() if need.configure else node_sizes)} - {need.page_size})
+    return eal_options(need.pages, need.page_size, release, others, need.container, _mount(need.page_size, sizes))
 
 
-def _container(need: Need, release: str, sizes: Sequence[int]) -> dict[str, object]:
+def _container(need: Need, release: str, sizes: Sequence[int], node_sizes: Sequence[int]) -> dict[str, object]:
     hp = {f"hugepages-{unit(need.page_size)}": quantity(need.total)}
     if need.memory:
         hp["memory"] = quantity(ceil_div(need.memory, 1 << 20) << 20)
-    eal = _eal_of(need, release, sizes)
+    eal = _eal_of(need, release, sizes, node_sizes)
     command = list(need.command)
     own = command[: command.index("--") if "--" in command else None]
     if "--in-memory" in own:
-        if len(set(sizes)) == 1:
+        if "--in-memory" in eal:
             eal.remove("--in-memory")
         else:  # several page sizes: --in-memory would let EAL map the sizes the container has no limit of
             command.remove("--in-memory")
@@ -241,7 +249,8 @@ def kubernetes(
     the node's pages per NUMA node and size (kernel command line, sysfs, an OpenShift PerformanceProfile),
     and the warnings."""
     sizes = sorted({n.page_size for n in needs})
-    containers = [_container(n, release, sizes) for n in needs]
+    node_sizes = sorted(z for z, counts in (capacity or {}).items() if any(counts))
+    containers = [_container(n, release, sizes, node_sizes) for n in needs]
     names = [n.container for n in needs]
     dup = next((c for c in names if names.count(c) > 1), None)
     if dup is not None:
@@ -273,10 +282,11 @@ def kubernetes(
         if not n.command and not n.configure:
             notes.append(
                 f"{n.container}: add the EAL options to the application's command line: "
-                + " ".join(_eal_of(n, release, sizes))
+                + " ".join(_eal_of(n, release, sizes, node_sizes))
             )
         notes += [f"{n.container}: {c}" for c in n.configure]
-    notes.append(NOTE_PREFIX if len(sizes) == 1 else NOTE_SIZES)
+    several = any("--huge-dir" in _eal_of(n, release, sizes, node_sizes) for n in needs)
+    notes.append(NOTE_SIZES if several else NOTE_PREFIX)
     nodes = max((socket for _, socket in node), default=0) + 1
     most = {size: max((c for (z, _), c in node.items() if z == size), default=0) for size in sizes}
     cmdline = [f"hugepagesz={page_label(size)} hugepages={most[size] * nodes}" for size in sizes]
@@ -292,7 +302,7 @@ def kubernetes(
                 "page_size": n.page_size,
                 "pages": [{"node": s, "count": c} for s, c in n.pages],
                 "memory_bytes": n.memory,
-                "eal_args": _eal_of(n, release, sizes),
+                "eal_args": _eal_of(n, release, sizes, node_sizes),
                 "resources": c["resources"],
             }
             for n, c in zip(needs, containers, strict=True)

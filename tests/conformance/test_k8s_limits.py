@@ -496,11 +496,83 @@ def record_sizes() -> None:
     (RECORDS / "two-sizes-cgroup.txt").write_text("\n".join(lines))
 
 
+#: a 2 MiB pod whose --socket-mem is over 1 GiB, on a node that also has a free 1 GiB page
+BIG = [*TESTPMD[:-1], "--total-num-mbufs=460000"]
+NODE = "2M:1000 1G:1"
+
+
+def app_manifest(argv: list[str], *options: str) -> tuple[list[str], int]:
+    """The container's args and hugepages-2Mi limit (bytes) of ``mpcalc app OPTIONS -- ARGV``."""
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["app", "--json", *options, "--", *argv]) == 0
+    (block,) = k8s.of(json.loads(out.getvalue()))
+    (container,) = block["pod"]["spec"]["containers"]
+    return list(container["args"]), int(container["resources"]["limits"]["hugepages-2Mi"][:-2]) << 20
+
+
+def node_sizes_runs() -> list[Run]:
+    """BIG under its limit (hugetlb.2MB.max = the limit, 1GB.max = 0) with the args mpcalc writes without the
+    node's sizes (--in-memory) and with them (--huge-dir on its 2 MiB volume), one 1 GiB page free."""
+    in_memory, limit = app_manifest(BIG)
+    huge_dir, same = app_manifest(BIG, "--node-hugepages", NODE)
+    assert same == limit and "--in-memory" in in_memory and "--huge-dir" in huge_dir
+    out = []
+    for args in (in_memory, huge_dir):
+        with hugetlb_cgroup() as group, size_mount(PAGE) as mnt:
+            (group / "hugetlb.2MB.max").write_text(str(limit))
+            (group / "hugetlb.1GB.max").write_text("0")
+            argv = _on_mount(args, mnt) if "--huge-dir" in args else args
+            shown = f"hugetlb.2MB.max = {limit} ({k8s.quantity(limit)}), hugetlb.1GB.max = 0 (0)"
+            r = run([*argv[:1], DEBUG, *argv[1:]], shown, group, timeout=180)
+            r.events_max = _events_max(group, "1GB")
+            out.append(r)
+    return out
+
+
+def _check_node_sizes(runs: list[Run]) -> None:
+    in_memory, huge_dir = runs
+    assert not in_memory.started, "--in-memory started: EAL took no 1 GiB page"
+    assert "EAL: SIGBUS: Cannot mmap more hugepages of size 1024MB" in in_memory.output, in_memory.output[-2000:]
+    assert in_memory.events_max and in_memory.events_max > 0
+    assert huge_dir.started and huge_dir.forwarded, huge_dir.output[-2000:]
+    assert huge_dir.events_max == 0
+
+
+@NEEDS
+@NEEDS_1G
+@pytest.mark.skipif(_cgroup2_root() is None, reason="this kernel has no cgroup v2 hugetlb controller")
+def test_on_a_node_with_1g_pages_a_2m_pod_runs_on_its_volume_and_in_memory_does_not():
+    """A 2 MiB pod of --socket-mem 1056 on a node with a free 1 GiB page: --in-memory (mpcalc's args when it is
+    not told of the node's 1 GiB pages) preallocates the 1 GiB page first and gets SIGBUS (hugetlb.1GB.max 0);
+    --huge-dir on its own volume (told: --node-hugepages 2M:1000 1G:1) starts and forwards."""
+    _, limit = app_manifest(BIG)
+    with hugepages(limit // PAGE + 1) as (_, free), one_gib_page() as got:
+        if not got or free <= limit // PAGE:
+            pytest.skip("the kernel gives no 1 GiB page, or too few 2 MiB ones")
+        _check_node_sizes(node_sizes_runs())
+
+
+def record_node_sizes() -> None:
+    """Rerun the node of two sizes into tests/conformance/k8s/node-sizes-cgroup.txt."""
+    _, limit = app_manifest(BIG)
+    lines = [f"$ mpcalc app --format k8s [--node-hugepages {NODE}] -- {' '.join(BIG)}"]
+    with hugepages(limit // PAGE + 1), one_gib_page() as got:
+        assert got, "no 1 GiB page"
+        runs = node_sizes_runs()
+        lines += [r.record().replace("hugetlb.2MB.events max", "hugetlb.1GB.events max") for r in runs]
+        _check_node_sizes(runs)
+    (RECORDS / "node-sizes-cgroup.txt").write_text("\n".join(lines))
+
+
 if __name__ == "__main__":
     import sys
 
     if sys.argv[1:] == ["sizes"]:
         record_sizes()
+        record_node_sizes()
     else:
         record()
         record_ovs()
