@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -278,9 +280,12 @@ def test_a_document_reads_back_as_itself(value):
 
 
 RECORDS = ROOT / "tests" / "conformance" / "k8s"
+APP_RECORDS = sorted(
+    set(RECORDS.glob("*.txt")) - {RECORDS / f"{n}-cgroup.txt" for n in ("ovs", "two-sizes", "node-sizes")}
+)
 
 
-@pytest.mark.parametrize("path", sorted(RECORDS.glob("*.txt")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", APP_RECORDS, ids=lambda p: p.name)
 def test_the_real_kernel_runs_are_of_what_mpcalc_writes_today(run, path):
     """tests/conformance/k8s/: each run's limit and the container's args are what --format k8s writes now;
     the limit started it and one page below did not."""
@@ -298,6 +303,19 @@ def test_the_real_kernel_runs_are_of_what_mpcalc_writes_today(run, path):
     assert re.findall(r"^# started: (\w+)$", text, re.M) == ["True"] + ["False"] * (len(shown) - 1)
 
 
+def test_the_real_ovs_run_is_of_what_mpcalc_writes_today(run):
+    """tests/conformance/k8s/ovs-cgroup.txt: OVS's settings and limit are what mpcalc ovs writes now."""
+    text = (RECORDS / "ovs-cgroup.txt").read_text()
+    first, configure = text.splitlines()[:2]
+    args = first.removeprefix("$ mpcalc ovs --format k8s ").split()
+    _, block = _both(run, ["ovs", *args])
+    assert configure.removeprefix("# ") in block["notes"]
+    limit = block["containers"][0]["resources"]["limits"]["hugepages-2Mi"]
+    limits = [int(n) for n in re.findall(r"^# limit: hugetlb.2MB.max = (\d+) ", text, re.M)]
+    assert limits == [int(limit[:-2]) << 20, (int(limit[:-2]) << 20) - (2 << 20)]
+    assert re.findall(r"^# pools created: (\w+)$", text, re.M) == ["True", "False"]
+
+
 def test_the_readme_shows_the_k8s_example_as_it_is():
     """README's Kubernetes example is examples/36-plan.txt (kept current by tests/test_examples.py), verbatim."""
     recorded = (ROOT / "examples" / "36-plan.txt").read_text()
@@ -313,7 +331,315 @@ def test_every_example_plan_is_a_pod_kubernetes_takes(run, path):
     kubernetes_validate.validate(docs[0], K8S_VERSION, strict=True)
     report = plan(*load(path))
     for c, (name, sockets) in zip(block["containers"], report.containers or (("dpdk", report.sockets),), strict=True):
-        page = report.platform.page_size
+        page = dict(report.page_sizes).get(name, report.platform.page_size)
         assert c["name"] == name and c["resources"]["limits"] == {
             f"hugepages-{k8s.unit(page)}": k8s.quantity(sum(s.pages for s in sockets) * page)
         }
+
+
+# --- several page sizes in one pod ---------------------------------------------------------------------
+
+SIZES = ROOT / "examples" / "plans" / "cnf-sizes.toml"
+GIB, MIB2 = 1 << 30, 2 << 20
+MPCALC = Path(sys.executable).with_name("mpcalc")
+
+
+def _installed(*args: str) -> subprocess.CompletedProcess[str]:
+    """The installed ``mpcalc`` command, as an operator runs it."""
+    return subprocess.run([str(MPCALC), *args], capture_output=True, text=True, check=False)
+
+
+def test_a_pod_of_two_page_sizes_has_each_size_s_resources_volume_and_mount(run_json):
+    """cnf-sizes.toml: testpmd on 1 GiB pages (container fwd), a sidecar on 2 MiB (monitor)."""
+    rc, doc = run_json("plan", str(SIZES))  # the JSON, validated against mpcalc schema
+    assert rc == 0
+    block = doc["settings"]["kubernetes"]
+    report = plan(*load(SIZES))
+    sockets = dict(report.containers)
+    fwd_pages = sum(s.pages for s in sockets["fwd"])
+    mon_pages = sum(s.pages for s in sockets["monitor"])
+    assert (fwd_pages, mon_pages) == (1, 10)
+    assert block["page_sizes"] == [MIB2, GIB]
+    pod = block["pod"]
+    fwd, mon = pod["spec"]["containers"]
+    assert fwd["resources"] == {"requests": {"hugepages-1Gi": "1Gi"}, "limits": {"hugepages-1Gi": "1Gi"}}
+    assert mon["resources"] == {"requests": {"hugepages-2Mi": "20Mi"}, "limits": {"hugepages-2Mi": "20Mi"}}
+    assert pod["spec"]["volumes"] == [
+        {"name": "hugepages-2mi", "emptyDir": {"medium": "HugePages-2Mi"}},
+        {"name": "hugepages-1gi", "emptyDir": {"medium": "HugePages-1Gi"}},
+    ]
+    assert fwd["volumeMounts"] == [{"name": "hugepages-1gi", "mountPath": "/dev/hugepages-1Gi"}]
+    assert mon["volumeMounts"] == [{"name": "hugepages-2mi", "mountPath": "/dev/hugepages-2Mi"}]
+    # the EAL options: each container's own volume (--huge-dir) and a --file-prefix, not --in-memory
+    assert fwd["args"][:9] == [
+        "dpdk-testpmd", "--file-prefix", "fwd", "--huge-dir", "/dev/hugepages-1Gi", "--socket-mem", "1024",
+        "--socket-limit", "1024",
+    ]  # fmt: skip
+    assert "--in-memory" not in fwd["args"]
+    assert "monitor: add the EAL options to the application's command line: --file-prefix monitor --huge-dir " \
+        "/dev/hugepages-2Mi --socket-mem 20 --socket-limit 20" in block["notes"]  # fmt: skip
+    assert k8s.NOTE_SIZES in block["notes"] and k8s.NOTE_PREFIX not in block["notes"]
+    # the node: both sizes, per NUMA node
+    assert block["node"]["kernel_cmdline"] == "hugepagesz=2M hugepages=10 hugepagesz=1G hugepages=1"
+    assert block["node"]["nr_hugepages"] == [
+        "echo 10 > /sys/devices/system/node/node0/hugepages/hugepages-2048kB/nr_hugepages",
+        "echo 1 > /sys/devices/system/node/node0/hugepages/hugepages-1048576kB/nr_hugepages",
+    ]
+    assert block["performance_profile"]["spec"]["hugepages"]["pages"] == [
+        {"size": "2M", "count": 10, "node": 0},
+        {"size": "1G", "count": 1, "node": 0},
+    ]
+    assert block["node"]["capacity"] == [
+        {"size": "2M", "page_size": MIB2, "pages": [512, 512]},
+        {"size": "1G", "page_size": GIB, "pages": [4, 4]},
+    ]
+    assert len(block["warnings"]) == 2  # the node holds both
+    kubernetes_validate.validate(pod, K8S_VERSION, strict=True)
+    # the items say their page size; the whole-plan view says what it is
+    assert {i["name"]: i.get("page_size") for i in doc["items"]} == {
+        "testpmd": GIB,
+        "monitor_pool": None,
+        "monitor_events": None,
+    }
+    assert any("the containers use 2M and 1G pages" in a for a in doc["settings"]["assumes"])
+
+
+def test_the_two_size_yaml_is_the_json_and_kubernetes_takes_it_from_the_installed_command():
+    out = _installed("plan", str(SIZES), "--format", "k8s")
+    assert out.returncode == 0, out.stderr
+    pod, profile = yaml.safe_load_all(out.stdout)
+    js = _installed("plan", str(SIZES), "--json")
+    (block,) = k8s.of(json.loads(js.stdout))
+    assert pod == block["pod"] and profile == block["performance_profile"]
+    kubernetes_validate.validate(pod, K8S_VERSION, strict=True)
+    assert f"# note: {k8s.NOTE_SIZES}" in out.stdout.splitlines()
+    assert "#   kernel command line: hugepagesz=2M hugepages=10 hugepagesz=1G hugepages=1 (" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("dpdk", "fwd"),
+    [
+        ("22.11", ["--file-prefix", "fwd", "--huge-dir", "/dev/hugepages-1Gi", "--socket-mem", "1024",
+                   "--socket-limit", "1024"]),
+        ("25.11", ["--file-prefix", "fwd", "--huge-dir", "/dev/hugepages-1Gi", "--numa-mem", "1024",
+                   "--numa-limit", "1024"]),
+        # v26.07:lib/eal/common/eal_common_options.c:1949: a limit of 0 "disables allocation for this page size"
+        ("26.07", ["--file-prefix", "fwd", "--huge-dir", "/dev/hugepages-1Gi", "--numa-mem", "1024",
+                   "--numa-limit", "1024", "--pagesz-mem", "1G:1024M", "--pagesz-mem", "2M:0"]),
+    ],
+)  # fmt: skip
+def test_each_release_s_eal_options_keep_a_container_inside_both_sizes(dpdk, fwd):
+    doc, path = load(SIZES)
+    doc = {**doc, "platform": {**doc["platform"], "dpdk": dpdk}}
+    block = plan(doc, path).settings()["kubernetes"]
+    by = {c["name"]: c["eal_args"] for c in block["containers"]}
+    assert by["fwd"] == fwd
+    assert by["monitor"][:4] == ["--file-prefix", "monitor", "--huge-dir", "/dev/hugepages-2Mi"]
+    if dpdk == "26.07":
+        assert by["monitor"][-4:] == ["--pagesz-mem", "2M:20M", "--pagesz-mem", "1G:0"]
+
+
+TWO_NODES = """
+[platform]
+node_hugepages = "{capacity}"
+
+[[mbuf]]
+name = "rx0"
+count = "600Ki"
+container = "fwd"
+page_size = "1G"
+
+[[mbuf]]
+name = "rx1"
+count = "600Ki"
+socket = 1
+container = "fwd"
+page_size = "1G"
+
+[[ring]]
+name = "events"
+count = 1024
+container = "metrics"
+"""
+
+
+def test_a_1g_container_on_two_nodes_rounds_each_node_then_sums_beside_a_2m_one(tmp_path):
+    path = tmp_path / "pod.toml"
+    path.write_text(TWO_NODES.format(capacity="2M:8,8 1G:2,2"))
+    report = plan(*load(path))
+    by = dict(report.containers)
+    assert [(s.socket, s.pages) for s in by["fwd"]] == [(0, 2), (1, 2)]
+    heap = [s.heap_bytes + s.eal_heap for s in by["fwd"]]
+    assert -(-sum(heap) // GIB) == 3  # summed first, it would be a page too few
+    block = report.settings()["kubernetes"]
+    fwd, metrics = block["pod"]["spec"]["containers"]
+    assert fwd["resources"]["limits"] == {"hugepages-1Gi": "4Gi"}
+    assert metrics["resources"]["limits"] == {"hugepages-2Mi": "2Mi"}
+    assert block["containers"][0]["eal_args"][:8] == [
+        "--file-prefix", "fwd", "--huge-dir", "/dev/hugepages-1Gi", "--socket-mem", "2048,2048", "--socket-limit",
+        "2048,2048",
+    ]  # fmt: skip
+    assert block["performance_profile"]["spec"]["hugepages"]["pages"] == [
+        {"size": "2M", "count": 1, "node": 0},
+        {"size": "1G", "count": 2, "node": 0},
+        {"size": "1G", "count": 2, "node": 1},
+    ]
+    assert block["node"]["kernel_cmdline"] == "hugepagesz=2M hugepages=2 hugepagesz=1G hugepages=4"
+    assert len(block["warnings"]) == 2
+    kubernetes_validate.validate(block["pod"], K8S_VERSION, strict=True)
+    # a node that holds one 1 GiB page on node 1: warned of, in that size's words
+    path.write_text(TWO_NODES.format(capacity="2M:8,8 1G:2,1"))
+    short = plan(*load(path)).settings()["kubernetes"]
+    assert short["warnings"][2:] == [
+        "NUMA node 1 needs 2 pages of 1G, the node holds 1: the pod cannot be scheduled there (DPDK's memory on "
+        "that node is not movable to another)"
+    ]
+    # counts without a size are the [platform]'s page size (2M here): no 1G page said, none held
+    path.write_text(TWO_NODES.format(capacity="8,8"))
+    bare = plan(*load(path)).settings()["kubernetes"]
+    assert [w.split(",")[0] for w in bare["warnings"][2:]] == [
+        "NUMA node 0 needs 2 pages of 1G",
+        "NUMA node 1 needs 2 pages of 1G",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        (
+            '[[ring]]\nname = "a"\ncount = 1024\npage_size = "1G"\n[[ring]]\nname = "b"\ncount = 1024\n',
+            "[[ring]] 'b', key 'page_size': container 'dpdk' is one DPDK process: [[ring]] 'a' is on 1G pages, "
+            "this item on 2M; a process's heap places each memzone on whichever page size it has free (the "
+            "objects ask for none), so give this item a container of its own",
+        ),
+        (
+            '[[ring]]\nname = "a"\ncount = 1024\npage_size = "4K"\n',
+            "[[ring]] 'a', key 'page_size': 4K is no hugepage size",
+        ),
+        (
+            '[[ring]]\nname = "a"\ncount = 1024\npage_size = "3M"\n',
+            "[[ring]] 'a', key 'page_size': '3M' is not a page size",
+        ),
+        (
+            '[platform]\nnode_hugepages = "2M:1,1 2M:3"\n[[ring]]\nname = "a"\ncount = 1024\n',
+            "[platform], key 'node_hugepages': '2M:1,1 2M:3' is not a list of page counts",
+        ),
+        (
+            '[platform]\nnode_hugepages = "1G:1 8"\n[[ring]]\nname = "a"\ncount = 1024\n',
+            "[platform], key 'node_hugepages': '1G:1 8' is not a list of page counts",
+        ),
+    ],
+)
+def test_a_container_on_two_page_sizes_or_a_bad_size_is_one_line_naming_the_key(tmp_path, body, message):
+    path = tmp_path / "p.toml"
+    path.write_text(body)
+    out = _installed("plan", str(path), "--format", "k8s")
+    assert out.returncode == 2 and not out.stdout
+    assert message in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+# --- the node's capacity for every whole application ------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_whole_application_takes_the_node_s_capacity(run, schema_validator, name):
+    """--node-hugepages (declared once, with the platform): the warning in the JSON and in the YAML."""
+
+    def run_json(*argv: str) -> tuple[int, dict[str, Any]]:  # --json before an application's command line
+        rc, out, err = run(argv[0], "--json", *argv[1:])
+        doc = json.loads(out)
+        assert not list(schema_validator.iter_errors(doc)), err
+        return rc, doc
+
+    args, pages = COMMANDS[name]
+    where = 1 if args[0] != "app" else args.index("--")
+    fits = [*args[:where], "--node-hugepages", f"2M:{pages}", *args[where:]]
+    short = [*args[:where], "--node-hugepages", str(pages - 1), *args[where:]]
+    rc, doc = run_json(*fits)
+    assert rc == 0
+    (block,) = k8s.of(doc)
+    assert block["node"]["capacity"] == [{"size": "2M", "page_size": MIB2, "pages": [pages]}]
+    assert len(block["warnings"]) == 2
+    rc, doc = run_json(*short)
+    (block,) = k8s.of(doc)
+    warning = (
+        f"NUMA node 0 needs {pages:,} pages of 2M, the node holds {pages - 1:,}: the pod cannot be scheduled there "
+        "(DPDK's memory on that node is not movable to another)"
+    )
+    assert block["warnings"][2:] == [warning]
+    rc, out, _ = run(short[0], "--format", "k8s", *short[1:])
+    assert rc == 0 and f"# warning: {warning}" in out.splitlines()
+
+
+def test_the_plan_s_option_is_over_its_file(run_json):
+    rc, doc = run_json("plan", str(SIZES), "--node-hugepages", "2M:512 1G:0")
+    assert rc == 0
+    block = doc["settings"]["kubernetes"]
+    assert block["node"]["capacity"][1] == {"size": "1G", "page_size": GIB, "pages": [0]}
+    assert [w.split(":")[0] for w in block["warnings"][2:]] == ["NUMA node 0 needs 1 pages of 1G, the node holds 0"]
+
+
+@pytest.mark.parametrize("value", ["lots", "1G:", "2M:1,x", "3M:4", "1,1 1G:2", ""])
+def test_a_bad_node_hugepages_is_one_line_from_the_installed_command(value):
+    out = _installed("ovs", "--port", "dpdk0", "--node-hugepages", value, "--format", "k8s")
+    assert out.returncode == 2 and not out.stdout
+    assert out.stderr.startswith(f"mpcalc: error: --node-hugepages: {value!r} is not a list of page counts")
+    assert len(out.stderr.strip().splitlines()) == 1
+
+
+def test_the_real_two_size_run_is_of_what_mpcalc_writes_today(run):
+    """tests/conformance/k8s/two-sizes-cgroup.txt: each container's args and limits are what mpcalc writes now;
+    at the limits it started, one page below its own size's it did not (SIGBUS, Cannot init memory)."""
+    text = (RECORDS / "two-sizes-cgroup.txt").read_text()
+    first = text.splitlines()[0]
+    docs, _ = _both(run, ["plan", str(ROOT / first.removeprefix("$ mpcalc plan --format k8s "))])
+    containers = {c["name"]: c for c in docs[0]["spec"]["containers"]}
+    shown = dict(re.findall(r"^# container (\w+) args: (.*)$", text, re.M))
+    assert shown == {name: " ".join(c["args"]) for name, c in containers.items()}
+    assert re.findall(r"^# started: (\w+)$", text, re.M) == ["True", "False", "True", "False"]
+    assert "EAL: SIGBUS: Cannot mmap more hugepages of size 1024MB" in text
+    assert "EAL: SIGBUS: Cannot mmap more hugepages of size 2MB" in text
+    limits = re.findall(r"^# limit: hugetlb.2MB.max = (\d+) .*, hugetlb.1GB.max = (\d+) ", text, re.M)
+    fwd = containers["fwd"]["resources"]["limits"]["hugepages-1Gi"]
+    mon = containers["mon"]["resources"]["limits"]["hugepages-2Mi"]
+    gib, mib = int(fwd[:-2]) << 30, int(mon[:-2]) << 20
+    assert limits == [("0", str(gib)), ("0", str(gib - GIB)), (str(mib), "0"), (str(mib - MIB2), "0")]
+
+
+def test_a_node_with_other_page_sizes_keeps_even_a_one_size_pod_on_its_own(run):
+    """--node-hugepages naming a size the pod does not use: EAL would map it under --in-memory (the largest
+    first), so the container gets its volume as --huge-dir; a size the node holds none of changes nothing."""
+    docs, block = _both(run, ["app", "--node-hugepages", "2M:100 1G:2", "--", *TESTPMD])
+    (c,) = docs[0]["spec"]["containers"]
+    assert c["args"][:9] == [
+        "dpdk-testpmd", "--file-prefix", "dpdk", "--huge-dir", "/dev/hugepages", "--socket-mem", "32",
+        "--socket-limit", "32",
+    ]  # fmt: skip
+    assert c["volumeMounts"] == [{"name": "hugepages-2mi", "mountPath": "/dev/hugepages"}]
+    assert k8s.NOTE_SIZES in block["notes"]
+    assert block["warnings"][2:] == []  # the node holds the pod's 2M pages; its 1G ones are not asked for
+    docs, block = _both(run, ["app", "--node-hugepages", "2M:100 1G:0", "--", *TESTPMD])
+    assert docs[0]["spec"]["containers"][0]["args"][1] == "--in-memory" and k8s.NOTE_PREFIX in block["notes"]
+    # OVS adds --in-memory itself: its settings stay other_config's
+    _, block = _both(run, ["ovs", "--port", "dpdk0", "--node-hugepages", "2M:1000 1G:2"])
+    assert block["containers"][0]["eal_args"][0] == "--in-memory"
+
+
+def test_the_real_node_sizes_run_is_of_what_mpcalc_writes_today(run):
+    """tests/conformance/k8s/node-sizes-cgroup.txt: the 2 MiB pod's args as mpcalc writes them without the node's
+    1 GiB pages (--in-memory: SIGBUS on the 1 GiB page EAL takes first) and with them (--huge-dir: it starts)."""
+    text = (RECORDS / "node-sizes-cgroup.txt").read_text()
+    head, *_ = text.splitlines()
+    node, argv = re.fullmatch(r"\$ mpcalc app --format k8s \[--node-hugepages (.*)\] -- (.*)", head).groups()
+    ran = [shlex.split(c) for c in re.findall(r"^\$ \(in [\w-]+\) (.*)$", text, re.M)]
+    without, _ = _both(run, ["app", "--", *shlex.split(argv)])
+    told, _ = _both(run, ["app", "--node-hugepages", node, "--", *shlex.split(argv)])
+    expect = [without[0]["spec"]["containers"][0]["args"], told[0]["spec"]["containers"][0]["args"]]
+    for args, shown in zip(expect, ran, strict=True):
+        shown = [a for a in shown if a != "--log-level=lib.eal:debug"]
+        if "--huge-dir" in args:  # the run's own mount and prefix
+            for option in ("--huge-dir", "--file-prefix"):
+                shown[shown.index(option) + 1] = args[args.index(option) + 1]
+        assert shown == args
+    assert re.findall(r"^# started: (\w+)$", text, re.M) == ["False", "True"]
+    assert "EAL: SIGBUS: Cannot mmap more hugepages of size 1024MB" in text.split("# started: False")[0]

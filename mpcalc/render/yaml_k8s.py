@@ -36,7 +36,7 @@ def scalar(value: Any) -> str:
         return str(value)
     if not isinstance(value, str):
         raise TypeError(f"no YAML for {type(value).__name__}")
-    if _PLAIN.match(value) and value.lower() not in _WORDS:
+    if _PLAIN.fullmatch(value) and value.lower() not in _WORDS:  # fullmatch: "$" would pass a final "\n"
         return value
     return '"' + "".join(_char(c) for c in value) + '"'
 

@@ -48,7 +48,7 @@ WARN_SIGBUS = (
     "a container that touches more hugepages than its limit gets SIGBUS on the first touch of the page over "
     "the limit, not ENOMEM from mmap (ENOMEM only where the runtime also sets the reserved limit, "
     "hugetlb.<size>.rsvd.max, or from a hugetlbfs mount's size=); EAL survives that SIGBUS while it maps its "
-    "own pages ('SIGBUS: Cannot mmap more hugepages of size 2MB' in its debug log) and fails to start "
+    "own pages ('SIGBUS: Cannot mmap more hugepages of size 2MB', or 1024MB, in its debug log) and fails to start "
     "('EAL: Cannot init memory'); any other code that maps hugepages dies of it. The EAL options here "
     "(--socket-limit equal to the limit) keep EAL from asking for more"
 )
@@ -60,6 +60,13 @@ NOTE_MEMORY = (
 NOTE_PREFIX = (
     "--in-memory: no hugepage files, no secondary process; a primary with secondaries in the same pod shares "
     "the hugepage volume instead: --file-prefix NAME --huge-dir " + MOUNT_PATH + " in each of them"
+)
+
+NOTE_SIZES = (
+    "several page sizes (the pod's, or the node's --node-hugepages): each container's EAL is given its own "
+    "volume's hugetlbfs (--huge-dir, the only page size it then finds) and a --file-prefix, not --in-memory, "
+    "which would let EAL map the node's other page sizes anonymously, outside the container's limits (a SIGBUS); "
+    "its hugepage files are in that volume"
 )
 
 
@@ -116,18 +123,6 @@ def pod_name(text: str) -> str:
     return name or DEFAULT_CONTAINER
 
 
-def parse_capacity(value: str) -> tuple[int, ...]:
-    """A node's hugepages per NUMA node (``[platform] node_hugepages``): pages of the plan's page size.
-
-    >>> parse_capacity("512,512"), parse_capacity(" 8 ")
-    ((512, 512), (8,))
-    """
-    parts = [v.strip() for v in str(value).split(",")]
-    if not parts or not all(v.isdigit() for v in parts):
-        raise InputError(f'{value!r} is not a list of page counts, one per NUMA node ("512,512")')
-    return tuple(int(v) for v in parts)
-
-
 @dataclass(frozen=True)
 class Need:
     """One container: the pages its DPDK process needs on each NUMA node, of one page size."""
@@ -168,31 +163,71 @@ def per_node_mb(pages: Sequence[tuple[int, int]], page_size: int) -> str:
     return ",".join(str(by.get(i, 0) * page_size >> 20) for i in range(max(by, default=0) + 1))
 
 
-def eal_options(pages: Sequence[tuple[int, int]], page_size: int, release: str) -> list[str]:
+def eal_options(
+    pages: Sequence[tuple[int, int]],
+    page_size: int,
+    release: str,
+    others: Sequence[int] = (),
+    container: str = DEFAULT_CONTAINER,
+    mount: str | None = None,
+) -> list[str]:
     """The EAL options that keep DPDK of ``release`` inside the limit: no hugepage files (``--in-memory``),
     each node's pages preallocated and no more allowed (``--socket-mem``/``--socket-limit``, named
     ``--numa-mem``/``--numa-limit`` from 25.11, the old names kept as aliases:
     v25.11:lib/eal/common/eal_option_list.h:85-88), and the page size's total (``--pagesz-mem
-    <pagesz>:<limit>``, where the release has it: lib/eal/common/eal_common_options.c eal_parse_pagesz_mem)."""
+    <pagesz>:<limit>``, where the release has it: v26.07:lib/eal/common/eal_common_options.c:1902-1988).
+
+    In a pod or on a node of several page sizes (``others``: the other sizes, which this container has no limit
+    of; ``mount``: where its own size's volume is)
+    ``--in-memory`` would let EAL map any page size the node has, anonymously, with or without a hugetlbfs of
+    it (v22.11:lib/eal/linux/eal_hugepage_info.c:508-535), and its preallocation takes the largest page size
+    first (v22.11:lib/eal/common/eal_common_dynmem.c:455-500, the sizes sorted by eal_hugepage_info.c:578):
+    a 1 GiB page in a container without ``hugepages-1Gi`` is a SIGBUS.  Its own volume's hugetlbfs
+    (``--huge-dir``, every release) is the only page size EAL then finds (eal_hugepage_info.c:195-295: a mount
+    that is not --huge-dir is not used), with a ``--file-prefix`` for its files; ``--pagesz-mem <size>:0`` for
+    each other size where the release has it.
+
+    >>> eal_options([(0, 2)], 1 << 30, "22.11", others=[2 << 20], container="fwd")
+    ['--file-prefix', 'fwd', '--huge-dir', '/dev/hugepages-1Gi', '--socket-mem', '2048', '--socket-limit', '2048']
+    >>> eal_options([(0, 2)], 1 << 30, "26.07", others=[2 << 20], container="fwd")[-4:]
+    ['--pagesz-mem', '1G:2048M', '--pagesz-mem', '2M:0']
+    """
     mb = per_node_mb(pages, page_size)
     new = has_option("numa-mem", release)
-    out = ["--in-memory", "--numa-mem" if new else "--socket-mem", mb, "--numa-limit" if new else "--socket-limit", mb]
+    sizes = [page_size, *others]
+    where = (
+        ["--in-memory"] if not others else ["--file-prefix", container, "--huge-dir", mount or _mount(page_size, sizes)]
+    )
+    out = [*where, "--numa-mem" if new else "--socket-mem", mb, "--numa-limit" if new else "--socket-limit", mb]
     if has_option("pagesz-mem", release):
         total = sum(n for _, n in pages) * page_size
         out += ["--pagesz-mem", f"{page_label(page_size)}:{total >> 20}M"]
+        out += [a for z in sorted(set(others) - {page_size}) for a in ("--pagesz-mem", f"{page_label(z)}:0")]
     return out
 
 
-def _container(need: Need, release: str, sizes: Sequence[int]) -> dict[str, object]:
+def _eal_of(need: Need, release: str, sizes: Sequence[int], node_sizes: Sequence[int] = ()) -> list[str]:
+    """A container's EAL options in a pod of ``sizes`` on a node that has pages of ``node_sizes`` (OVS, which
+    adds --in-memory itself, is configured on its pod's sizes only)."""
+    others = sorted({*sizes, *(() if need.configure else node_sizes)} - {need.page_size})
+    return eal_options(need.pages, need.page_size, release, others, need.container, _mount(need.page_size, sizes))
+
+
+def _container(need: Need, release: str, sizes: Sequence[int], node_sizes: Sequence[int]) -> dict[str, object]:
     hp = {f"hugepages-{unit(need.page_size)}": quantity(need.total)}
     if need.memory:
         hp["memory"] = quantity(ceil_div(need.memory, 1 << 20) << 20)
-    eal = eal_options(need.pages, need.page_size, release)
-    if "--in-memory" in need.command[: need.command.index("--") if "--" in need.command else None]:
-        eal.remove("--in-memory")
+    eal = _eal_of(need, release, sizes, node_sizes)
+    command = list(need.command)
+    own = command[: command.index("--") if "--" in command else None]
+    if "--in-memory" in own:
+        if "--in-memory" in eal:
+            eal.remove("--in-memory")
+        else:  # several page sizes: --in-memory would let EAL map the sizes the container has no limit of
+            command.remove("--in-memory")
     spec: dict[str, object] = {"name": need.container}
-    if need.command:
-        spec["args"] = [*need.command[:1], *eal, *need.command[1:]]
+    if command:
+        spec["args"] = [*command[:1], *eal, *command[1:]]
     spec["resources"] = {"requests": dict(hp), "limits": dict(hp)}
     spec["securityContext"] = {"capabilities": {"add": list(CAPABILITIES)}}
     spec["volumeMounts"] = [{"name": _volume(need.page_size), "mountPath": _mount(need.page_size, sizes)}]
@@ -208,13 +243,14 @@ def _mount(page_size: int, sizes: Sequence[int]) -> str:
 
 
 def kubernetes(
-    needs: Sequence[Need], release: str, pod: str, capacity: Sequence[int] | None = None
+    needs: Sequence[Need], release: str, pod: str, capacity: Mapping[int, Sequence[int]] | None = None
 ) -> dict[str, object]:
     """The ``kubernetes`` block: each container's resources, EAL options and mount, the pod and its volumes,
     the node's pages per NUMA node and size (kernel command line, sysfs, an OpenShift PerformanceProfile),
     and the warnings."""
     sizes = sorted({n.page_size for n in needs})
-    containers = [_container(n, release, sizes) for n in needs]
+    node_sizes = sorted(z for z, counts in (capacity or {}).items() if any(counts))
+    containers = [_container(n, release, sizes, node_sizes) for n in needs]
     names = [n.container for n in needs]
     dup = next((c for c in names if names.count(c) > 1), None)
     if dup is not None:
@@ -226,7 +262,8 @@ def kubernetes(
     warnings = [WARN_PER_CONTAINER, WARN_SIGBUS]
     if capacity is not None:
         for (size, socket), count in sorted(node.items()):
-            held = capacity[socket] if socket < len(capacity) else 0
+            counts = capacity.get(size, ())
+            held = counts[socket] if socket < len(counts) else 0
             if count > held:
                 warnings.append(
                     f"NUMA node {socket} needs {count:,} pages of {page_label(size)}, the node holds {held:,}: "
@@ -245,10 +282,11 @@ def kubernetes(
         if not n.command and not n.configure:
             notes.append(
                 f"{n.container}: add the EAL options to the application's command line: "
-                + " ".join(eal_options(n.pages, n.page_size, release))
+                + " ".join(_eal_of(n, release, sizes, node_sizes))
             )
         notes += [f"{n.container}: {c}" for c in n.configure]
-    notes.append(NOTE_PREFIX)
+    several = any("--huge-dir" in _eal_of(n, release, sizes, node_sizes) for n in needs)
+    notes.append(NOTE_SIZES if several else NOTE_PREFIX)
     nodes = max((socket for _, socket in node), default=0) + 1
     most = {size: max((c for (z, _), c in node.items() if z == size), default=0) for size in sizes}
     cmdline = [f"hugepagesz={page_label(size)} hugepages={most[size] * nodes}" for size in sizes]
@@ -264,7 +302,7 @@ def kubernetes(
                 "page_size": n.page_size,
                 "pages": [{"node": s, "count": c} for s, c in n.pages],
                 "memory_bytes": n.memory,
-                "eal_args": eal_options(n.pages, n.page_size, release),
+                "eal_args": _eal_of(n, release, sizes, node_sizes),
                 "resources": c["resources"],
             }
             for n, c in zip(needs, containers, strict=True)
@@ -286,7 +324,14 @@ def kubernetes(
                 f"times {nodes} node(s); the sysfs writes set each node exactly"
             ),
             "nr_hugepages": [nr_hugepages(socket, size, count) for (size, socket), count in sorted(node.items())],
-            "capacity": list(capacity) if capacity is not None else None,
+            "capacity": (
+                [
+                    {"size": page_label(size), "page_size": size, "pages": list(counts)}
+                    for size, counts in sorted(capacity.items())
+                ]
+                if capacity is not None
+                else None
+            ),
         },
         "performance_profile": {
             "apiVersion": "performance.openshift.io/v2",

@@ -20,6 +20,7 @@ from mpcalc.dpdk.core.intmath import ceil_div, largest
 from mpcalc.dpdk.core.limits import MAX_PLAN_BYTES, check_toml_shape
 from mpcalc.dpdk.core.platform import PLATFORM_PARAMS, Platform, describe, platform_from
 from mpcalc.dpdk.core.records import SCHEMA_VERSION, Result
+from mpcalc.dpdk.core.units import page_label
 from mpcalc.service.job import Job
 from mpcalc.service.k8s import (
     DEFAULT_CONTAINER,
@@ -27,7 +28,6 @@ from mpcalc.service.k8s import (
     kubernetes,
     label,
     nr_hugepages,
-    parse_capacity,
     per_node_mb,
     pod_name,
 )
@@ -57,26 +57,24 @@ CONTAINER = Param(
     "The pod's container (a DPDK process of its own: its own EAL heap and hugepage limit) the item is in; "
     f"items that name none are in {DEFAULT_CONTAINER!r}.",
 )
-#: the plan-only key of [platform]: the hugepages each NUMA node of the node holds
-NODE_HUGEPAGES = Param(
-    "node_hugepages",
-    "text",
-    "Pages of the page size each NUMA node holds (its nr_hugepages), comma-separated from node 0: a plan that "
-    "needs more on a node is warned of.",
+PAGE_SIZE = Param(
+    "page_size",
+    "page",
+    "The page size of the item's hugepages (default: [platform] page_size). A container is one DPDK process on "
+    "one page size: its items share it; containers on different page sizes make a pod of several.",
 )
 
 
 def item_params(kind: str) -> dict[str, Param]:
     """The keys an item of ``kind`` may have: the object's declared parameters (one set of flags) and its socket."""
     keys = {k: p._replace(all_combinations=False) for k, p in registry.get(kind).keys("plan").items()}
-    return {**keys, "name": NAME, "socket": SOCKET, "container": CONTAINER}
+    return {**keys, "name": NAME, "socket": SOCKET, "container": CONTAINER, "page_size": PAGE_SIZE}
 
 
 def platform_params() -> dict[str, Param]:
     return {
         **{p.key: p for p in PLATFORM_PARAMS if "plan" in p.fronts},
         "eal_heap": EAL_HEAP,
-        "node_hugepages": NODE_HUGEPAGES,
     }
 
 
@@ -88,10 +86,18 @@ class Item:
     result: Result
     #: the pod's container the plan puts it in (None: the plan names no container)
     container: str | None = None
+    #: the page size the plan gives the item (None: the platform's)
+    page_size: int | None = None
+    #: where the plan file has it ("[[ring]] 'events'"), for errors
+    where: str = ""
 
     def to_dict(self) -> dict[str, object]:
-        out = {"kind": self.kind, "name": self.name, "socket": self.socket, "result": self.result.to_dict()}
-        return out if self.container is None else {**out, "container": self.container}
+        out: dict[str, object] = {"kind": self.kind, "name": self.name, "socket": self.socket}
+        if self.container is not None:
+            out["container"] = self.container
+        if self.page_size is not None:
+            out["page_size"] = self.page_size
+        return {**out, "result": self.result.to_dict()}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -129,8 +135,15 @@ class PlanReport:
     sockets: tuple[SocketPlan, ...]
     #: each container's sockets (its own process: its own EAL heap), when the plan names containers
     containers: tuple[tuple[str, tuple[SocketPlan, ...]], ...] = ()
-    #: the pages each NUMA node holds ([platform] node_hugepages), if given
-    capacity: tuple[int, ...] | None = None
+    #: each container's page size, when the plan's containers are on different ones (else the platform's)
+    page_sizes: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def capacity(self) -> dict[int, tuple[int, ...]] | None:
+        """The pages each NUMA node holds per page size (--node-hugepages, [platform] node_hugepages), the page
+        size in force for counts given without one; None when not given."""
+        given = self.platform.node_hugepages
+        return None if given is None else {size or self.platform.page_size: n for size, n in given}
 
     @property
     def ok(self) -> bool:
@@ -150,7 +163,7 @@ class PlanReport:
             out.append(
                 Need(
                     container=name,
-                    page_size=self.platform.page_size,
+                    page_size=dict(self.page_sizes).get(name, self.platform.page_size),
                     pages=tuple((s.socket, s.pages or 0) for s in sockets),
                     memory=sum(a.size for a in anon),
                     memory_what=tuple(f"{a.name}: {a.size:,} B" for a in anon),
@@ -173,8 +186,19 @@ class PlanReport:
         if p.page_size == NO_HUGE_PAGE:
             return no_huge_settings(sum(by_socket.values()) * p.page_size)
         mb = per_node_mb(sorted(by_socket.items()), p.page_size)
+        several = sorted({size for _, size in self.page_sizes})
         return {
             "assumes": [
+                *(
+                    [
+                        f"the containers use {' and '.join(page_label(z) for z in several)} pages: socket_mem, "
+                        "eal_args and nr_hugepages here are the whole plan as one process on "
+                        f"{page_label(p.page_size)} pages; each container's own pages, EAL options and the node's "
+                        "pages per size are in kubernetes"
+                    ]
+                    if len(several) > 1
+                    else []
+                ),
                 "EAL is started with this --socket-mem: it preallocates those pages as one heap region; "
                 "without --socket-mem the heap grows on demand and needs a few pages more",
                 "IOVA as PA with every page its own physically contiguous run (the worst case, EAL's default "
@@ -255,18 +279,12 @@ def _parse_keys(path: str, where: str, table: Mapping[str, Any], spec: Mapping[s
     return out
 
 
-def _platform(path: str, doc: Mapping[str, Any]) -> tuple[Platform, int, tuple[int, ...] | None]:
+def _platform(path: str, doc: Mapping[str, Any]) -> tuple[Platform, int]:
     table = doc.get("platform", {})
     if not isinstance(table, dict):
         raise _item_error(path, "[platform]", None, ValueError("must be a table"))
     keys = _parse_keys(path, "[platform]", table, platform_params())
     eal_heap = keys.pop("eal_heap", EAL_INIT_HEAP)
-    capacity = None
-    if "node_hugepages" in keys:
-        try:
-            capacity = parse_capacity(keys.pop("node_hugepages"))
-        except InputError as exc:
-            raise _item_error(path, "[platform]", "node_hugepages", exc) from None
     try:
         platform = platform_from(keys, base_dir=str(Path(path).parent))
     except InputError as exc:
@@ -277,7 +295,6 @@ def _platform(path: str, doc: Mapping[str, Any]) -> tuple[Platform, int, tuple[i
             sources=tuple((k, f"{path} [platform]" if v == "option" else v) for k, v in platform.sources)
         ),
         eal_heap,
-        capacity,
     )
 
 
@@ -370,7 +387,7 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
         raise _item_error(
             path, f"[{unknown[0]}]", None, ValueError(f"unknown table (known: platform, {', '.join(kinds)})")
         )
-    platform, eal_heap, capacity = _platform(path, doc)
+    platform, eal_heap = _platform(path, doc)
     items: list[Item] = []
     seen: dict[tuple[int, str], str] = {}
     for name, kind in kinds.items():
@@ -393,6 +410,18 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
                 raise _item_error(path, where, missing[0], ValueError("is required"))
             socket = keys.pop("socket", 0)
             container = keys.pop("container", None)
+            page_size = keys.pop("page_size", None)
+            if page_size is not None and page_size <= NO_HUGE_PAGE:
+                raise _item_error(
+                    path,
+                    where,
+                    "page_size",
+                    ValueError(
+                        f"{page_label(page_size)} is no hugepage size: an item's page_size is a hugepage's (2M, "
+                        "1G); 4 KiB pages (--no-huge) and none are the [platform]'s page_size"
+                    ),
+                )
+            on = platform if page_size is None else platform._replace(page_size=page_size)
             if container is not None:
                 try:
                     label(container, "container")
@@ -409,19 +438,39 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
                 )
             seen[(0, mz)] = where
             try:
-                result = _compute(kind, keys, platform)
+                result = _compute(kind, keys, on)
             except InputError as exc:
                 raise _item_error(
                     path, where, exc.param and exc.param.lstrip("-").replace("-", "_"), InputError(_keyed(str(exc)))
                 ) from None
-            items.append(Item(kind=kind, name=keys["name"], socket=socket, result=result, container=container))
+            items.append(
+                Item(
+                    kind=kind,
+                    name=keys["name"],
+                    socket=socket,
+                    result=result,
+                    container=container,
+                    page_size=page_size,
+                    where=where,
+                )
+            )
             if len(items) > MAX_ITEMS:
                 raise _item_error(path, where, None, ValueError(f"more than {MAX_ITEMS:,} items"))
     if not items:
         raise InputError(f"{path}: the plan lists no item (no {', '.join(f'[[{t}]]' for t in kinds)})", param=path)
-    named = sorted({i.container or DEFAULT_CONTAINER for i in items}) if any(i.container for i in items) else []
+    sizes = _container_page_sizes(path, items, platform.page_size)
+    if len(set(sizes.values())) == 1:  # one page size: the plan's, whatever [platform] says
+        platform = platform._replace(page_size=next(iter(sizes.values())))
+    named = sorted(sizes) if any(i.container for i in items) else []
     containers = tuple(
-        (c, socket_plans([i for i in items if (i.container or DEFAULT_CONTAINER) == c], platform, eal_heap))
+        (
+            c,
+            socket_plans(
+                [i for i in items if (i.container or DEFAULT_CONTAINER) == c],
+                platform._replace(page_size=sizes[c]),
+                eal_heap,
+            ),
+        )
         for c in named
     )
     return PlanReport(
@@ -430,8 +479,35 @@ def plan(doc: Mapping[str, Any], path: str = "<plan>") -> PlanReport:
         items=tuple(items),
         sockets=socket_plans(items, platform, eal_heap),
         containers=containers,
-        capacity=capacity,
+        page_sizes=tuple(sorted(sizes.items())) if len(set(sizes.values())) > 1 else (),
     )
+
+
+def _container_page_sizes(path: str, items: list[Item], default: int) -> dict[str, int]:
+    """Each container's page size: its items' (one DPDK process's heap takes each memzone from whichever page
+    size it has free, the objects asking rte_memzone_reserve for none: v22.11:lib/eal/common/
+    eal_common_memzone.c:150-165 and malloc_heap.c:35-60, 140-175, find_suitable_element's first free element
+    that holds it, a size only with RTE_MEMZONE_2MB/1GB; so the items of one container are on one page size, or
+    mpcalc could not say which pages they take)."""
+    out: dict[str, int] = {}
+    first: dict[str, Item] = {}
+    for i in items:
+        c = i.container or DEFAULT_CONTAINER
+        size = i.page_size or default
+        if c in out and out[c] != size:
+            raise _item_error(
+                path,
+                i.where,
+                "page_size",
+                ValueError(
+                    f"container {c!r} is one DPDK process: {first[c].where} is on {page_label(out[c])} pages, "
+                    f"this item on {page_label(size)}; a process's heap places each memzone on whichever page "
+                    "size it has free (the objects ask for none), so give this item a container of its own"
+                ),
+            )
+        out.setdefault(c, size)
+        first.setdefault(c, i)
+    return out
 
 
 def socket_plans(items: list[Item], platform: Platform, eal_heap: int) -> tuple[SocketPlan, ...]:

@@ -193,7 +193,21 @@ def _kubernetes() -> dict[str, Any]:
                         "kernel_cmdline": string,
                         "kernel_cmdline_note": string,
                         "nr_hugepages": strings,
-                        "capacity": {"type": ["array", "null"], "items": count},
+                        "capacity": {
+                            "description": "The pages each NUMA node holds per page size (--node-hugepages, "
+                            "[platform] node_hugepages), null when not given.",
+                            "type": ["array", "null"],
+                            "items": {
+                                "type": "object",
+                                "additionalProperties": False,
+                                "required": ["size", "page_size", "pages"],
+                                "properties": {
+                                    "size": string,
+                                    "page_size": count,
+                                    "pages": {"type": "array", "minItems": 1, "items": count},
+                                },
+                            },
+                        },
                     },
                 },
                 "warnings": strings,
@@ -639,6 +653,11 @@ def _plan_item() -> dict[str, Any]:
             "name": {"type": "string"},
             "socket": {"type": "integer", "minimum": 0},
             "container": {"type": "string", "description": "The pod's container the plan puts the item in."},
+            "page_size": {
+                "type": "integer",
+                "minimum": 4096,
+                "description": "The item's page size, when the plan gives it one ([[...]] page_size).",
+            },
             "result": {"$ref": "#/$defs/result"},
         },
     }

@@ -461,17 +461,20 @@ def hugepages(count: int, mount_dir: Path | str | None = None) -> Iterator[tuple
     pagesize=2M on a fresh directory created inside ``mount_dir`` (default:
     the system temp dir) and yields ``(dir, free_pages)``, free_pages being
     the number of free 2 MiB pages after the reservation (the kernel may
-    grant fewer than asked).  On exit: unmount, remove the dir, restore
-    nr_hugepages.  Raises OracleError if any step fails.
+    grant fewer than asked).  On exit: unmount, remove the dir, lower
+    nr_hugepages by what this added (not back to the value it read: other
+    users may have raised it meanwhile).  Raises OracleError if any step fails.
     """
     if not HUGEPAGE_2M_SYSFS.is_dir():
         raise OracleError(f"{HUGEPAGE_2M_SYSFS} missing: no 2 MiB hugepage support")
     old_nr = _hp_read("nr_hugepages")
+    added = 0  # what this raised nr_hugepages by: lowered by exactly that (others may raise it meanwhile)
     mnt: Path | None = None
     mounted = False
     try:
         try:
             _hp_set_nr(old_nr + count)
+            added = _hp_read("nr_hugepages") - old_nr
         except OSError as exc:
             raise OracleError(f"cannot write nr_hugepages: {exc}") from exc
         free = _hp_read("free_hugepages")
@@ -495,9 +498,10 @@ def hugepages(count: int, mount_dir: Path | str | None = None) -> Iterator[tuple
             with contextlib.suppress(OSError):
                 mnt.rmdir()
         try:
-            _hp_set_nr(old_nr)
+            if added > 0:
+                _hp_set_nr(_hp_read("nr_hugepages") - added)
         except OSError as exc:
-            problems.append(f"restoring nr_hugepages={old_nr}: {exc}")
+            problems.append(f"lowering nr_hugepages by {added}: {exc}")
         if problems:
             raise OracleError("hugepages cleanup: " + "; ".join(problems))
 

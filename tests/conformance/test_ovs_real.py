@@ -82,8 +82,11 @@ class OvsFailed(Exception):
 class Ovs:
     """One ovsdb-server and one ovs-vswitchd of our own, in ``self.dir``."""
 
-    def __init__(self, vswitchd: str, workdir: Path, prefix: str, other_config: dict[str, str]) -> None:
+    def __init__(
+        self, vswitchd: str, workdir: Path, prefix: str, other_config: dict[str, str], cgroup: Path | None = None
+    ) -> None:
         self.vswitchd, self.dir, self.prefix, self.other_config = vswitchd, workdir, prefix, other_config
+        self.cgroup = cgroup  #: ovs-vswitchd starts in this cgroup (v2) when given
         self.env = {
             **os.environ,
             "OVS_RUNDIR": str(workdir),
@@ -153,6 +156,7 @@ class Ovs:
                 env=self.env,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
+                preexec_fn=self._enter_cgroup,
             )
         )
         self._wait(
@@ -160,6 +164,10 @@ class Ovs:
             lambda: self.vsctl("get", "Open_vSwitch", ".", "dpdk_initialized", wait=False).strip() == "true",
         )
         self.vsctl("add-br", "br0", "--", "set", "bridge", "br0", "datapath_type=netdev")
+
+    def _enter_cgroup(self) -> None:  # in the child, before exec
+        if self.cgroup is not None:
+            (self.cgroup / "cgroup.procs").write_text(str(os.getpid()))
 
     def add_port(self, text: str, index: int) -> None:
         port = parse_port(text)
@@ -248,6 +256,7 @@ def ovs(
     huge: tuple[Path, int] | None = None,
     shared_mempool_config: str | None = None,
     socket_mem: bool = True,
+    cgroup: Path | None = None,
 ) -> Iterator[Ovs]:
     """OVS with ``ports``: on ``mem_mb`` of --no-huge memory, or (``huge``: the hugetlbfs mount and the
     pages) with other_config:dpdk-socket-mem and dpdk-socket-limit of exactly those 2 MiB pages."""
@@ -268,7 +277,7 @@ def ovs(
     if shared_mempool_config:
         other["shared-mempool-config"] = f'"{shared_mempool_config}"'
     with tempfile.TemporaryDirectory(prefix="mpcalc-ovs-") as tmp:
-        o = Ovs(vswitchd, Path(tmp), prefix, other)
+        o = Ovs(vswitchd, Path(tmp), prefix, other, cgroup)
         try:
             o.start()
             for index, text in enumerate(ports):

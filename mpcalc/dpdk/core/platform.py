@@ -43,6 +43,9 @@ class Platform(NamedTuple):
     page_size: int = DEFAULT_PAGE_SIZE
     debug: bool = False
     stats: bool = False
+    #: the hugepages each NUMA node of the machine (a Kubernetes node) holds, per page size:
+    #: ((page size, (node 0's pages, node 1's, ...)), ...), page size 0 for the page size in force; None: not given
+    node_hugepages: tuple[tuple[int, tuple[int, ...]], ...] | None = None
     sources: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -134,6 +137,7 @@ def make_platform(
     debug: bool | None = None,
     stats: bool | None = None,
     build_config: "BuildConfig | None" = None,
+    node_hugepages: str | None = None,
 ) -> Platform:
     """Resolve a platform.  Precedence: an explicit option, then the build file, then the
     named platform (``--platform``), then the architecture's default build."""
@@ -225,8 +229,42 @@ def make_platform(
         page_size=page_size,
         debug=dbg,
         stats=sts,
+        node_hugepages=parse_node_hugepages(node_hugepages) if node_hugepages is not None else None,
         sources=tuple(sources.items()),
     )
+
+
+def parse_node_hugepages(text: str) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """``--node-hugepages`` (a plan's ``[platform] node_hugepages``): the pages each NUMA node holds (its
+    nr_hugepages), comma-separated from node 0, for the page size in force (``512,512``: page size 0 here) or
+    for each page size named (``2M:512,512 1G:4,4``, the sizes separated by spaces or ``;``).
+
+    >>> parse_node_hugepages("512,512"), parse_node_hugepages(" 8 ")
+    (((0, (512, 512)),), ((0, (8,)),))
+    >>> [(size >> 20, counts) for size, counts in parse_node_hugepages("2M:1024,1024; 1G:4,0")]
+    [(2, (1024, 1024)), (1024, (4, 0))]
+    """
+    from mpcalc.dpdk.core.units import parse_size
+
+    bad = InputError(
+        f'{str(text)!r} is not a list of page counts, one per NUMA node ("512,512"), or of page sizes and their '
+        'counts ("2M:512,512 1G:4,4")',
+        param="--node-hugepages",
+    )
+    out: dict[int, tuple[int, ...]] = {}
+    for part in str(text).replace(";", " ").split() or [""]:
+        size_text, _, counts = part.rpartition(":")
+        try:
+            size = parse_size(size_text) if size_text else 0
+        except (InputError, ValueError):
+            raise bad from None
+        values = counts.split(",")
+        if (size_text and (size < 4096 or size & (size - 1))) or size in out or not all(v.isdigit() for v in values):
+            raise bad
+        out[size] = tuple(int(v) for v in values)
+    if 0 in out and len(out) > 1:
+        raise bad
+    return tuple(sorted(out.items()))
 
 
 @functools.lru_cache(maxsize=256)
@@ -319,6 +357,14 @@ def _platform_params() -> tuple["Param", ...]:
             "Smallest page size in use (4K with --no-huge; none: no page constraint).",
             default=DEFAULT_PAGE_SIZE,
             show_default="2M",
+        ),
+        Param(
+            "node_hugepages",
+            "text",
+            "The hugepages each NUMA node of the node holds (its nr_hugepages), from node 0: 512,512 (of the "
+            "page size in force) or 2M:512,512;1G:4,4. app, ovs, trace and plan warn in their Kubernetes block "
+            "when one NUMA node needs more.",
+            metavar="PAGES",
         ),
     )
 
