@@ -73,3 +73,22 @@ def run_json(run: Callable[..., Result], schema_validator: Any) -> Callable[...,
         return JsonResult(code, doc)
 
     return _run
+
+
+@pytest.fixture
+def fake_nic() -> Any:
+    """A throwaway PCI driver registered for the test alone (the PCI drivers are their own modules)."""
+    from mpcalc.dpdk import drivers
+    from mpcalc.dpdk.drivers.pmd import Pmd
+
+    pmd = Pmd(
+        name="net_testnic",
+        source="test",
+        bus="pci",
+        pci_ids=((0x8086, 0x1592),),
+        kernel_drivers=("ice",),
+        devargs=frozenset({"rxq"}),
+    )
+    drivers.register(pmd)
+    yield pmd
+    drivers.unregister(pmd)

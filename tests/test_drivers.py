@@ -285,23 +285,6 @@ def test_bonding_with_the_other_releases_member_key_fails_to_probe():
 # --- naming a NIC --------------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def fake_nic():
-    """A throwaway PCI driver, registered for the test alone (the PCI drivers themselves are their own
-    modules)."""
-    pmd = Pmd(
-        name="net_testnic",
-        source="test",
-        bus="pci",
-        pci_ids=((0x8086, 0x1592),),
-        kernel_drivers=("ice",),
-        devargs=frozenset({"rxq"}),
-    )
-    drivers.register(pmd)
-    yield pmd
-    drivers.unregister(pmd)
-
-
 @pytest.mark.parametrize("port", ["dpdk0", "dpdk0,n_rxq=4", "dpdk0,n_rxq=2,n_rxq_desc=1024"])
 def test_ovs_dpdk_devargs_of_net_null_is_the_measured_port(port):
     """OVS's per-port figure was measured on net_null: naming that same driver with dpdk-devargs gives the same

@@ -76,22 +76,6 @@ def test_ethdev_order_the_shared_zone_before_or_after_the_drivers_reservations()
     assert [z.name for z in null.zones] == ["rte_eth_dev_data"]  # once, for the first port
 
 
-@pytest.fixture
-def fake_nic():
-    """A throwaway PCI driver registered for the test alone (the PCI drivers are their own modules)."""
-    pmd = Pmd(
-        name="net_testnic",
-        source="test",
-        bus="pci",
-        pci_ids=((0x8086, 0x1592),),
-        kernel_drivers=("ice",),
-        devargs=frozenset({"rxq"}),
-    )
-    drivers.register(pmd)
-    yield pmd
-    drivers.unregister(pmd)
-
-
 DEVBIND = """
 Network devices using DPDK-compatible driver
 ============================================

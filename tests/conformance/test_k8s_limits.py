@@ -206,10 +206,10 @@ def cgroup_runs(args: list[str], limit: int) -> list[Run]:
 
 
 @contextlib.contextmanager
-def sized_mount(size: int) -> Iterator[Path]:
-    """A hugetlbfs mount of 2 MiB pages whose ``size=`` is ``size``; unmounted and removed afterwards."""
+def hugetlbfs(options: str) -> Iterator[Path]:
+    """A hugetlbfs mount with ``options`` (``pagesize=2M,size=N``); unmounted and removed afterwards."""
     mnt = Path(tempfile.mkdtemp(prefix="mpcalc-k8s-"))
-    res = subprocess.run(["mount", "-t", "hugetlbfs", "-o", f"pagesize=2M,size={size}", "nodev", str(mnt)])
+    res = subprocess.run(["mount", "-t", "hugetlbfs", "-o", options, "nodev", str(mnt)])
     try:
         assert res.returncode == 0, "mounting hugetlbfs failed"
         yield mnt
@@ -217,6 +217,11 @@ def sized_mount(size: int) -> Iterator[Path]:
         if res.returncode == 0:
             subprocess.run(["umount", str(mnt)], check=False)
         mnt.rmdir()
+
+
+def sized_mount(size: int) -> contextlib.AbstractContextManager[Path]:
+    """A hugetlbfs mount of 2 MiB pages whose ``size=`` is ``size``."""
+    return hugetlbfs(f"pagesize=2M,size={size}")
 
 
 def mount_runs(args: list[str], limit: int) -> list[Run]:
@@ -408,18 +413,9 @@ def one_gib_page() -> Iterator[bool]:
         nr.write_text(str(int(nr.read_text()) - 1))
 
 
-@contextlib.contextmanager
-def size_mount(page: int) -> Iterator[Path]:
+def size_mount(page: int) -> contextlib.AbstractContextManager[Path]:
     """A hugetlbfs mount of ``page``-size pages (the container's volume of medium HugePages-<size>)."""
-    mnt = Path(tempfile.mkdtemp(prefix="mpcalc-k8s-"))
-    res = subprocess.run(["mount", "-t", "hugetlbfs", "-o", f"pagesize={page >> 20}M", "nodev", str(mnt)])
-    try:
-        assert res.returncode == 0, "mounting hugetlbfs failed"
-        yield mnt
-    finally:
-        if res.returncode == 0:
-            subprocess.run(["umount", str(mnt)], check=False)
-        mnt.rmdir()
+    return hugetlbfs(f"pagesize={page >> 20}M")
 
 
 def _on_mount(args: list[str], mnt: Path) -> list[str]:
