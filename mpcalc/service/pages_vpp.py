@@ -5,6 +5,7 @@ parsed and ignored), so the advice is ``nr_hugepages`` per node.  Pure: no click
 
 from __future__ import annotations
 
+from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE
 from mpcalc.dpdk.core.records import Result
 
 
@@ -28,7 +29,7 @@ def advice(result: Result) -> dict[str, object]:
             sysfs = f"/sys/devices/system/node/node{node}/hugepages/hugepages-{_kb(int(size))}kB/nr_hugepages"
             commands.append(f"echo {count} > {sysfs}")
     totals = {str(k): per_size[k] for k in sorted(per_size)}
-    sysctl = [f"sysctl -w vm.nr_hugepages={c}" for s, c in sorted(per_size.items()) if s == 2 << 20]
+    sysctl = [f"sysctl -w vm.nr_hugepages={c}" for s, c in sorted(per_size.items()) if s == DEFAULT_PAGE_SIZE]
     boot = [f"hugepagesz=1G hugepages={c}" for s, c in sorted(per_size.items()) if s == 1 << 30]
     mapped: dict[str, int] = {}
     for n in nodes:

@@ -190,10 +190,10 @@ def vpp_pools(maps: list[B.BufferMap], p: Platform, pr: Profile) -> tuple[list[M
             objsz = calc_obj_size(elt, 0, p)
             errs = create_empty_checks(r, name, len(name), m.buffers, elt, cache, 0, objsz.total_size)
             if errs:
+                which = "normal" if cache else "non-cache"
                 errors.append(
-                    f"{errs[0].reason} ({errs[0].function}): VPP says 'failed to create "
-                    f"{'normal' if cache else 'non-cache'} mempool for numa node {m.pool_index}' "
-                    f"({pr.cite('mp_fail')})"
+                    f"dpdk_buffer_pool_init: failed to create {which} mempool for numa node {m.pool_index} "
+                    f"({pr.cite('mp_fail')}; {errs[0].function}: {errs[0].reason})"
                 )
                 return pools, errors
             h = header_layout(cache, PKTMBUF_POOL_PRIVATE, p)
@@ -224,7 +224,7 @@ def vpp_pools(maps: list[B.BufferMap], p: Platform, pr: Profile) -> tuple[list[M
 def port_plans(cfg: VppConfig, pr: Profile, huge: int, l3cache: bool) -> list[PortPlan]:
     """dpdk_lib_init: queues and descriptors of each port (a vdev takes ``dev default``)."""
     dflt = cfg.default_dev
-    rxd_default = DESC_DEFAULT if (huge != 2 << 20 or l3cache) else 512
+    rxd_default = DESC_DEFAULT if (huge != DEFAULT_PAGE_SIZE or l3cache) else 512
     threads = cfg.n_threads
     plans: list[PortPlan] = []
     ports = ethdev.vdev_ports(cfg.vdevs)
@@ -290,7 +290,7 @@ def size(
         pools, pool_errors = vpp_pools(maps, where, pr)
         parts.mempools += pools
         if pool_errors:
-            raise InputError(f"VPP cannot start: {pool_errors[0]}", param="command_line")
+            raise InputError(f"VPP stops: {pool_errors[0]}", param="command_line")
         plans = port_plans(cfg, pr, huge, l3cache)
         for port, plan in zip(ports, plans, strict=False):
             q = ethdev.QueueConf(
@@ -420,7 +420,7 @@ def _details(
             "dev <pci>: the NIC's own DPDK memory (descriptor rings, PMD data) depends on its driver, not modelled; "
             "its buffers are counted in the demand"
         )
-    if not l3cache and huge == 2 << 20:
+    if not l3cache and huge == DEFAULT_PAGE_SIZE:
         notes.append(f"no L3 cache: the ports' default descriptors are 512 ({pr.cite('l3cache_512')})")
     if cfg.ignored:
         notes.append("sections not read (no memory of theirs is modelled): " + ", ".join(cfg.ignored))

@@ -47,7 +47,11 @@ DPDK_VALUES = ("max-simd-bitwidth", "link-state-poll-interval", "stats-poll-inte
 
 
 def _refuse(message: str, where: str) -> InputError:
-    return InputError(f"VPP refuses its startup config: {message} ({where})", param="command_line")
+    """VPP's own line (``<function>: <message>`` as clib_error_report prints it, when ``where`` names the
+    function: ``"dpdk_config, v25.02:src/...:1340"``) and where VPP says it."""
+    function, _, cite = where.partition(", ")
+    line = f"{function}: {message} ({cite})" if cite else f"{message} ({where})"
+    return InputError(f"VPP refuses its startup config: {line}", param="command_line")
 
 
 @dataclass
@@ -100,7 +104,7 @@ class VppConfig:
     main_heap_page_size: int | str = "default"
     default_hugepage_size: int | None = None
     # statseg {}
-    statseg_size: int = 32 << 20
+    statseg_size: int = 1 << 25  # STAT_SEGMENT_DEFAULT_SIZE, 32 MiB (src/vlib/stats/stats.h)
     statseg_page_size: int | str = "default"
     # physmem {}
     physmem_base: int | None = None
