@@ -405,3 +405,11 @@ def test_python_api():
     report = api.size("app", command_line=["vpp", "dpdk", "{", "no-pci", "}"], vpp_release="25.02")
     assert report.results[0].details["vpp"]["numa"][0]["buffers"]["pages"] == 20
     assert report.results[0].details["vpp"]["release"]["tag"] == "v25.02"
+
+
+def test_a_port_dpdk_refuses_holds_no_buffers():
+    # net_tap wants as many rx as tx queues; 2 rx and main + 2 workers tx: VPP marks the interface in error
+    r = _size("cpu { main-core 0 corelist-workers 1-2 } dpdk { no-pci vdev net_tap0 dev default { num-rx-queues 2 } }")
+    port = r.details["vpp"]["ports"][0]
+    assert "must be equal to number of tx queues" in port["error"]
+    assert _node(r)["demand"]["rx_descriptors"] == 0

@@ -22,7 +22,7 @@ Each fact is cited ``tag:path:line`` at the profile's release (:mod:`.profiles`)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mpcalc.dpdk.apps.eal import eal_parts, parse_eal, platform_for
 from mpcalc.dpdk.apps.names import real_names
@@ -65,6 +65,8 @@ class PortPlan:
     tx_desc: int
     numa: int = 0
     modelled: bool = True
+    #: why DPDK refused its set-up: VPP marks the interface in error and it holds no buffers
+    error: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -78,6 +80,7 @@ class PortPlan:
             "rx_buffers": self.rx_queues * self.rx_desc,
             "tx_buffers": self.tx_queues * self.tx_desc,
             "dpdk_memory_modelled": self.modelled,
+            "error": self.error,
         }
 
 
@@ -303,7 +306,8 @@ def size(
             )
             why = ethdev.configure_refusal(port, q, where)
             if why is not None:
-                notes.append(f"{port.name}: {why}: VPP marks the interface in error (dpdk_device_setup)")
+                notes.append(f"{why}: VPP marks the interface in error (dpdk_device_setup)")
+                plans[i] = replace(plan, error=why)
                 continue
             qparts, qpools = ethdev.configure(port, q, where)
             parts.extend(qparts)
@@ -378,7 +382,7 @@ def _details(
         add(huge, dpdk_here, maps_with_dpdk)
         add(huge, reserve_dpdk, per_size)
         supply = m.buffers if m is not None else (maps[0].buffers if maps else 0)
-        mine = [x for x in plans if x.numa == node]
+        mine = [x for x in plans if x.numa == node and x.error is None]
         rx = sum(x.rx_queues * x.rx_desc for x in mine)
         tx = sum(x.tx_queues * x.tx_desc for x in mine)
         caches = threads * B.PER_THREAD_CACHE if node == 0 else 0
