@@ -413,3 +413,8 @@ def test_a_port_dpdk_refuses_holds_no_buffers():
     port = r.details["vpp"]["ports"][0]
     assert "must be equal to number of tx queues" in port["error"]
     assert _node(r)["demand"]["rx_descriptors"] == 0
+
+
+def test_threads_on_cpus_the_machine_lacks_are_refused():
+    with pytest.raises(InputError, match="CPU 5, which the machine lacks"):
+        vpp.size(["vpp", "cpu", "{", "main-core", "0", "corelist-workers", "4-5", "}"], P, cpus=(0, 1, 2, 3, 4))

@@ -273,6 +273,15 @@ def size(
     pr = profile(release)
     cfg = parse(argv, pr, base_dir)
     notes: list[str] = []
+    if cpus is not None:
+        wanted = [cfg.main_core or 0, *cfg.corelist_workers]
+        missing = [c for c in wanted if c not in cpus]
+        if missing:
+            raise InputError(
+                f"cpu {{}} names CPU {', '.join(map(str, missing))}, which the machine lacks (--cpus): VPP cannot "
+                "pin its threads there",
+                param="cpus",
+            )
     huge = default_hugepage(cfg, p)
     maps = buffer_maps(cfg, pr, huge, notes)
     parts = Parts()
