@@ -397,6 +397,8 @@ def test_plan_item(tmp_path, run):
     assert rc == 0, err
     doc = json.loads(out)
     assert doc["items"][0]["result"]["details"]["vpp"]["numa"][0]["buffers"]["buffers"] == 16_784
+    # the plan's pages are VPP's own: 20 of buffers and DPDK's heap at VPP's 8-page floor
+    assert doc["sockets"][0]["pages"] == 28
 
 
 def test_python_api():
@@ -418,3 +420,16 @@ def test_a_port_dpdk_refuses_holds_no_buffers():
 def test_threads_on_cpus_the_machine_lacks_are_refused():
     with pytest.raises(InputError, match="CPU 5, which the machine lacks"):
         vpp.size(["vpp", "cpu", "{", "main-core", "0", "corelist-workers", "4-5", "}"], P, cpus=(0, 1, 2, 3, 4))
+
+
+@settings(max_examples=40, deadline=None)
+@given(bpn=st.integers(768, 200_000), data=st.sampled_from([512, 1024, 2048, 4096, 9216]))
+def test_file_and_inline_forms_give_the_same_pool(tmp_path_factory, bpn, data):
+    body = f"buffers {{ buffers-per-numa {bpn} default data-size {data} }} dpdk {{ no-pci }}"
+    conf = tmp_path_factory.mktemp("conf") / "startup.conf"
+    conf.write_text("# generated\n" + body.replace("} ", "}\n") + "\n")
+    a = vpp.size(["vpp", "-c", str(conf)], P, release="25.02").details["vpp"]["numa"][0]["buffers"]
+    b = _size(body).details["vpp"]["numa"][0]["buffers"]
+    assert a == b and a["requested"] == bpn and a["data_size"] == data
+    pages = B.n_pages(bpn, 2 << 20, a["alloc_size"])
+    assert a["pages"] == pages and a["buffers"] >= pages * (a["buffers_per_page"] - 1)
