@@ -35,6 +35,7 @@ from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform
 from mpcalc.dpdk.core.records import Allocation, Mempool, Memzone, Result
 from mpcalc.dpdk.core.standalone import Parts, finish
 from mpcalc.dpdk.core.struct_sizes import sizes
+from mpcalc.dpdk import drivers
 from mpcalc.dpdk.drivers import ethdev
 from mpcalc.dpdk.objects.mempool.checks import create_empty_checks
 from mpcalc.dpdk.objects.mempool.layout import calc_obj_size, header_layout, header_size
@@ -224,7 +225,7 @@ def vpp_pools(maps: list[B.BufferMap], p: Platform, pr: Profile) -> tuple[list[M
     return pools, errors
 
 
-def port_plans(cfg: VppConfig, pr: Profile, huge: int, l3cache: bool) -> list[PortPlan]:
+def port_plans(cfg: VppConfig, pr: Profile, huge: int, l3cache: bool, p: Platform) -> list[PortPlan]:
     """dpdk_lib_init: queues and descriptors of each port (a vdev takes ``dev default``)."""
     dflt = cfg.default_dev
     rxd_default = DESC_DEFAULT if (huge != DEFAULT_PAGE_SIZE or l3cache) else 512
@@ -232,9 +233,9 @@ def port_plans(cfg: VppConfig, pr: Profile, huge: int, l3cache: bool) -> list[Po
     plans: list[PortPlan] = []
     ports = ethdev.vdev_ports(cfg.vdevs)
     for port in ports:
-        maxq = port.max_queues
-        rxq = dflt.num_rx_queues if dflt.num_rx_queues > 1 and maxq >= dflt.num_rx_queues else 1
-        txq = min(maxq, dflt.num_tx_queues or threads)
+        max_rx, max_tx = drivers.get(port.driver).max_queues(port, p)
+        rxq = dflt.num_rx_queues if dflt.num_rx_queues > 1 and max_rx >= dflt.num_rx_queues else 1
+        txq = min(max_tx, dflt.num_tx_queues or threads)
         plans.append(
             PortPlan(
                 port.name,
@@ -297,14 +298,13 @@ def size(
         sizes(where)  # the struct sizes are known for the releases measured: refuse the others
         parts.allocations += eal_parts(where)
         ports = ethdev.vdev_ports(cfg.vdevs)
-        for i, port in enumerate(ports):
-            parts.extend(ethdev.probe(port, where, i == 0))
+        parts.extend(ethdev.probe_ports(ports, where))
         pools, pool_errors = vpp_pools(maps, where, pr)
         parts.mempools += pools
         if pool_errors:
             raise InputError(f"VPP stops: {pool_errors[0]}", param="command_line")
-        plans = port_plans(cfg, pr, huge, l3cache)
-        for port, plan in zip(ports, plans, strict=False):
+        plans = port_plans(cfg, pr, huge, l3cache, where)
+        for i, (port, plan) in enumerate(zip(ports, plans, strict=False)):
             q = ethdev.QueueConf(
                 plan.rx_queues,
                 plan.tx_queues,
