@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from mpcalc.dpdk import drivers
 from mpcalc.dpdk.apps.eal import eal_parts, parse_eal, platform_for
 from mpcalc.dpdk.apps.names import real_names
 from mpcalc.dpdk.apps.vpp import buffers as B
@@ -35,7 +36,6 @@ from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform
 from mpcalc.dpdk.core.records import Allocation, Mempool, Memzone, Result
 from mpcalc.dpdk.core.standalone import Parts, finish
 from mpcalc.dpdk.core.struct_sizes import sizes
-from mpcalc.dpdk import drivers
 from mpcalc.dpdk.drivers import ethdev
 from mpcalc.dpdk.objects.mempool.checks import create_empty_checks
 from mpcalc.dpdk.objects.mempool.layout import calc_obj_size, header_layout, header_size
