@@ -17,6 +17,11 @@ def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[
     from mpcalc.dpdk.core.machine import parse_cpus
     from mpcalc.service.pages_app import advice
 
+    if result.details.get("application") == "vpp":  # VPP takes no --socket-mem: its own pages (pages_vpp)
+        from mpcalc.service.pages_vpp import advice as vpp_advice
+
+        return vpp_advice(result)
+
     cpus = inputs.get("cpus")
     return advice(list(inputs["command_line"]), platform, parse_cpus(cpus) if cpus is not None else None)
 

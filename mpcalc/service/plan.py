@@ -515,11 +515,16 @@ def socket_plans(items: list[Item], platform: Platform, eal_heap: int) -> tuple[
     sockets = []
     for s in sorted({i.socket for i in items}):
         mine = [i.result for i in items if i.socket == s]
+        # VPP maps its own pages (its buffers, its DPDK heap at VPP's 16 MB floor): counted as the pages it wants,
+        # its heap not again (mpcalc.dpdk.apps.vpp)
+        own = [r for r in mine if "vpp" in r.details]
+        dpdk = [r for r in mine if "vpp" not in r.details]
         heap = sum(r.heap_bytes for r in mine)
         # rte_eal_init's own allocations land on the main lcore's socket (assumed 0); an [[app]] counts them itself
         eal = eal_heap if s == 0 and not any(i.kind == "app" for i in items) else 0
         pages = (
-            ceil_div(heap + eal + iova_pa_chunk_headers(mine, platform), platform.page_size)
+            ceil_div(sum(r.heap_bytes for r in dpdk) + eal + iova_pa_chunk_headers(dpdk, platform), platform.page_size)
+            + sum(_vpp_pages(r, s, platform.page_size) for r in own)
             if platform.page_size
             else None
         )
@@ -529,6 +534,13 @@ def socket_plans(items: list[Item], platform: Platform, eal_heap: int) -> tuple[
             )
         )
     return tuple(sockets)
+
+
+def _vpp_pages(result: Result, socket: int, page: int) -> int:
+    """The pages of ``page`` bytes VPP wants on ``socket`` (details.vpp.numa[].nr_hugepages)."""
+    vpp = result.details["vpp"]
+    assert isinstance(vpp, dict)
+    return sum(int(n["nr_hugepages"].get(str(page), 0)) for n in vpp["numa"] if n["numa"] == socket)
 
 
 __all__ = ["EAL_INIT_HEAP", "PlanReport", "item_params", "load", "plan"]

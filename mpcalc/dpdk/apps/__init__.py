@@ -8,7 +8,9 @@ application's part with the application's own option meanings and defaults (one 
 ``build(eal_args, app_argv, platform) -> (Parts, pools, details, notes)`` and one line in
 :data:`PROGRAMS`.  An application that builds EAL's command line from its own options (SPDK, :mod:`.spdk`)
 adds ``eal_command_line(argv) -> (eal_argv, app_argv)`` and ``on_hugepages(argv)`` (:func:`eal_of`,
-:func:`hugepage_command`).
+:func:`hugepage_command`).  An application whose memory is not an EAL command line (FD.io VPP: its
+startup.conf, :mod:`.vpp`) has a module with ``size(argv, platform, cpus, release)`` of its own instead, listed
+in :data:`OWN_SIZERS`.
 
 The result lists every memzone in the order the application reserves it, every other allocation, the
 totals and the pages of the heap; ``details.sockets`` gives the heap bytes per NUMA socket that the
@@ -27,6 +29,7 @@ from typing import Any
 from mpcalc.dpdk.apps.eal import EalArgs, check_cpus, check_eal, eal_parts, on_hugepages, parse_eal, platform_for
 from mpcalc.dpdk.apps.names import real_names
 from mpcalc.dpdk.apps.testpmd import ANON_ROLE
+from mpcalc.dpdk.apps.vpp.profiles import PROFILES as VPP_PROFILES
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.heap import hugepages
@@ -45,7 +48,14 @@ PROGRAMS: dict[str, str] = {
     "l3fwd": "l3fwd",
     "spdk_tgt": "spdk",
     "nvmf_tgt": "spdk",
+    "vpp": "vpp",
 }
+
+#: the applications whose module sizes the whole command line itself (no EAL command line of their own)
+OWN_SIZERS = frozenset({"vpp"})
+
+#: the VPP releases profiled, newest last
+VPP_RELEASES = tuple(VPP_PROFILES)
 
 
 def program_of(argv: list[str]) -> str:
@@ -90,10 +100,15 @@ def size(
     cpus: tuple[int, ...] | None = None,
     nics: list[str] | tuple[str, ...] | None = None,
     devbind: str | None = None,
+    vpp_release: str | None = None,
 ) -> Result:
     """Every memzone and allocation of the application's start-up, and their totals; with ``cpus``, the
-    target machine's CPUs, the lcores checked against them."""
-    module = importlib.import_module(f"{__package__}.{program_of(argv)}")
+    target machine's CPUs, the lcores checked against them; ``vpp_release``: the VPP profile (the newest by
+    default)."""
+    program = program_of(argv)
+    module = importlib.import_module(f"{__package__}.{program}")
+    if program in OWN_SIZERS:
+        return module.size(argv, p, cpus, release=vpp_release)  # type: ignore[no-any-return]
     e, app_argv = eal_of(argv, p.release.version)
     # the target machine's NICs: which driver takes each PCI address (--nic, --devbind: drivers.naming)
     e.pci_bindings, e.devbind = bindings_of(nics, devbind), devbind
@@ -131,7 +146,13 @@ def _resolve(args: Mapping[str, Any]) -> Resolved:
     argv = list(args.get("command_line") or ())
     program_of(argv)
     cpus, nics, devbind = args.get("cpus"), args.get("nic"), args.get("devbind")
-    inputs = {"command_line": argv, "cpus": cpus, "nic": list(nics) if nics else None, "devbind": devbind}
+    inputs = {
+        "command_line": argv,
+        "cpus": cpus,
+        "nic": list(nics) if nics else None,
+        "devbind": devbind,
+        "vpp_release": args.get("vpp_release"),
+    }
     extra = {
         "cpus": parse_cpus(cpus) if cpus is not None else None,
         "nic": list(nics or ()),
@@ -141,13 +162,20 @@ def _resolve(args: Mapping[str, Any]) -> Resolved:
 
 
 def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platform) -> Result:
-    return size(list(inputs["command_line"]), p, extra.get("cpus"), extra.get("nic"), extra.get("devbind"))
+    return size(
+        list(inputs["command_line"]),
+        p,
+        extra.get("cpus"),
+        extra.get("nic"),
+        extra.get("devbind"),
+        inputs.get("vpp_release"),
+    )
 
 
 APP = ObjectDecl(
     name="app",
     summary="A whole DPDK application from its own command line (after --): every memzone of its start-up and "
-    "the hugepages it needs (dpdk-testpmd, dpdk-l3fwd, SPDK's spdk_tgt and nvmf_tgt).",
+    "the hugepages it needs (dpdk-testpmd, dpdk-l3fwd, SPDK's spdk_tgt and nvmf_tgt; vpp from its startup.conf).",
     params=(
         Param(
             "command_line",
@@ -161,6 +189,14 @@ APP = ObjectDecl(
         CPUS,
         NIC,
         DEVBIND,
+        Param(
+            "vpp_release",
+            "choice",
+            "The FD.io VPP release whose profile reads a vpp command line (its startup.conf keys and facts).",
+            default=VPP_RELEASES[-1],
+            choices=VPP_RELEASES,
+            show_default=True,
+        ),
     ),
     build=_build,
     resolve=_resolve,

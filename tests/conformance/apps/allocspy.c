@@ -29,11 +29,28 @@ static FILE *out(void)
 	return logf_;
 }
 
-#define NEXT(fn) static __typeof__(fn) *next_; if (!next_) next_ = (__typeof__(fn) *)dlsym(RTLD_NEXT, #fn)
+/* The real function: the next definition after this shim, or, when DPDK was loaded by dlopen() without
+ * RTLD_GLOBAL (VPP's dpdk_plugin.so pulls librte_eal in that way), the one of the EAL library already loaded. */
+static void *spy_next(const char *name)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+	if (!f) {
+		const char *libs[] = { "librte_eal.so.23", "librte_eal.so.24", "librte_eal.so.25", "librte_eal.so.26",
+				       "librte_eal.so" };
+		for (unsigned i = 0; !f && i < sizeof(libs) / sizeof(libs[0]); i++) {
+			void *h = dlopen(libs[i], RTLD_NOW | RTLD_NOLOAD);
+			if (h)
+				f = dlsym(h, name);
+		}
+	}
+	return f;
+}
+
+#define NEXT(fn) static __typeof__(fn) *next_; if (!next_) next_ = (__typeof__(fn) *)spy_next(#fn)
 
 #define ALLOC_WRAP(fn, proto, call, sz, al, sock, ty) \
 	void *fn proto; void *fn proto { \
-		static void *(*next_) proto; if (!next_) next_ = dlsym(RTLD_NEXT, #fn); \
+		static void *(*next_) proto; if (!next_) next_ = spy_next(#fn); \
 		depth++; void *r = next_ call; depth--; \
 		if (depth == 0) fprintf(out(), "alloc %s %s %zu %u %d %p\n", #fn, (ty) ? (ty) : "(null)", \
 					(size_t)(sz), (unsigned)(al), (int)(sock), r); \
@@ -58,7 +75,7 @@ void rte_free(void *ptr)
 {
 	static void (*next_)(void *);
 	if (!next_)
-		next_ = dlsym(RTLD_NEXT, "rte_free");
+		next_ = spy_next("rte_free");
 	depth++;
 	next_(ptr);
 	depth--;
@@ -71,7 +88,7 @@ typedef const struct rte_memzone *(*mz_fn)(const char *, size_t, int, unsigned, 
 
 #define MZ_WRAP(fn, proto, call, name, len) \
 	const struct rte_memzone *fn proto; const struct rte_memzone *fn proto { \
-		static const struct rte_memzone *(*next_) proto; if (!next_) next_ = dlsym(RTLD_NEXT, #fn); \
+		static const struct rte_memzone *(*next_) proto; if (!next_) next_ = spy_next(#fn); \
 		depth++; const struct rte_memzone *r = next_ call; depth--; \
 		if (depth == 0) fprintf(out(), "memzone %s %s %zu %p\n", #fn, name, (size_t)(len), (void *)r); \
 		return r; }
@@ -88,7 +105,7 @@ int rte_memzone_free(const struct rte_memzone *mz)
 {
 	static int (*next_)(const struct rte_memzone *);
 	if (!next_)
-		next_ = dlsym(RTLD_NEXT, "rte_memzone_free");
+		next_ = spy_next("rte_memzone_free");
 	fprintf(out(), "mzfree %p\n", (void *)mz);
 	return next_(mz);
 }
