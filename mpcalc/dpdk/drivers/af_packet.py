@@ -91,8 +91,8 @@ def ring_bytes(port: Port) -> int:
     """The kernel ring a queue pair maps: 2 x blocksz x (framesz x framecnt / blocksz) blocks
     (v22.11.11:drivers/net/af_packet/rte_eth_af_packet.c:730-740, 842-843).
 
-    >>> ring_bytes(Port(0, "net_af_packet0", "net_af_packet", {"iface": "veth0"}))
-    2097152
+    >>> ring_bytes(Port(0, "net_af_packet0", "net_af_packet", {"iface": "veth0"})) // 1024  # KiB
+    2048
     """
     block, size, count = frames(port)
     return 2 * block * (size * count // block)
