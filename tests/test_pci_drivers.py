@@ -104,8 +104,8 @@ def test_ixgbe_rings_follow_ixgbe_max_ring_desc(rel):
         assert txq == s["ci_tx_queue"] + 2 * s["ixgbe_advctx_info"]  # + IXGBE_CTX_NUM contexts
     else:
         assert txq == s["ixgbe_tx_queue"]
-    rs = [a for a in allocs(ixgbe.tx_queue_setup(rel, 0, 0, 512)) if a[0] == ""]
-    assert rs == ([("", 2 * 512 // 32)] if rel == "26.07" else [])
+    rs = [a for a in allocs(ixgbe.tx_queue_setup(rel, 0, 0, 512)) if a[0] == "ixgbe txq->rs_last_id"]
+    assert rs == ([("ixgbe txq->rs_last_id", 2 * 512 // 32)] if rel == "26.07" else [])
     r = ixgbe.rx_queue_setup(rel, 0, 0, 64)
     if rel == "26.07":
         assert isinstance(r, Rejection) and r.reason == "rx ring size (64) must be > 2 * rx_free_thresh (32)"
@@ -129,7 +129,7 @@ def test_700_800_series_rings(rel, mod):
     assert rx.zones[0].align == 128
     name = {"26.07": "ci_tx_ring", "25.11": f"{mod.NAME[4:]}_tx_ring"}.get(rel, "tx_ring")
     assert zones(mod.tx_queue_setup(rel, 0, 0, 1024)) == {f"eth_p0_q0_{name}": align_ceil(16 * mx, 4096)}
-    sw = [b for n, b in allocs(rx) if "sw ring" in n or n == ""][-1]
+    sw = [b for n, b in allocs(rx) if "sw ring" in n or "sw_ring" in n][-1]
     assert sw == 8 * (1024 + 32)  # 8-byte entries (mbuf pointers), nb_desc + 32
     for bad in (48, 1000, mx + 32):
         r = mod.rx_queue_setup(rel, 0, 0, bad)
@@ -220,8 +220,8 @@ def test_ena_bnxt_mlx5(rel):
     q = mlx5.rx_queue_setup(rel, 0, 0, 1000)
     assert q.nb_desc == 1024 and q.zones == () and q.outside
     s = mlx5.SIZES[rel]
-    assert allocs(q)[1] == ("", s["mlx5_rxq_ctrl"] + 8 * (1024 + 4))
-    assert allocs(mlx5.tx_queue_setup(rel, 0, 0, 512)) == [("", s["mlx5_txq_ctrl"] + 8 * 512)]
+    assert allocs(q)[1] == ("mlx5 rxq_ctrl", s["mlx5_rxq_ctrl"] + 8 * (1024 + 4))
+    assert allocs(mlx5.tx_queue_setup(rel, 0, 0, 512)) == [("mlx5 txq_ctrl", s["mlx5_txq_ctrl"] + 8 * 512)]
 
 
 @pytest.mark.parametrize("rel", RELEASES)

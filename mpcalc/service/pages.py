@@ -17,8 +17,16 @@ def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[
     from mpcalc.dpdk.core.machine import parse_cpus
     from mpcalc.service.pages_app import advice
 
-    cpus = inputs.get("cpus")
-    return advice(list(inputs["command_line"]), platform, parse_cpus(cpus) if cpus is not None else None)
+    from mpcalc.dpdk.drivers.naming import read_devbind
+
+    cpus, nics, devbind = inputs.get("cpus"), inputs.get("nic"), inputs.get("devbind")
+    return advice(
+        list(inputs["command_line"]),
+        platform,
+        parse_cpus(cpus) if cpus is not None else None,
+        list(nics) if nics else None,
+        read_devbind(devbind),
+    )
 
 
 def _ovs(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:

@@ -222,7 +222,7 @@ def tx_queue_setup(
         Alloc(
             "bnxt_tx_queue", SIZES[rel]["bnxt_tx_queue"], RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "tx_queue"), "tx queue"
         ),
-        Alloc("", 8 * nb_desc, RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "tx_free"), "tx free array"),
+        Alloc("bnxt txq->free", 8 * nb_desc, RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "tx_free"), "tx free array"),
     ]
     if SOURCE.has(rel, "tx_nr_bds"):
         allocs.append(Alloc("bnxt_nr_bds", 2 * align32pow2(nb_desc), 0, SOURCE.cite(rel, "tx_nr_bds"), "tx BD counts"))

@@ -21,7 +21,9 @@ from mpcalc.dpdk.drivers.pcipmd import declare
 NAME = "net_ice"
 PROVENANCE = "source"
 DIRS = intel_dirs("ice", "ice")
-NAMES = ir.Names("ice", "", "", "", "", "ice_rx_queue_setup", "ice_tx_queue_setup")
+NAMES = ir.Names(
+    "ice", "ice rxq", "ice rxq->sw_ring", "ice txq", "ice txq->sw_ring", "ice_rx_queue_setup", "ice_tx_queue_setup"
+)
 ICE_BUF_SIZE_MIN = 1024
 
 

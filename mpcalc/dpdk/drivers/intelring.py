@@ -121,7 +121,12 @@ def tx(
     ]
     if src.has(rel, "rs_last_id"):
         allocs.append(
-            ("", 2 * (nb_desc // dev_int(dev, "tx_rs_thresh", DEFAULT_THRESH)), ("rs_last_id",), "tx RS tracking")
+            (
+                f"{names.driver} txq->rs_last_id",
+                2 * (nb_desc // dev_int(dev, "tx_rs_thresh", DEFAULT_THRESH)),
+                ("rs_last_id",),
+                "tx RS tracking",
+            )
         )
     return ring_parts(
         src,

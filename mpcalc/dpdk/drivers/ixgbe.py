@@ -390,7 +390,12 @@ def tx_queue_setup(
     ]
     if SOURCE.has(rel, "rs_last_id"):
         allocs.append(
-            ("", 2 * (nb_desc // dev_int(dev, "tx_rs_thresh", DEFAULT_FREE_THRESH)), ("rs_last_id",), "tx RS tracking")
+            (
+                "ixgbe txq->rs_last_id",
+                2 * (nb_desc // dev_int(dev, "tx_rs_thresh", DEFAULT_FREE_THRESH)),
+                ("rs_last_id",),
+                "tx RS tracking",
+            )
         )
     return ring_parts(
         SOURCE,

@@ -162,9 +162,9 @@ def rx_queue_setup(rel: str, port: int, queue: int, nb_desc: int, dev: dict[str,
     return QueueParts(
         desc,
         allocs=(
-            Alloc("", s["mlx5_rxq_priv"], RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "rx_priv"), "rx queue private"),
+            Alloc("mlx5 rxq", s["mlx5_rxq_priv"], RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "rx_priv"), "rx queue private"),
             Alloc(
-                "",
+                "mlx5 rxq_ctrl",
                 s["mlx5_rxq_ctrl"] + 8 * desc_n,
                 RTE_CACHE_LINE_SIZE,
                 SOURCE.cite(rel, "rx_desc_n", "rx_ctrl"),
@@ -183,7 +183,7 @@ def tx_queue_setup(rel: str, port: int, queue: int, nb_desc: int, dev: dict[str,
         desc,
         allocs=(
             Alloc(
-                "",
+                "mlx5 txq_ctrl",
                 SIZES[rel]["mlx5_txq_ctrl"] + 8 * desc,
                 RTE_CACHE_LINE_SIZE,
                 SOURCE.cite(rel, "tx_ctrl"),

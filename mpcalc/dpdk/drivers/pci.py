@@ -137,6 +137,10 @@ def port_memory(
     """A port's driver memory as testpmd sets it up (RSS when nb_rxq > 1)."""
     mod = PMDS[pmd]
     out = PortMemory(pmd)
+    if hasattr(mod, "first_probe"):  # the driver's first port of the process (vmxnet3's mbuf dynamic field)
+        z0, a0 = mod.first_probe(rel)
+        out.zones += z0
+        out.allocs += a0
     if hasattr(mod, "probe"):
         got = mod.probe(rel, port, dev)
         if isinstance(got, Rejection):

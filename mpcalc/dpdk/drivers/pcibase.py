@@ -154,7 +154,8 @@ class Zone(NamedTuple):
 
 
 class Alloc(NamedTuple):
-    """One ``rte_zmalloc(_socket)`` / ``rte_malloc``: its type string (``""`` for NULL), bytes and alignment."""
+    """One ``rte_zmalloc(_socket)`` / ``rte_malloc``: its type string (for a NULL one, the driver and the
+    pointer it is assigned to: ``ice rxq->sw_ring``), bytes and alignment."""
 
     name: str
     size: int

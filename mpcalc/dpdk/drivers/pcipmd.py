@@ -109,6 +109,12 @@ def declare(
     def tx_queue_setup(port: Port, queue_id: int, nb_desc: int, q: QueueConf, p: Platform) -> Parts:
         return _queue(mod.tx_queue_setup(release(p), port.port_id, queue_id, nb_desc, dev(port)), p)
 
+    def first_probe(port: Port, p: Platform) -> Parts:
+        if not hasattr(mod, "first_probe"):
+            return Parts()
+        z, a = mod.first_probe(release(p))
+        return parts(z, a, p)
+
     def start(port: Port, q: QueueConf, p: Platform) -> Parts:
         if not hasattr(mod, "start"):
             return Parts()
@@ -131,7 +137,7 @@ def declare(
         got = mod.rx_queue_setup(release(p), port.port_id, 0, q.nb_rxd or 512, dev(port))
         if not isinstance(got, QueueParts):
             return ()
-        return got.outside + tuple(f"not modelled: {s}" for s in got.not_modelled)
+        return got.outside
 
     ids = tuple(sorted(IDS.get(ids_of or name, {})))
     return Pmd(
@@ -149,6 +155,7 @@ def declare(
         rx_desc_lim=lim(0),  # type: ignore[arg-type]
         tx_desc_lim=lim(1),  # type: ignore[arg-type]
         default_ring_size=lambda port, p: mod.default_ring(release(p)),
+        first_probe=first_probe,
         probe=probe,
         configure=configure,
         rx_queue_setup=rx_queue_setup,

@@ -387,7 +387,7 @@ def probe(
             "dev_private",
         ),
         Alloc("virtio", VIRTIO_MAX_MAC_ADDRS * 6, 0, SOURCE.cite(rel, "mac_addrs"), "mac_addrs"),
-        Alloc("", 8 * nr_vq, 0, SOURCE.cite(rel, "nr_vq", "vqs"), "virtqueue pointers"),
+        Alloc("virtio hw->vqs", 8 * nr_vq, 0, SOURCE.cite(rel, "nr_vq", "vqs"), "virtqueue pointers"),
     ]
     for i in range(nr_vq):
         if ctrl and i == nr_vq - 1:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import sys
 
 from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.drivers.pcap import MBUF_DYN_SHM, MBUF_DYNFIELD_ELT
 from mpcalc.dpdk.drivers.pcibase import (
     RTE_CACHE_LINE_SIZE,
     Alloc,
@@ -86,6 +87,7 @@ KEYS = {
     "tx_desc_lim": ("vmxnet3_ethdev.c", r"dev_info->tx_desc_lim = "),
     "mac_addrs": ("vmxnet3_ethdev.c", r"mac_addrs = rte_zmalloc\(\"vmxnet3\""),
     "dev_private": ("vmxnet3_ethdev.c", r"sizeof\(struct vmxnet3_hw\), eth_vmxnet3_dev_init"),
+    "dynfield": ("vmxnet3_ethdev.c", r"rte_mbuf_dynfield_register\(&vmxnet3_segs_dynfield_desc\);"),
 }
 
 # --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
@@ -128,6 +130,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_desc_lim": 1405,
         "mac_addrs": 364,
         "dev_private": 434,
+        "dynfield": 293,
     },
     "22.11": {
         "ring_size_align": 414,
@@ -167,6 +170,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_desc_lim": 1512,
         "mac_addrs": 409,
         "dev_private": 479,
+        "dynfield": 331,
     },
     "23.11": {
         "ring_size_align": 437,
@@ -206,6 +210,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_desc_lim": 1605,
         "mac_addrs": 484,
         "dev_private": 554,
+        "dynfield": 386,
     },
     "24.11": {
         "ring_size_align": 437,
@@ -245,6 +250,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_desc_lim": 1606,
         "mac_addrs": 485,
         "dev_private": 555,
+        "dynfield": 387,
     },
     "25.11": {
         "ring_size_align": 437,
@@ -284,6 +290,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_desc_lim": 1608,
         "mac_addrs": 486,
         "dev_private": 556,
+        "dynfield": 388,
     },
     "26.07": {
         "ring_size_align": 437,
@@ -323,6 +330,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_desc_lim": 1608,
         "mac_addrs": 486,
         "dev_private": 556,
+        "dynfield": 388,
     },
 }
 # --- end LINES
@@ -569,6 +577,18 @@ def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tu
             "dev_private",
         ),
         Alloc("vmxnet3", 6 * VMXNET3_MAX_MAC_ADDRS, 0, SOURCE.cite(rel, "mac_addrs"), "mac_addrs"),
+    )
+
+
+def first_probe(rel: str) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """eth_vmxnet3_dev_init registers the ``rte_net_vmxnet3_dynfield_segs`` mbuf dynamic field: the first
+    registration of the process reserves the ``rte_mbuf_dyn`` memzone (struct mbuf_dyn_shm), then a tailq entry
+    and the field's element (rte_mbuf_dynfield_register, v22.11.11:lib/mbuf/rte_mbuf_dyn.c:105-125, 290-300;
+    the sizes are :mod:`.pcap`'s, measured on its run)."""
+    c = SOURCE.cite(rel, "dynfield")
+    return (Zone("rte_mbuf_dyn", MBUF_DYN_SHM, RTE_CACHE_LINE_SIZE, c, "mbuf dynamic fields and flags"),), (
+        Alloc("MBUF_DYNFIELD_TAILQ_ENTRY", 24, 0, c, "mbuf dynfield"),
+        Alloc("mbuf_dynfield", MBUF_DYNFIELD_ELT, 0, c, "mbuf dynfield (vmxnet3 segments)"),
     )
 
 
