@@ -15,9 +15,8 @@ Adviser = Callable[[Mapping[str, Any], Result, Platform], dict[str, object]]
 
 def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:
     from mpcalc.dpdk.core.machine import parse_cpus
-    from mpcalc.service.pages_app import advice
-
     from mpcalc.dpdk.drivers.naming import read_devbind
+    from mpcalc.service.pages_app import advice
 
     cpus, nics, devbind = inputs.get("cpus"), inputs.get("nic"), inputs.get("devbind")
     return advice(
