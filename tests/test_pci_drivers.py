@@ -246,6 +246,9 @@ def test_descriptor_ring_drivers_reserve_the_same_zone_for_any_nb_desc(n, rel):
         if not lim.nb_min <= n <= lim.nb_max:
             continue
         a, b = mod.rx_queue_setup(rel, 0, 0, n), mod.rx_queue_setup(rel, 0, 0, lim.nb_max)
+        if isinstance(a, Rejection):  # 26.07's ixgbe: a ring not above 2 * rx_free_thresh (64) is refused
+            assert rel == "26.07" and n <= 64
+            continue
         assert zones(a) == zones(b)
 
 

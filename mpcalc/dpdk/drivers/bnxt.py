@@ -21,6 +21,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     DescLim,
     QueueParts,
     Source,
+    Zone,
     align32pow2,
     dev_int,
     refuse,
@@ -40,6 +41,7 @@ NOT_MODELLED = (
 )
 
 KEYS = {
+    "dev_private": ("bnxt_ethdev.c", r"sizeof\(struct bnxt\),$"),
     "min": ("bnxt.h", r"define BNXT_MIN_RING_DESC\s+16"),
     "max_rx": ("bnxt_ring.h", r"define MAX_RX_DESC_CNT \(8 \* 1024\)"),
     "max_tx": ("bnxt_ring.h", r"define MAX_TX_DESC_CNT \(4 \* 1024\)"),
@@ -58,6 +60,7 @@ KEYS = {
 # --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
 LINES: dict[str, dict[str, int | None]] = {
     "21.11": {
+        "dev_private": 6307,
         "min": 90,
         "max_rx": 35,
         "max_tx": 36,
@@ -73,6 +76,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 1021,
     },
     "22.11": {
+        "dev_private": 6318,
         "min": 90,
         "max_rx": 35,
         "max_tx": 36,
@@ -88,6 +92,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 1021,
     },
     "23.11": {
+        "dev_private": 6418,
         "min": 92,
         "max_rx": 35,
         "max_tx": 36,
@@ -103,6 +108,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 1040,
     },
     "24.11": {
+        "dev_private": 7001,
         "min": 105,
         "max_rx": 35,
         "max_tx": 36,
@@ -118,6 +124,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 1237,
     },
     "25.11": {
+        "dev_private": 7109,
         "min": 105,
         "max_rx": 35,
         "max_tx": 36,
@@ -133,6 +140,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 1240,
     },
     "26.07": {
+        "dev_private": 6997,
         "min": 107,
         "max_rx": 35,
         "max_tx": 36,
@@ -227,6 +235,21 @@ def tx_queue_setup(
     if SOURCE.has(rel, "tx_nr_bds"):
         allocs.append(Alloc("bnxt_nr_bds", 2 * align32pow2(nb_desc), 0, SOURCE.cite(rel, "tx_nr_bds"), "tx BD counts"))
     return QueueParts(align32pow2(nb_desc), allocs=tuple(allocs), not_modelled=NOT_MODELLED)
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct bnxt), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["bnxt"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
+    )
 
 
 PMD = declare(

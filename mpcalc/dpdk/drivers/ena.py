@@ -23,6 +23,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     DescLim,
     QueueParts,
     Source,
+    Zone,
     dev_int,
     refuse,
     same_dir,
@@ -39,6 +40,7 @@ NOT_MODELLED = (
 )
 
 KEYS = {
+    "dev_private": ("ena_ethdev.c", r"sizeof\(struct ena_adapter\), eth_ena_dev_init"),
     "default_ring": ("ena_ethdev.h", r"define ENA_DEFAULT_RING_SIZE\s+1024"),
     "rx_pow2": ("ena_ethdev.c", r"\"Unsupported size of Rx queue: %d is not a power of 2."),
     "rx_max": ("ena_ethdev.c", r"\"Unsupported size of Rx queue \(max size: %d\)"),
@@ -56,6 +58,7 @@ KEYS = {
 # --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
 LINES: dict[str, dict[str, int | None]] = {
     "21.11": {
+        "dev_private": 3230,
         "default_ring": 30,
         "rx_pow2": 1270,
         "rx_max": 1277,
@@ -70,6 +73,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "lim": 2179,
     },
     "22.11": {
+        "dev_private": 3747,
         "default_ring": 30,
         "rx_pow2": 1528,
         "rx_max": 1535,
@@ -84,6 +88,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "lim": 2495,
     },
     "23.11": {
+        "dev_private": 3920,
         "default_ring": 30,
         "rx_pow2": 1590,
         "rx_max": 1597,
@@ -98,6 +103,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "lim": 2583,
     },
     "24.11": {
+        "dev_private": 4037,
         "default_ring": 30,
         "rx_pow2": 1672,
         "rx_max": 1679,
@@ -112,6 +118,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "lim": 2686,
     },
     "25.11": {
+        "dev_private": 4171,
         "default_ring": 30,
         "rx_pow2": 1763,
         "rx_max": 1770,
@@ -126,6 +133,7 @@ LINES: dict[str, dict[str, int | None]] = {
         "lim": 2810,
     },
     "26.07": {
+        "dev_private": 4171,
         "default_ring": 30,
         "rx_pow2": 1763,
         "rx_max": 1770,
@@ -255,6 +263,21 @@ def tx_queue_setup(
         allocs=tuple(allocs),
         outside=("LLQ Tx descriptors in the device's memory (BAR)",),
         not_modelled=NOT_MODELLED,
+    )
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct ena_adapter), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["ena_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
     )
 
 

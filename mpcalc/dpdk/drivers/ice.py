@@ -15,7 +15,17 @@ import sys
 
 from mpcalc.dpdk.core.errors import Rejection
 from mpcalc.dpdk.drivers import intelring as ir
-from mpcalc.dpdk.drivers.pcibase import DescLim, QueueParts, Source, dev_int, intel_dirs, since
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    dev_int,
+    intel_dirs,
+    since,
+)
 from mpcalc.dpdk.drivers.pcipmd import declare
 
 NAME = "net_ice"
@@ -241,6 +251,21 @@ def tx_queue_setup(
     """ice_tx_queue_setup."""
     return ir.tx(
         SOURCE, SIZES[rel], rel, port, queue, nb_desc, max_ring_desc(rel, dev), NAMES, dev, _structs(rel, "tx")
+    )
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct ice_adapter), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["ice_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
     )
 
 

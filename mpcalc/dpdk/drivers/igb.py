@@ -13,7 +13,18 @@ from __future__ import annotations
 import sys
 
 from mpcalc.dpdk.core.errors import Rejection
-from mpcalc.dpdk.drivers.pcibase import DescLim, QueueParts, Source, dev_int, intel_dirs, refuse, ring_parts
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    dev_int,
+    intel_dirs,
+    refuse,
+    ring_parts,
+)
 from mpcalc.dpdk.drivers.pcipmd import declare
 
 NAME = "net_e1000_igb"
@@ -263,6 +274,21 @@ def tx_queue_setup(
             ("ethdev TX queue", s["igb_tx_queue"], ("tx_queue",), "tx queue"),
             ("txq->sw_ring", s["igb_tx_entry"] * nb_desc, ("tx_sw_ring",), "tx software ring"),
         ],
+    )
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct e1000_adapter), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["e1000_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
     )
 
 

@@ -12,7 +12,17 @@ from __future__ import annotations
 import sys
 
 from mpcalc.dpdk.core.errors import Rejection
-from mpcalc.dpdk.drivers.pcibase import DescLim, QueueParts, Source, intel_dirs, refuse, ring_parts
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    intel_dirs,
+    refuse,
+    ring_parts,
+)
 from mpcalc.dpdk.drivers.pcipmd import declare
 
 NAME = "net_igc"
@@ -277,6 +287,21 @@ def tx_queue_setup(
         nb_desc,
         ("tx_ring", DESC * IGC_MAX_DESC, IGC_ALIGN, ("tx_size", "tx_zone"), "tx descriptors (IGC_MAX_TXD)"),
         allocs,
+    )
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct igc_adapter), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["igc_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
     )
 
 

@@ -16,7 +16,19 @@ from __future__ import annotations
 import sys
 
 from mpcalc.dpdk.core.errors import Rejection
-from mpcalc.dpdk.drivers.pcibase import DescLim, QueueParts, Source, dev_int, intel_dirs, refuse, ring_parts, since
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    dev_int,
+    intel_dirs,
+    refuse,
+    ring_parts,
+    since,
+)
 from mpcalc.dpdk.drivers.pcipmd import declare
 
 NAME = "net_ixgbe"
@@ -411,6 +423,21 @@ def tx_queue_setup(
             "tx descriptors (IXGBE_MAX_RING_DESC)",
         ),
         allocs,
+    )
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct ixgbe_adapter), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["ixgbe_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
     )
 
 

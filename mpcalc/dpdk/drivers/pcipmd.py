@@ -92,7 +92,10 @@ def declare(
             out = Parts()
             out.errors.append(got)
             return out
-        return parts(got[0], got[1], p)
+        # dev_private is named by the device (rte_eth_dev_pci_allocate: rte_zmalloc_socket(name, ...),
+        # v22.11.11:lib/ethdev/ethdev_pci.h:97)
+        allocs = [a._replace(name=port.name) if a.role == "dev_private" else a for a in got[1]]
+        return parts(got[0], allocs, p)
 
     def configure(port: Port, q: QueueConf, p: Platform) -> Parts:
         if not hasattr(mod, "configure"):
