@@ -267,3 +267,13 @@ def test_pci_ids_name_the_driver():
     assert pci.pmd_for_id(0x1234, 0x5678, "22.11") is None
     assert pci.pmd_named("ixgbe") == "net_ixgbe" and pci.pmd_named("net_mlx5") == "mlx5_pci"
     assert pci.parse_id("0x8086:0x1572") == (0x8086, 0x1572)
+
+
+def test_the_vfs_are_their_pfs_queues_with_fewer_of_them():
+    from mpcalc.dpdk import drivers
+    from mpcalc.dpdk.drivers import igb_vf, ixgbe_vf
+
+    assert drivers.by_pci(0x8086, 0x10ED).name == "net_ixgbe_vf"  # 82599 VF
+    assert drivers.by_pci(0x8086, 0x1520).name == "net_e1000_igb_vf"  # I350 VF
+    assert ixgbe_vf.max_queues("22.11") == (8, 8) and igb_vf.max_queues("22.11") == (2, 2)
+    assert zones(ixgbe_vf.rx_queue_setup("24.11", 0, 0, 512)) == zones(ixgbe.rx_queue_setup("24.11", 0, 0, 512))

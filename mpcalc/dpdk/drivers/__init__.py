@@ -30,8 +30,10 @@ MODULES: tuple[str, ...] = (
     # the PCI NICs' drivers (pcipmd.declare over each module's per-release figures)
     "e1000_em",
     "igb",
+    "igb_vf",
     "igc",
     "ixgbe",
+    "ixgbe_vf",
     "i40e",
     "ice",
     "iavf",

@@ -15,18 +15,33 @@ from dataclasses import dataclass, field
 from types import ModuleType
 
 from mpcalc.dpdk.core.errors import InputError, Rejection
-from mpcalc.dpdk.drivers import bnxt, e1000_em, ena, i40e, iavf, ice, igb, igc, ixgbe, mlx5, virtio_pci, vmxnet3
+from mpcalc.dpdk.drivers import (
+    bnxt,
+    e1000_em,
+    ena,
+    i40e,
+    iavf,
+    ice,
+    igb,
+    igb_vf,
+    igc,
+    ixgbe,
+    ixgbe_vf,
+    mlx5,
+    virtio_pci,
+    vmxnet3,
+)
 from mpcalc.dpdk.drivers.pci_ids import IDS
 from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, since
 
-#: PMD name -> module; the VF drivers share their PF's model
+#: PMD name -> module (the VF modules take their PF's figures)
 PMDS: dict[str, ModuleType] = {
     "net_e1000_em": e1000_em,
     "net_e1000_igb": igb,
-    "net_e1000_igb_vf": igb,
+    "net_e1000_igb_vf": igb_vf,
     "net_igc": igc,
     "net_ixgbe": ixgbe,
-    "net_ixgbe_vf": ixgbe,
+    "net_ixgbe_vf": ixgbe_vf,
     "net_i40e": i40e,
     "net_ice": ice,
     "net_iavf": iavf,
