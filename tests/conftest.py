@@ -85,8 +85,8 @@ def fake_nic() -> Any:
         name="net_testnic",
         source="test",
         bus="pci",
-        pci_ids=((0x8086, 0x1592),),
-        kernel_drivers=("ice",),
+        pci_ids=((0x1234, 0xABCD),),  # an id no real driver claims (net_ice has the E810s)
+        kernel_drivers=("testnic",),
         devargs=frozenset({"rxq"}),
     )
     drivers.register(pmd)

@@ -327,8 +327,8 @@ def test_a_nic_named_by_address_gets_its_drivers_queue_memory():
         name="net_testnic",
         source="test",
         bus="pci",
-        pci_ids=((0x8086, 0x1592),),
-        kernel_drivers=("ice",),
+        pci_ids=((0x1234, 0xABCD),),  # an id no real driver claims (net_ice has the E810s)
+        kernel_drivers=("testnic",),
         default_ring_size=lambda port, p: (1024, 1024),
         rx_desc_lim=lambda port, p: DescLim(4096, 64, 32),
         rx_queue_setup=ring("rx"),
@@ -337,7 +337,7 @@ def test_a_nic_named_by_address_gets_its_drivers_queue_memory():
     drivers.register(pmd)
     try:
         argv = ["dpdk-testpmd", "-l", "0-1", "-a", "3b:00.1", "-a", "3b:00.0", "--vdev", "net_null0", "--"]
-        r = apps.size([*argv, "-i", "--rxq=2", "--txq=2"], plat(), nics=["3b:00.0=ice", "3b:00.1=8086:1592"])
+        r = apps.size([*argv, "-i", "--rxq=2", "--txq=2"], plat(), nics=["3b:00.0=testnic", "3b:00.1=1234:abcd"])
         zones = {z.name: z.len for z in r.memzones}
         assert zones["eth_p0_q1_rx_ring"] == 1024 * 16 and zones["eth_p1_q0_tx_ring"] == 1024 * 16
         ports = r.details["ports"]
@@ -348,6 +348,6 @@ def test_a_nic_named_by_address_gets_its_drivers_queue_memory():
         ]
         assert any("from the driver's source, not run" in n for n in r.details["notes"])
         with pytest.raises(InputError, match=r"nb_rx_desc\(=100\), should be: <= 4096, >= 64, and a product of 32"):
-            apps.size([*argv, "-i", "--rxd=100"], plat(), nics=["3b:00.0=ice", "3b:00.1=ice"])
+            apps.size([*argv, "-i", "--rxd=100"], plat(), nics=["3b:00.0=testnic", "3b:00.1=testnic"])
     finally:
         drivers.unregister(pmd)

@@ -79,8 +79,8 @@ def test_ethdev_order_the_shared_zone_before_or_after_the_drivers_reservations()
 DEVBIND = """
 Network devices using DPDK-compatible driver
 ============================================
-0000:3b:00.0 'Ethernet Controller E810-C for QSFP 1592' numa_node=0 drv=vfio-pci unused=ice
-0000:3b:00.1 'Ethernet Controller E810-C for QSFP 1592' numa_node=0 drv=vfio-pci unused=ice
+0000:3b:00.0 'Test NIC abcd' numa_node=0 drv=vfio-pci unused=testnic
+0000:3b:00.1 'Test NIC abcd' numa_node=0 drv=vfio-pci unused=testnic
 
 Network devices using kernel driver
 ===================================
@@ -102,8 +102,8 @@ def test_pci_addresses_are_written_in_full():
 def test_devbind_status_is_read_as_the_script_prints_it():
     entries = naming.parse_devbind(DEVBIND)
     assert [(e.addr, e.device_id, e.driver, e.modules, e.dpdk_bound) for e in entries] == [
-        ("0000:3b:00.0", 0x1592, "vfio-pci", ("ice",), True),
-        ("0000:3b:00.1", 0x1592, "vfio-pci", ("ice",), True),
+        ("0000:3b:00.0", 0xABCD, "vfio-pci", ("testnic",), True),
+        ("0000:3b:00.1", 0xABCD, "vfio-pci", ("testnic",), True),
         ("0000:18:00.0", 0x1572, "i40e", ("vfio-pci",), False),
     ]
     assert entries[0].numa_node == 0 and entries[2].numa_node is None
@@ -111,12 +111,17 @@ def test_devbind_status_is_read_as_the_script_prints_it():
 
 def test_a_nic_is_bound_by_driver_name_by_id_and_by_devbind(fake_nic):
     assert naming.binding("0000:3b:00.0=net_testnic") == ("0000:3b:00.0", fake_nic)
-    assert naming.binding("3b:00.0=8086:1592") == ("0000:3b:00.0", fake_nic)
-    assert naming.binding("3b:00.0=ice") == ("0000:3b:00.0", fake_nic)
-    assert drivers.by_pci(0x8086, 0x1592) is fake_nic
-    assert naming.devbind_bindings(DEVBIND) == {"0000:3b:00.0": fake_nic, "0000:3b:00.1": fake_nic}
+    assert naming.binding("3b:00.0=1234:abcd") == ("0000:3b:00.0", fake_nic)
+    assert naming.binding("3b:00.0=testnic") == ("0000:3b:00.0", fake_nic)
+    assert drivers.by_pci(0x1234, 0xABCD) is fake_nic
+    # the X710 its kernel driver holds is net_i40e's (drv=i40e), the PCI driver models know it
+    assert naming.devbind_bindings(DEVBIND) == {
+        "0000:3b:00.0": fake_nic,
+        "0000:3b:00.1": fake_nic,
+        "0000:18:00.0": drivers.get("net_i40e"),
+    }
     assert naming.probed_by_devbind(DEVBIND) == ["0000:3b:00.0", "0000:3b:00.1"]
-    binds = naming.bindings_of(["3b:00.0=ice", "3b:00.1=8086:1592"], None)
+    binds = naming.bindings_of(["3b:00.0=testnic", "3b:00.1=1234:abcd"], None)
     ports = naming.pci_ports(["0000:3b:00.1,rxq=2", "3b:00.0"], binds)
     assert [(p.port_id, p.name, p.args) for p in ports] == [(0, "0000:3b:00.0", {}), (1, "0000:3b:00.1", {"rxq": "2"})]
     with pytest.raises(InputError, match="argument 'txq' is not modelled"):
@@ -141,8 +146,8 @@ def test_eal_ports_put_pci_first_in_address_order_then_the_vdevs(fake_nic):
 def test_an_unbound_or_unknown_nic_is_refused_saying_how_to_name_it(fake_nic):
     with pytest.raises(InputError, match=r"give --nic 0000:3b:00.0=DRIVER"):
         naming.pci_ports(["0000:3b:00.0"], {})
-    with pytest.raises(InputError, match=r"no modelled driver has PCI id 15b3:1017"):
-        naming.binding("3b:00.0=15b3:1017")
+    with pytest.raises(InputError, match=r"no modelled driver has PCI id 1234:5678"):
+        naming.binding("3b:00.0=1234:5678")
     with pytest.raises(InputError, match=r"the net_nope driver is not modelled for a PCI device"):
         naming.binding("3b:00.0=net_nope")
     with pytest.raises(InputError, match="give ADDR=DRIVER"):

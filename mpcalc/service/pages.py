@@ -15,6 +15,7 @@ Adviser = Callable[[Mapping[str, Any], Result, Platform], dict[str, object]]
 
 def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:
     from mpcalc.dpdk.core.machine import parse_cpus
+    from mpcalc.dpdk.drivers.naming import read_devbind
     from mpcalc.service.pages_app import advice
 
     if result.details.get("application") == "vpp":  # VPP takes no --socket-mem: its own pages (pages_vpp)
@@ -22,8 +23,14 @@ def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[
 
         return vpp_advice(result)
 
-    cpus = inputs.get("cpus")
-    return advice(list(inputs["command_line"]), platform, parse_cpus(cpus) if cpus is not None else None)
+    cpus, nics, devbind = inputs.get("cpus"), inputs.get("nic"), inputs.get("devbind")
+    return advice(
+        list(inputs["command_line"]),
+        platform,
+        parse_cpus(cpus) if cpus is not None else None,
+        list(nics) if nics else None,
+        read_devbind(devbind),
+    )
 
 
 def _ovs(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[str, object]:

@@ -23,13 +23,19 @@ from mpcalc.service.plan import EAL_INIT_HEAP, Item, PlanReport, iova_pa_chunk_h
 XMEMHUGE_PAGE = EXTMEM_PAGE_SIZES[0]
 
 
-def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = None) -> dict[str, object]:
+def advice(
+    argv: list[str],
+    platform: Platform,
+    cpus: tuple[int, ...] | None = None,
+    nics: list[str] | None = None,
+    devbind: str | None = None,
+) -> dict[str, object]:
     """The pages per socket and the settings for the application on ``platform``'s hugepages (on the
-    machine of ``cpus``, when given)."""
+    machine of ``cpus``, when given; its PCI NICs bound by ``nics``/``devbind``, as the sizing had them)."""
     page = platform.page_size if platform.page_size > 4096 else DEFAULT_PAGE_SIZE
     p = platform._replace(page_size=page)
     huge = apps.hugepage_command(argv)
-    result: Result = apps.size(huge, p, cpus)
+    result: Result = apps.size(huge, p, cpus, nics, devbind)
     # an application's buffers aligned above the cache line may leave up to that much free below them (SPDK's
     # alignment_slack_bytes): the pages hold the worst case
     planned = result._replace(heap_bytes=result.heap_bytes + slack_of(result))
@@ -66,7 +72,7 @@ def advice(argv: list[str], platform: Platform, cpus: tuple[int, ...] | None = N
         "run_as": [*huge[:1], *str(settings.get("eal_args", "")).split(), *huge[1:]] if settings else huge,
     }
     if huge != argv and "--no-huge" in argv[: argv.index("--") if "--" in argv else len(argv)]:
-        out["no_huge"] = no_huge(argv, apps.size(argv, platform, cpus))
+        out["no_huge"] = no_huge(argv, apps.size(argv, platform, cpus, nics, devbind))
     if apps.program_of(argv) == "spdk":
         from mpcalc.service.pages_spdk import in_spdk_terms
 

@@ -27,6 +27,21 @@ MODULES: tuple[str, ...] = (
     "af_xdp",
     "pcap",
     "bonding",
+    # the PCI NICs' drivers (pcipmd.declare over each module's per-release figures)
+    "e1000_em",
+    "igb",
+    "igb_vf",
+    "igc",
+    "ixgbe",
+    "ixgbe_vf",
+    "i40e",
+    "ice",
+    "iavf",
+    "vmxnet3",
+    "virtio_pci",
+    "ena",
+    "bnxt",
+    "mlx5",
 )
 
 _BY_NAME: dict[str, Pmd] = {}

@@ -1,0 +1,358 @@
+"""net_e1000_em: Intel 8254x/8257x/8258x and the I217/I218/I219 LOMs (QEMU's ``e1000`` and ``e1000e``).
+
+Every Rx and Tx queue reserves a memzone for E1000_MAX_RING_DESC (4096) descriptors of 16 bytes whatever
+nb_desc is (so that a later set-up can grow it), then an ``rte_zmalloc`` of its queue structure and one of its
+software ring (nb_desc entries). nb_desc must be a multiple of 8 in [32, 4096]; the driver's own check
+returns -EINVAL without a message (ethdev's check of the same limits prints first).
+
+Proven on Debian's 22.11.11 in a QEMU guest (82540EM, 82545EM and 82574L: tests/conformance/drivers/qemu/).
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    dev_int,
+    eth_zone,
+    intel_dirs,
+    refuse,
+)
+from mpcalc.dpdk.drivers.pcipmd import declare
+
+NAME = "net_e1000_em"
+PROVENANCE = "run"
+DIRS = intel_dirs("e1000", "e1000")
+
+E1000_MAX_RING_DESC = 4096
+E1000_MIN_RING_DESC = 32
+E1000_ALIGN = 128
+DESC = 16  # struct e1000_rx_desc / struct e1000_data_desc
+EM_RXD_ALIGN = E1000_ALIGN // DESC  # 8
+E1000_RAR_ENTRIES = 15  # rar_entry_count of the 8254x/8257x (e1000_init_mac_params_82540)
+DEFAULT_RING = 256
+
+KEYS = {
+    "max_ring_desc": ("e1000_ethdev.h", r"define\s+E1000_MAX_RING_DESC\s+4096"),
+    "min_ring_desc": ("e1000_ethdev.h", r"define\s+E1000_MIN_RING_DESC\s+32"),
+    "e1000_align": ("e1000_ethdev.h", r"define\s+E1000_ALIGN\s+128"),
+    "em_rxd_align": ("e1000_ethdev.h", r"define\s+EM_RXD_ALIGN"),
+    "em_txd_align": ("e1000_ethdev.h", r"define\s+EM_TXD_ALIGN"),
+    "tx_check": ("em_rxtx.c", r"nb_desc % EM_TXD_ALIGN != 0"),
+    "tx_size": ("em_rxtx.c", r"tsize = sizeof\(txq->tx_ring\[0\]\) \* E1000_MAX_RING_DESC"),
+    "tx_zone": ("em_rxtx.c", r"rte_eth_dma_zone_reserve\(dev, \"tx_ring\""),
+    "tx_queue": ("em_rxtx.c", r"rte_zmalloc\(\"ethdev TX queue\""),
+    "tx_sw_ring": ("em_rxtx.c", r"rte_zmalloc\(\"txq->sw_ring\""),
+    "rx_check": ("em_rxtx.c", r"nb_desc % EM_RXD_ALIGN != 0"),
+    "rx_size": ("em_rxtx.c", r"rsize = sizeof\(rxq->rx_ring\[0\]\) \* E1000_MAX_RING_DESC"),
+    "rx_zone": ("em_rxtx.c", r"rte_eth_dma_zone_reserve\(dev, \"rx_ring\""),
+    "rx_queue": ("em_rxtx.c", r"rte_zmalloc\(\"ethdev RX queue\""),
+    "rx_sw_ring": ("em_rxtx.c", r"rte_zmalloc\(\"rxq->sw_ring\""),
+    "max_queues": ("em_ethdev.c", r"dev_info->max_rx_queues = 2;"),
+    "rx_desc_lim": ("em_ethdev.c", r"dev_info->rx_desc_lim = "),
+    "tx_desc_lim": ("em_ethdev.c", r"dev_info->tx_desc_lim = "),
+    "ring_size": ("em_ethdev.c", r"default_rxportconf.ring_size = 256"),
+    "mac_addrs": ("em_ethdev.c", r"mac_addrs = rte_zmalloc\(\"e1000\""),
+    "dev_private": ("em_ethdev.c", r"sizeof\(struct e1000_adapter\)"),
+    "pci_map": ("em_ethdev.c", r"pci_id_em_map\[\] = \{"),
+}
+
+# --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
+LINES: dict[str, dict[str, int | None]] = {
+    "21.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "e1000_align": 118,
+        "em_rxd_align": 123,
+        "em_txd_align": 124,
+        "tx_check": 1221,
+        "tx_size": 1281,
+        "tx_zone": 1282,
+        "tx_queue": 1288,
+        "tx_sw_ring": 1294,
+        "rx_check": 1421,
+        "rx_size": 1444,
+        "rx_zone": 1445,
+        "rx_queue": 1451,
+        "rx_sw_ring": 1457,
+        "max_queues": 1076,
+        "rx_desc_lim": 1086,
+        "tx_desc_lim": 1092,
+        "ring_size": 1110,
+        "mac_addrs": 286,
+        "dev_private": 329,
+        "pci_map": 112,
+    },
+    "22.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "e1000_align": 118,
+        "em_rxd_align": 123,
+        "em_txd_align": 124,
+        "tx_check": 1221,
+        "tx_size": 1281,
+        "tx_zone": 1282,
+        "tx_queue": 1288,
+        "tx_sw_ring": 1294,
+        "rx_check": 1421,
+        "rx_size": 1444,
+        "rx_zone": 1445,
+        "rx_queue": 1451,
+        "rx_sw_ring": 1457,
+        "max_queues": 1100,
+        "rx_desc_lim": 1110,
+        "tx_desc_lim": 1116,
+        "ring_size": 1134,
+        "mac_addrs": 286,
+        "dev_private": 329,
+        "pci_map": 112,
+    },
+    "23.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "e1000_align": 118,
+        "em_rxd_align": 123,
+        "em_txd_align": 124,
+        "tx_check": 1221,
+        "tx_size": 1281,
+        "tx_zone": 1282,
+        "tx_queue": 1288,
+        "tx_sw_ring": 1294,
+        "rx_check": 1421,
+        "rx_size": 1444,
+        "rx_zone": 1445,
+        "rx_queue": 1451,
+        "rx_sw_ring": 1457,
+        "max_queues": 1115,
+        "rx_desc_lim": 1125,
+        "tx_desc_lim": 1131,
+        "ring_size": 1149,
+        "mac_addrs": 295,
+        "dev_private": 338,
+        "pci_map": 112,
+    },
+    "24.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "e1000_align": 118,
+        "em_rxd_align": 123,
+        "em_txd_align": 124,
+        "tx_check": 1221,
+        "tx_size": 1281,
+        "tx_zone": 1282,
+        "tx_queue": 1288,
+        "tx_sw_ring": 1294,
+        "rx_check": 1421,
+        "rx_size": 1444,
+        "rx_zone": 1445,
+        "rx_queue": 1451,
+        "rx_sw_ring": 1457,
+        "max_queues": 1115,
+        "rx_desc_lim": 1125,
+        "tx_desc_lim": 1131,
+        "ring_size": 1149,
+        "mac_addrs": 295,
+        "dev_private": 338,
+        "pci_map": 112,
+    },
+    "25.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "e1000_align": 118,
+        "em_rxd_align": 123,
+        "em_txd_align": 124,
+        "tx_check": 1216,
+        "tx_size": 1276,
+        "tx_zone": 1277,
+        "tx_queue": 1283,
+        "tx_sw_ring": 1289,
+        "rx_check": 1416,
+        "rx_size": 1439,
+        "rx_zone": 1440,
+        "rx_queue": 1446,
+        "rx_sw_ring": 1452,
+        "max_queues": 1150,
+        "rx_desc_lim": 1160,
+        "tx_desc_lim": 1166,
+        "ring_size": 1184,
+        "mac_addrs": 323,
+        "dev_private": 366,
+        "pci_map": 112,
+    },
+    "26.07": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "e1000_align": 118,
+        "em_rxd_align": 123,
+        "em_txd_align": 124,
+        "tx_check": 1215,
+        "tx_size": 1275,
+        "tx_zone": 1276,
+        "tx_queue": 1282,
+        "tx_sw_ring": 1288,
+        "rx_check": 1415,
+        "rx_size": 1438,
+        "rx_zone": 1439,
+        "rx_queue": 1445,
+        "rx_sw_ring": 1451,
+        "max_queues": 1220,
+        "rx_desc_lim": 1230,
+        "tx_desc_lim": 1236,
+        "ring_size": 1254,
+        "mac_addrs": 393,
+        "dev_private": 436,
+        "pci_map": 112,
+    },
+}
+# --- end LINES
+
+#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
+PROPS = ("rar_entry_count",)
+
+SOURCE = Source(DIRS, KEYS, LINES)
+
+STRUCTS = (("net_e1000",), ("em_rx_queue", "em_tx_queue", "em_rx_entry", "em_tx_entry", "e1000_adapter"))
+
+#: sizeof on x86_64 (pahole on drivers/net/e1000 objects compiled from each tag)
+SIZES: dict[str, dict[str, int]] = {
+    # --- SIZES: generated from pahole
+    "21.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11200},
+    "22.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11200},
+    "23.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11200},
+    "24.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11200},
+    "25.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11240},
+    "26.07": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11248},
+    # --- end SIZES
+}
+
+
+def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:
+    """eth_em_infos_get: nb_max E1000_MAX_RING_DESC, nb_min E1000_MIN_RING_DESC, nb_align EM_RXD_ALIGN (8)."""
+    c = SOURCE.cite(rel, "rx_desc_lim", "tx_desc_lim")
+    lim = DescLim(E1000_MAX_RING_DESC, E1000_MIN_RING_DESC, EM_RXD_ALIGN, c)
+    return lim, lim
+
+
+def max_queues(rel: str, dev: dict[str, object] | None = None) -> tuple[int, int]:
+    """dev_info->max_rx_queues = max_tx_queues = 2 in every stable release modelled (c1a42d6464 "net/e1000: fix
+    queue number initialization", backported: v22.11 itself said 1)."""
+    return 2, 2
+
+
+def default_ring(rel: str) -> tuple[int, int]:
+    """default_rxportconf/default_txportconf.ring_size = 256: what ethdev uses for nb_desc 0."""
+    return DEFAULT_RING, DEFAULT_RING
+
+
+def _check(rel: str, side: str, nb_desc: int) -> Rejection | None:
+    if nb_desc % EM_RXD_ALIGN or not E1000_MIN_RING_DESC <= nb_desc <= E1000_MAX_RING_DESC:
+        return refuse(
+            f"nb_desc {nb_desc} is not a multiple of {EM_RXD_ALIGN} in [{E1000_MIN_RING_DESC}, {E1000_MAX_RING_DESC}]"
+            " (the driver returns -EINVAL without a message)",
+            f"eth_em_{side}_queue_setup",
+            SOURCE.cite(rel, f"{side}_check"),
+        )
+    return None
+
+
+def rx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """eth_em_rx_queue_setup: the rx_ring memzone for 4096 descriptors, the queue, the software ring."""
+    bad = _check(rel, "rx", nb_desc)
+    if bad:
+        return bad
+    s = SIZES[rel]
+    return QueueParts(
+        nb_desc,
+        zones=(
+            Zone(
+                eth_zone(port, queue, "rx_ring"),
+                DESC * E1000_MAX_RING_DESC,
+                RTE_CACHE_LINE_SIZE,
+                SOURCE.cite(rel, "rx_size", "rx_zone"),
+                "rx descriptors (E1000_MAX_RING_DESC)",
+            ),
+        ),
+        allocs=(
+            Alloc("ethdev RX queue", s["em_rx_queue"], RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "rx_queue"), "rx queue"),
+            Alloc(
+                "rxq->sw_ring",
+                s["em_rx_entry"] * nb_desc,
+                RTE_CACHE_LINE_SIZE,
+                SOURCE.cite(rel, "rx_sw_ring"),
+                "rx software ring",
+            ),
+        ),
+    )
+
+
+def tx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """eth_em_tx_queue_setup: the tx_ring memzone for 4096 descriptors, the queue, the software ring."""
+    bad = _check(rel, "tx", nb_desc)
+    if bad:
+        return bad
+    s = SIZES[rel]
+    return QueueParts(
+        nb_desc,
+        zones=(
+            Zone(
+                eth_zone(port, queue, "tx_ring"),
+                DESC * E1000_MAX_RING_DESC,
+                RTE_CACHE_LINE_SIZE,
+                SOURCE.cite(rel, "tx_size", "tx_zone"),
+                "tx descriptors (E1000_MAX_RING_DESC)",
+            ),
+        ),
+        allocs=(
+            Alloc("ethdev TX queue", s["em_tx_queue"], RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "tx_queue"), "tx queue"),
+            Alloc(
+                "txq->sw_ring",
+                s["em_tx_entry"] * nb_desc,
+                RTE_CACHE_LINE_SIZE,
+                SOURCE.cite(rel, "tx_sw_ring"),
+                "tx software ring",
+            ),
+        ),
+    )
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """eth_em_dev_init: dev_private is struct e1000_adapter (rte_eth_dev_pci_generic_probe); the MAC table is
+    rte_zmalloc("e1000", RTE_ETHER_ADDR_LEN * rar_entry_count)."""
+    rar = dev_int(dev, "rar_entry_count", E1000_RAR_ENTRIES)
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["e1000_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
+        Alloc("e1000", 6 * rar, 0, SOURCE.cite(rel, "mac_addrs"), "mac_addrs"),
+    )
+
+
+def configure(
+    rel: str, port: int, nb_rxq: int, nb_txq: int, dev: dict[str, object] | None = None
+) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """eth_em_configure allocates nothing."""
+    return (), ()
+
+
+PMD = declare(
+    sys.modules[__name__],
+    name=NAME,
+    source="drivers/net/intel/e1000",
+    kernel_drivers=("e1000", "e1000e"),
+)

@@ -1,0 +1,305 @@
+"""net_i40e: Intel X710/XL710/XXV710/X722 (700 series).
+
+See :mod:`.intelring`: each Rx queue's ``rx_ring`` holds I40E_MAX_RING_DESC + 32 32-byte descriptors rounded up
+to 4 KiB and each Tx queue's ring I40E_MAX_RING_DESC 16-byte ones, whatever nb_desc; I40E_MAX_RING_DESC is 4096
+up to 23.11 and 8160 from 24.11 (the memzones double). nb_desc: a multiple of 32 in [64, max].
+
+From the driver's source, not run. Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.drivers import intelring as ir
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    dev_int,
+    intel_dirs,
+    since,
+)
+from mpcalc.dpdk.drivers.pcipmd import declare
+
+NAME = "net_i40e"
+PROVENANCE = "source"
+DIRS = intel_dirs("i40e", "i40e")
+NAMES = ir.Names(
+    "i40e",
+    "i40e rx queue",
+    "i40e rx sw ring",
+    "i40e tx queue",
+    "i40e tx sw ring",
+    "i40e_dev_rx_queue_setup",
+    "i40e_dev_tx_queue_setup",
+)
+
+
+def max_ring_desc(rel: str) -> int:
+    """I40E_MAX_RING_DESC: 4096, 8160 from 24.11."""
+    return 8160 if since(rel, "24.11") else 4096
+
+
+KEYS = {
+    "max_ring_desc": ("i40e_rxtx.h", r"define\s+I40E_MAX_RING_DESC\s+\d+"),
+    "min_ring_desc": ("i40e_rxtx.h", r"define\s+I40E_MIN_RING_DESC\s+64"),
+    "align_ring_desc": ("i40e_rxtx.h", r"define\s+I40E_ALIGN_RING_DESC\s+32"),
+    "rx_check": ("i40e_rxtx.c", r"if \(nb_desc % I40E_ALIGN_RING_DESC != 0 \|\|"),
+    "rx_thresh": ("i40e_rxtx.c", r"if \(nb_desc <= 2 \* rx_conf->rx_free_thresh\) \{"),
+    "rx_queue": ("i40e_rxtx.c", r"rxq = rte_zmalloc_socket\(\"i40e rx queue\","),
+    "rx_size": ("i40e_rxtx.c", r"ring_size = RTE_ALIGN\(len \* sizeof\(union \w+_rx_desc\),"),
+    "rx_zone": ("i40e_rxtx.c", r"rz = rte_eth_dma_zone_reserve\(dev, \"rx_ring\", queue_idx,"),
+    "rx_sw_ring": ("i40e_rxtx.c", r"rte_zmalloc_socket\(\"i40e rx sw ring\","),
+    "tx_check": ("i40e_rxtx.c", r"if \(nb_desc % I40E_ALIGN_RING_DESC != 0 \|\|", 2),
+    "tx_queue": ("i40e_rxtx.c", r"txq = rte_zmalloc_socket\(\"i40e tx queue\","),
+    "tx_size": ("i40e_rxtx.c", r"ring_size = sizeof\(struct \w+_tx_desc\) \* I40E_MAX_RING_DESC;"),
+    "tx_zone": ("i40e_rxtx.c", r"tz = rte_eth_dma_zone_reserve\(dev, \"\w*tx_ring\", queue_idx,"),
+    "tx_sw_ring": ("i40e_rxtx.c", r"rte_zmalloc_socket\(\"i40e tx sw ring\","),
+    "rs_last_id": ("i40e_rxtx.c", r"txq->rs_last_id = rte_zmalloc_socket\(NULL,"),
+    "desc_lim": ("i40e_ethdev.c", r"dev_info->rx_desc_lim = \(struct rte_eth_desc_lim\) \{"),
+    "ring_size": ("i40e_ethdev.c", r"default_rxportconf.ring_size = 2048;"),
+    "dev_private": ("i40e_ethdev.c", r"sizeof\(struct i40e_adapter\)"),
+}
+
+# --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
+LINES: dict[str, dict[str, int | None]] = {
+    "21.11": {
+        "max_ring_desc": 28,
+        "min_ring_desc": 27,
+        "align_ring_desc": 22,
+        "rx_check": 1993,
+        "rx_thresh": None,
+        "rx_queue": 2008,
+        "rx_size": 2041,
+        "rx_zone": 2044,
+        "rx_sw_ring": 2063,
+        "tx_check": 2309,
+        "tx_queue": 2410,
+        "tx_size": 2421,
+        "tx_zone": 2423,
+        "tx_sw_ring": 2450,
+        "rs_last_id": None,
+        "desc_lim": 3798,
+        "ring_size": 3828,
+        "dev_private": 658,
+    },
+    "22.11": {
+        "max_ring_desc": 28,
+        "min_ring_desc": 27,
+        "align_ring_desc": 22,
+        "rx_check": 1998,
+        "rx_thresh": None,
+        "rx_queue": 2013,
+        "rx_size": 2046,
+        "rx_zone": 2049,
+        "rx_sw_ring": 2068,
+        "tx_check": 2314,
+        "tx_queue": 2415,
+        "tx_size": 2426,
+        "tx_zone": 2428,
+        "tx_sw_ring": 2455,
+        "rs_last_id": None,
+        "desc_lim": 3762,
+        "ring_size": 3792,
+        "dev_private": 659,
+    },
+    "23.11": {
+        "max_ring_desc": 28,
+        "min_ring_desc": 27,
+        "align_ring_desc": 22,
+        "rx_check": 1998,
+        "rx_thresh": None,
+        "rx_queue": 2013,
+        "rx_size": 2046,
+        "rx_zone": 2049,
+        "rx_sw_ring": 2068,
+        "tx_check": 2314,
+        "tx_queue": 2415,
+        "tx_size": 2426,
+        "tx_zone": 2428,
+        "tx_sw_ring": 2455,
+        "rs_last_id": None,
+        "desc_lim": 3762,
+        "ring_size": 3792,
+        "dev_private": 662,
+    },
+    "24.11": {
+        "max_ring_desc": 28,
+        "min_ring_desc": 27,
+        "align_ring_desc": 22,
+        "rx_check": 2104,
+        "rx_thresh": None,
+        "rx_queue": 2119,
+        "rx_size": 2152,
+        "rx_zone": 2155,
+        "rx_sw_ring": 2174,
+        "tx_check": 2420,
+        "tx_queue": 2521,
+        "tx_size": 2532,
+        "tx_zone": 2534,
+        "tx_sw_ring": 2561,
+        "rs_last_id": None,
+        "desc_lim": 3909,
+        "ring_size": 3939,
+        "dev_private": 679,
+    },
+    "25.11": {
+        "max_ring_desc": 30,
+        "min_ring_desc": 29,
+        "align_ring_desc": 24,
+        "rx_check": 2108,
+        "rx_thresh": None,
+        "rx_queue": 2123,
+        "rx_size": 2156,
+        "rx_zone": 2159,
+        "rx_sw_ring": 2178,
+        "tx_check": 2424,
+        "tx_queue": 2525,
+        "tx_size": 2536,
+        "tx_zone": 2538,
+        "tx_sw_ring": 2562,
+        "rs_last_id": None,
+        "desc_lim": 3910,
+        "ring_size": 3940,
+        "dev_private": 679,
+    },
+    "26.07": {
+        "max_ring_desc": 30,
+        "min_ring_desc": 29,
+        "align_ring_desc": 24,
+        "rx_check": 1665,
+        "rx_thresh": 1674,
+        "rx_queue": 1690,
+        "rx_size": 1723,
+        "rx_zone": 1726,
+        "rx_sw_ring": 1745,
+        "tx_check": 1999,
+        "tx_queue": 2107,
+        "tx_size": 2118,
+        "tx_zone": 2120,
+        "tx_sw_ring": 2147,
+        "rs_last_id": 2159,
+        "desc_lim": 3923,
+        "ring_size": 3953,
+        "dev_private": 679,
+    },
+}
+# --- end LINES
+
+#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
+PROPS = ("max_queues",)
+
+SOURCE = Source(DIRS, KEYS, LINES)
+
+STRUCTS = (
+    ("net_i40e", "net_intel_i40e"),
+    (
+        "i40e_rx_queue",
+        "i40e_tx_queue",
+        "i40e_rx_entry",
+        "i40e_tx_entry",
+        "ci_rx_queue",
+        "ci_tx_queue",
+        "ci_rx_entry",
+        "ci_tx_entry",
+        "i40e_adapter",
+    ),
+)
+SIZES: dict[str, dict[str, int]] = {
+    # --- SIZES: generated from pahole
+    "21.11": {
+        "i40e_rx_queue": 832,
+        "i40e_tx_queue": 104,
+        "i40e_rx_entry": 8,
+        "i40e_tx_entry": 16,
+        "i40e_adapter": 10752,
+    },
+    "22.11": {
+        "i40e_rx_queue": 832,
+        "i40e_tx_queue": 104,
+        "i40e_rx_entry": 8,
+        "i40e_tx_entry": 16,
+        "i40e_adapter": 10752,
+    },
+    "23.11": {
+        "i40e_rx_queue": 832,
+        "i40e_tx_queue": 104,
+        "i40e_rx_entry": 8,
+        "i40e_tx_entry": 16,
+        "i40e_adapter": 10752,
+    },
+    "24.11": {
+        "i40e_rx_queue": 832,
+        "i40e_tx_queue": 120,
+        "i40e_rx_entry": 8,
+        "i40e_tx_entry": 16,
+        "i40e_adapter": 10752,
+    },
+    "25.11": {"ci_rx_queue": 960, "ci_tx_queue": 136, "ci_rx_entry": 8, "ci_tx_entry": 16, "i40e_adapter": 10752},
+    "26.07": {"ci_rx_queue": 960, "ci_tx_queue": 144, "ci_rx_entry": 8, "ci_tx_entry": 16, "i40e_adapter": 10752},
+    # --- end SIZES
+}
+
+
+def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:
+    return ir.desc_lim(SOURCE, rel, max_ring_desc(rel))
+
+
+def max_queues(rel: str, dev: dict[str, object] | None = None) -> tuple[int, int]:
+    """The PF's VSI queue count, firmware-given (up to 320 on the XL710; 64 is typical): ``dev["max_queues"]``."""
+    n = dev_int(dev, "max_queues", 64)
+    return n, n
+
+
+def default_ring(rel: str, dev: dict[str, object] | None = None) -> tuple[int, int]:
+    """i40e_dev_info_get: by link speed: 40G Rx 1024 Tx 1024 (2048/1024 with one queue), 25G Rx 256 Tx 256,
+    10G and below Rx 256 (512 with one queue)... ``dev["link"]`` defaults to the 10G ring of 256."""
+    return 256, 256
+
+
+def _structs(rel: str, side: str) -> tuple[str, str]:
+    if since(rel, "25.11"):
+        return f"ci_{side}_queue", f"ci_{side}_entry"
+    return f"i40e_{side}_queue", f"i40e_{side}_entry"
+
+
+def rx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """i40e_dev_rx_queue_setup."""
+    return ir.rx(SOURCE, SIZES[rel], rel, port, queue, nb_desc, max_ring_desc(rel), NAMES, dev, _structs(rel, "rx"))
+
+
+def tx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """i40e_dev_tx_queue_setup."""
+    return ir.tx(SOURCE, SIZES[rel], rel, port, queue, nb_desc, max_ring_desc(rel), NAMES, dev, _structs(rel, "tx"))
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct i40e_adapter), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["i40e_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
+    )
+
+
+PMD = declare(
+    sys.modules[__name__],
+    name=NAME,
+    source="drivers/net/intel/i40e",
+    kernel_drivers=("i40e",),
+)

@@ -1,0 +1,277 @@
+"""net_ice: Intel E810/E830 (800 series; net_ice_dcf is not modelled).
+
+See :mod:`.intelring`: ``rx_ring`` for ICE_MAX_RING_DESC + 32 32-byte flex descriptors rounded up to 4 KiB and a
+Tx ring for ICE_MAX_RING_DESC 16-byte ones, whatever nb_desc; ICE_MAX_RING_DESC is 4096 up to 23.11 and 8160
+from 24.11, and from 25.11 the device's (ICE_MAX_NUM_DESC_BY_MAC: 8096 on an E830, ``dev["e830"]``). The
+software rings and queues are ``rte_zmalloc_socket(NULL, ...)``. nb_desc: a multiple of 32 in [64, max].
+A Tx queue with the Tx time offload adds a time-stamp ring (25.11+): not modelled.
+
+From the driver's source, not run. Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.drivers import intelring as ir
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    dev_int,
+    intel_dirs,
+    since,
+)
+from mpcalc.dpdk.drivers.pcipmd import declare
+
+NAME = "net_ice"
+PROVENANCE = "source"
+DIRS = intel_dirs("ice", "ice")
+NAMES = ir.Names(
+    "ice", "ice rxq", "ice rxq->sw_ring", "ice txq", "ice txq->sw_ring", "ice_rx_queue_setup", "ice_tx_queue_setup"
+)
+ICE_BUF_SIZE_MIN = 1024
+
+
+def max_ring_desc(rel: str, dev: dict[str, object] | None = None) -> int:
+    """ICE_MAX_RING_DESC 4096, 8160 from 24.11; from 25.11 ICE_MAX_NUM_DESC_BY_MAC (E830: 8096)."""
+    if since(rel, "25.11") and (dev or {}).get("e830"):
+        return 8096
+    return 8160 if since(rel, "24.11") else 4096
+
+
+KEYS = {
+    "max_ring_desc": ("ice_rxtx.h", r"define ICE_MAX_RING_DESC\s+"),
+    "min_ring_desc": ("ice_rxtx.h", r"define ICE_MIN_RING_DESC\s+64"),
+    "rx_check": ("ice_rxtx.c", r"if \(nb_desc % ICE_ALIGN_RING_DESC != 0 \|\|"),
+    "rx_thresh": ("ice_rxtx.c", r"if \(nb_desc <= 2 \* rx_conf->rx_free_thresh\) \{"),
+    "rx_queue": ("ice_rxtx.c", r"sizeof\(struct \w+_rx_queue\),"),
+    "rx_size": ("ice_rxtx.c", r"ring_size = sizeof\(union \w+_rx_flex_desc\) \* len;"),
+    "rx_zone": ("ice_rxtx.c", r"rz = rte_eth_dma_zone_reserve\(dev, \"rx_ring\", queue_idx,"),
+    "rx_sw_ring": ("ice_rxtx.c", r"rxq->sw_ring = rte_zmalloc_socket\(NULL,"),
+    "tx_check": ("ice_rxtx.c", r"if \(nb_desc % ICE_ALIGN_RING_DESC != 0 \|\|", 2),
+    "tx_queue": ("ice_rxtx.c", r"sizeof\(struct \w+_tx_queue\),"),
+    "tx_size": ("ice_rxtx.c", r"ring_size = sizeof\(struct \w+_tx_desc\) \* ICE_MAX_"),
+    "tx_zone": ("ice_rxtx.c", r"tz = rte_eth_dma_zone_reserve\(dev, \"\w*tx_ring\", queue_idx,"),
+    "tx_sw_ring": ("ice_rxtx.c", r"sizeof\(struct \w+_tx_entry\) \* nb_desc,"),
+    "rs_last_id": ("ice_rxtx.c", r"txq->rs_last_id = rte_zmalloc_socket\(NULL,"),
+    "desc_lim": ("ice_ethdev.c", r"dev_info->rx_desc_lim = \(struct rte_eth_desc_lim\) \{"),
+    "ring_size": ("ice_ethdev.c", r"default_rxportconf.ring_size = ICE_BUF_SIZE_MIN;"),
+    "dev_private": ("ice_ethdev.c", r"sizeof\(struct ice_adapter\)"),
+}
+
+# --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
+LINES: dict[str, dict[str, int | None]] = {
+    "21.11": {
+        "max_ring_desc": 12,
+        "min_ring_desc": 11,
+        "rx_check": 1089,
+        "rx_thresh": None,
+        "rx_queue": 1107,
+        "rx_size": 1144,
+        "rx_zone": 1146,
+        "rx_sw_ring": 1166,
+        "tx_check": 1233,
+        "tx_queue": 1338,
+        "tx_size": 1348,
+        "tx_zone": 1350,
+        "tx_sw_ring": 1380,
+        "rs_last_id": None,
+        "desc_lim": 3784,
+        "ring_size": 3824,
+        "dev_private": 5730,
+    },
+    "22.11": {
+        "max_ring_desc": 12,
+        "min_ring_desc": 11,
+        "rx_check": 1170,
+        "rx_thresh": None,
+        "rx_queue": 1197,
+        "rx_size": 1250,
+        "rx_zone": 1252,
+        "rx_sw_ring": 1272,
+        "tx_check": 1339,
+        "tx_queue": 1444,
+        "tx_size": 1454,
+        "tx_zone": 1456,
+        "tx_sw_ring": 1486,
+        "rs_last_id": None,
+        "desc_lim": 3902,
+        "ring_size": 3942,
+        "dev_private": 6080,
+    },
+    "23.11": {
+        "max_ring_desc": 12,
+        "min_ring_desc": 11,
+        "rx_check": 1171,
+        "rx_thresh": None,
+        "rx_queue": 1198,
+        "rx_size": 1251,
+        "rx_zone": 1253,
+        "rx_sw_ring": 1273,
+        "tx_check": 1340,
+        "tx_queue": 1445,
+        "tx_size": 1455,
+        "tx_zone": 1457,
+        "tx_sw_ring": 1487,
+        "rs_last_id": None,
+        "desc_lim": 3928,
+        "ring_size": 3968,
+        "dev_private": 6490,
+    },
+    "24.11": {
+        "max_ring_desc": 12,
+        "min_ring_desc": 11,
+        "rx_check": 1197,
+        "rx_thresh": None,
+        "rx_queue": 1224,
+        "rx_size": 1277,
+        "rx_zone": 1279,
+        "rx_sw_ring": 1299,
+        "tx_check": 1366,
+        "tx_queue": 1471,
+        "tx_size": 1481,
+        "tx_zone": 1483,
+        "tx_sw_ring": 1513,
+        "rs_last_id": None,
+        "desc_lim": 4173,
+        "ring_size": 4216,
+        "dev_private": 7163,
+    },
+    "25.11": {
+        "max_ring_desc": 25,
+        "min_ring_desc": 24,
+        "rx_check": 1290,
+        "rx_thresh": None,
+        "rx_queue": 1317,
+        "rx_size": 1370,
+        "rx_zone": 1372,
+        "rx_sw_ring": 1397,
+        "tx_check": 1497,
+        "tx_queue": 1602,
+        "tx_size": 1612,
+        "tx_zone": 1614,
+        "tx_sw_ring": 1641,
+        "rs_last_id": None,
+        "desc_lim": 4623,
+        "ring_size": 4666,
+        "dev_private": 7707,
+    },
+    "26.07": {
+        "max_ring_desc": 25,
+        "min_ring_desc": 24,
+        "rx_check": 1287,
+        "rx_thresh": 1296,
+        "rx_queue": 1324,
+        "rx_size": 1377,
+        "rx_zone": 1379,
+        "rx_sw_ring": 1404,
+        "tx_check": 1504,
+        "tx_queue": 1616,
+        "tx_size": 1626,
+        "tx_zone": 1628,
+        "tx_sw_ring": 1658,
+        "rs_last_id": 1669,
+        "desc_lim": 4702,
+        "ring_size": 4745,
+        "dev_private": 7777,
+    },
+}
+# --- end LINES
+
+#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
+PROPS = ("max_queues", "e830")
+BOOL_PROPS = ("e830",)
+
+SOURCE = Source(DIRS, KEYS, LINES)
+
+STRUCTS = (
+    ("net_ice", "net_intel_ice"),
+    (
+        "ice_rx_queue",
+        "ice_tx_queue",
+        "ice_rx_entry",
+        "ice_tx_entry",
+        "ci_rx_queue",
+        "ci_tx_queue",
+        "ci_rx_entry",
+        "ci_tx_entry",
+        "ice_adapter",
+    ),
+)
+SIZES: dict[str, dict[str, int]] = {
+    # --- SIZES: generated from pahole
+    "21.11": {"ice_rx_queue": 896, "ice_tx_queue": 120, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 295296},
+    "22.11": {"ice_rx_queue": 896, "ice_tx_queue": 120, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 296192},
+    "23.11": {"ice_rx_queue": 896, "ice_tx_queue": 120, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 296192},
+    "24.11": {"ice_rx_queue": 896, "ice_tx_queue": 136, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 295936},
+    "25.11": {"ci_rx_queue": 960, "ci_tx_queue": 136, "ci_rx_entry": 8, "ci_tx_entry": 16, "ice_adapter": 296000},
+    "26.07": {"ci_rx_queue": 960, "ci_tx_queue": 144, "ci_rx_entry": 8, "ci_tx_entry": 16, "ice_adapter": 296000},
+    # --- end SIZES
+}
+
+
+def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:
+    return ir.desc_lim(SOURCE, rel, max_ring_desc(rel, dev))
+
+
+def max_queues(rel: str, dev: dict[str, object] | None = None) -> tuple[int, int]:
+    """The PF's LAN queues, firmware-given (256 typical on an E810 port): ``dev["max_queues"]``."""
+    n = dev_int(dev, "max_queues", 256)
+    return n, n
+
+
+def default_ring(rel: str) -> tuple[int, int]:
+    """default_rxportconf/default_txportconf.ring_size = ICE_BUF_SIZE_MIN (1024)."""
+    return ICE_BUF_SIZE_MIN, ICE_BUF_SIZE_MIN
+
+
+def _structs(rel: str, side: str) -> tuple[str, str]:
+    if since(rel, "25.11"):
+        return f"ci_{side}_queue", f"ci_{side}_entry"
+    return f"ice_{side}_queue", f"ice_{side}_entry"
+
+
+def rx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """ice_rx_queue_setup."""
+    return ir.rx(
+        SOURCE, SIZES[rel], rel, port, queue, nb_desc, max_ring_desc(rel, dev), NAMES, dev, _structs(rel, "rx")
+    )
+
+
+def tx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """ice_tx_queue_setup."""
+    return ir.tx(
+        SOURCE, SIZES[rel], rel, port, queue, nb_desc, max_ring_desc(rel, dev), NAMES, dev, _structs(rel, "tx")
+    )
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct ice_adapter), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["ice_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
+    )
+
+
+PMD = declare(
+    sys.modules[__name__],
+    name=NAME,
+    source="drivers/net/intel/ice",
+    kernel_drivers=("ice",),
+)

@@ -1,0 +1,300 @@
+"""net_e1000_igb: Intel 82575/82576/82580/I350/I354/I210/I211 (and net_e1000_igb_vf, the 82576/I350 VFs).
+
+Like em, each queue's memzone holds E1000_MAX_RING_DESC (4096) 16-byte advanced descriptors whatever nb_desc,
+aligned to E1000_ALIGN (128); then the queue structure and a software ring of nb_desc entries. nb_desc is a
+multiple of IGB_RXD_ALIGN (8) in [32, 4096]. The queue counts depend on the MAC (82576: 16, 82580/I350/I354: 8,
+82575/I210: 4, I211: 2; the VFs 2 or 1): ``dev["max_queues"]``, default 8 (I350).
+
+From the driver's source, not run (QEMU 7.2 has no igb). Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    dev_int,
+    intel_dirs,
+    refuse,
+    ring_parts,
+)
+from mpcalc.dpdk.drivers.pcipmd import declare
+
+NAME = "net_e1000_igb"
+PROVENANCE = "source"
+DIRS = intel_dirs("e1000", "e1000")
+
+E1000_MAX_RING_DESC = 4096
+E1000_MIN_RING_DESC = 32
+E1000_ALIGN = 128
+DESC = 16  # union e1000_adv_rx_desc / union e1000_adv_tx_desc
+IGB_RXD_ALIGN = E1000_ALIGN // DESC
+
+KEYS = {
+    "max_ring_desc": ("e1000_ethdev.h", r"define\s+E1000_MAX_RING_DESC\s+4096"),
+    "min_ring_desc": ("e1000_ethdev.h", r"define\s+E1000_MIN_RING_DESC\s+32"),
+    "igb_rxd_align": ("e1000_ethdev.h", r"define\s+IGB_RXD_ALIGN"),
+    "tx_check": ("igb_rxtx.c", r"nb_desc % IGB_TXD_ALIGN != 0"),
+    "tx_queue": ("igb_rxtx.c", r"txq = rte_zmalloc\(\"ethdev TX queue\", sizeof\(struct igb_tx_queue\)"),
+    "tx_size": ("igb_rxtx.c", r"size = sizeof\(union e1000_adv_tx_desc\) \* E1000_MAX_RING_DESC;"),
+    "tx_zone": ("igb_rxtx.c", r"rte_eth_dma_zone_reserve\(dev, \"tx_ring\""),
+    "tx_sw_ring": ("igb_rxtx.c", r"txq->sw_ring = rte_zmalloc\(\"txq->sw_ring\""),
+    "rx_check": ("igb_rxtx.c", r"nb_desc % IGB_RXD_ALIGN != 0"),
+    "rx_queue": ("igb_rxtx.c", r"rxq = rte_zmalloc\(\"ethdev RX queue\", sizeof\(struct igb_rx_queue\)"),
+    "rx_size": ("igb_rxtx.c", r"size = sizeof\(union e1000_adv_rx_desc\) \* E1000_MAX_RING_DESC;"),
+    "rx_zone": ("igb_rxtx.c", r"rte_eth_dma_zone_reserve\(dev, \"rx_ring\""),
+    "rx_sw_ring": ("igb_rxtx.c", r"rxq->sw_ring = rte_zmalloc\(\"rxq->sw_ring\""),
+    "desc_lim": ("igb_ethdev.c", r"static const struct rte_eth_desc_lim rx_desc_lim = \{"),
+    "max_queues": ("igb_ethdev.c", r"dev_info->max_rx_queues = 16;"),
+    "mac_addrs": ("igb_ethdev.c", r"mac_addrs = rte_zmalloc\(\"e1000\""),
+    "dev_private": ("igb_ethdev.c", r"sizeof\(struct e1000_adapter\)"),
+}
+
+# --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
+LINES: dict[str, dict[str, int | None]] = {
+    "21.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "igb_rxd_align": 120,
+        "tx_check": 1504,
+        "tx_queue": 1532,
+        "tx_size": 1542,
+        "tx_zone": 1543,
+        "tx_sw_ring": 1567,
+        "rx_check": 1703,
+        "rx_queue": 1716,
+        "rx_size": 1745,
+        "rx_zone": 1746,
+        "rx_sw_ring": 1760,
+        "desc_lim": 316,
+        "max_queues": 2181,
+        "mac_addrs": 807,
+        "dev_private": 1019,
+    },
+    "22.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "igb_rxd_align": 120,
+        "tx_check": 1502,
+        "tx_queue": 1530,
+        "tx_size": 1540,
+        "tx_zone": 1541,
+        "tx_sw_ring": 1565,
+        "rx_check": 1701,
+        "rx_queue": 1714,
+        "rx_size": 1743,
+        "rx_zone": 1744,
+        "rx_sw_ring": 1758,
+        "desc_lim": 316,
+        "max_queues": 2221,
+        "mac_addrs": 807,
+        "dev_private": 1019,
+    },
+    "23.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "igb_rxd_align": 120,
+        "tx_check": 1502,
+        "tx_queue": 1530,
+        "tx_size": 1540,
+        "tx_zone": 1541,
+        "tx_sw_ring": 1565,
+        "rx_check": 1702,
+        "rx_queue": 1715,
+        "rx_size": 1744,
+        "rx_zone": 1745,
+        "rx_sw_ring": 1759,
+        "desc_lim": 316,
+        "max_queues": 2221,
+        "mac_addrs": 807,
+        "dev_private": 1019,
+    },
+    "24.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "igb_rxd_align": 120,
+        "tx_check": 1520,
+        "tx_queue": 1548,
+        "tx_size": 1558,
+        "tx_zone": 1559,
+        "tx_sw_ring": 1583,
+        "rx_check": 1720,
+        "rx_queue": 1733,
+        "rx_size": 1762,
+        "rx_zone": 1763,
+        "rx_sw_ring": 1777,
+        "desc_lim": 321,
+        "max_queues": 2270,
+        "mac_addrs": 813,
+        "dev_private": 1025,
+    },
+    "25.11": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "igb_rxd_align": 120,
+        "tx_check": 1520,
+        "tx_queue": 1548,
+        "tx_size": 1558,
+        "tx_zone": 1559,
+        "tx_sw_ring": 1583,
+        "rx_check": 1720,
+        "rx_queue": 1733,
+        "rx_size": 1762,
+        "rx_zone": 1763,
+        "rx_sw_ring": 1777,
+        "desc_lim": 326,
+        "max_queues": 2337,
+        "mac_addrs": 878,
+        "dev_private": 1090,
+    },
+    "26.07": {
+        "max_ring_desc": 110,
+        "min_ring_desc": 109,
+        "igb_rxd_align": 120,
+        "tx_check": 1519,
+        "tx_queue": 1547,
+        "tx_size": 1557,
+        "tx_zone": 1558,
+        "tx_sw_ring": 1582,
+        "rx_check": 1719,
+        "rx_queue": 1732,
+        "rx_size": 1761,
+        "rx_zone": 1762,
+        "rx_sw_ring": 1776,
+        "desc_lim": 326,
+        "max_queues": 2338,
+        "mac_addrs": 878,
+        "dev_private": 1090,
+    },
+}
+# --- end LINES
+
+#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
+PROPS = ("max_queues",)
+
+SOURCE = Source(DIRS, KEYS, LINES)
+
+STRUCTS = (("net_e1000",), ("igb_rx_queue", "igb_tx_queue", "igb_rx_entry", "igb_tx_entry", "e1000_adapter"))
+SIZES: dict[str, dict[str, int]] = {
+    # --- SIZES: generated from pahole
+    "21.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11200},
+    "22.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11200},
+    "23.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11200},
+    "24.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11200},
+    "25.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11240},
+    "26.07": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11248},
+    # --- end SIZES
+}
+
+
+def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:
+    """rx_desc_lim / tx_desc_lim (igb_ethdev.c): [E1000_MIN_RING_DESC, E1000_MAX_RING_DESC], IGB_RXD_ALIGN."""
+    lim = DescLim(E1000_MAX_RING_DESC, E1000_MIN_RING_DESC, IGB_RXD_ALIGN, SOURCE.cite(rel, "desc_lim"))
+    return lim, lim
+
+
+def max_queues(rel: str, dev: dict[str, object] | None = None) -> tuple[int, int]:
+    n = dev_int(dev, "max_queues", 8)
+    return n, n
+
+
+def default_ring(rel: str) -> tuple[int, int]:
+    """No default_rxportconf ring size: ethdev's fallback (512)."""
+    return 0, 0
+
+
+def _check(rel: str, side: str, nb_desc: int) -> Rejection | None:
+    if nb_desc % IGB_RXD_ALIGN or not E1000_MIN_RING_DESC <= nb_desc <= E1000_MAX_RING_DESC:
+        return refuse(
+            f"nb_desc {nb_desc} is not a multiple of {IGB_RXD_ALIGN} in [{E1000_MIN_RING_DESC}, "
+            f"{E1000_MAX_RING_DESC}] (-EINVAL without a message)",
+            f"eth_igb_{side}_queue_setup",
+            SOURCE.cite(rel, f"{side}_check"),
+        )
+    return None
+
+
+def rx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """eth_igb_rx_queue_setup."""
+    bad = _check(rel, "rx", nb_desc)
+    if bad:
+        return bad
+    s = SIZES[rel]
+    return ring_parts(
+        SOURCE,
+        rel,
+        port,
+        queue,
+        nb_desc,
+        (
+            "rx_ring",
+            DESC * E1000_MAX_RING_DESC,
+            E1000_ALIGN,
+            ("rx_size", "rx_zone"),
+            "rx descriptors (E1000_MAX_RING_DESC)",
+        ),
+        [
+            ("ethdev RX queue", s["igb_rx_queue"], ("rx_queue",), "rx queue"),
+            ("rxq->sw_ring", s["igb_rx_entry"] * nb_desc, ("rx_sw_ring",), "rx software ring"),
+        ],
+    )
+
+
+def tx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """eth_igb_tx_queue_setup."""
+    bad = _check(rel, "tx", nb_desc)
+    if bad:
+        return bad
+    s = SIZES[rel]
+    return ring_parts(
+        SOURCE,
+        rel,
+        port,
+        queue,
+        nb_desc,
+        (
+            "tx_ring",
+            DESC * E1000_MAX_RING_DESC,
+            E1000_ALIGN,
+            ("tx_size", "tx_zone"),
+            "tx descriptors (E1000_MAX_RING_DESC)",
+        ),
+        [
+            ("ethdev TX queue", s["igb_tx_queue"], ("tx_queue",), "tx queue"),
+            ("txq->sw_ring", s["igb_tx_entry"] * nb_desc, ("tx_sw_ring",), "tx software ring"),
+        ],
+    )
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct e1000_adapter), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["e1000_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
+    )
+
+
+PMD = declare(
+    sys.modules[__name__],
+    name=NAME,
+    source="drivers/net/intel/e1000",
+    kernel_drivers=("igb",),
+)

@@ -1,0 +1,313 @@
+"""net_igc: Intel I225/I226 (2.5G). From 25.11 its files live in drivers/net/intel/e1000.
+
+Each queue's memzone holds IGC_MAX_RXD/IGC_MAX_TXD descriptors (0x80000 / 16 = 32768) whatever nb_desc, aligned
+to IGC_ALIGN (128): 512 KiB a queue. Tx queues of 23.11, 25.11 and 26.07 add a 64-byte dummy packet buffer
+(IGC_DUMMY_PKT_SIZE; absent from 24.11.6). nb_desc is a multiple of 8 in [8, 32768]; 4 queue pairs.
+
+From the driver's source, not run. Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    intel_dirs,
+    refuse,
+    ring_parts,
+)
+from mpcalc.dpdk.drivers.pcipmd import declare
+
+NAME = "net_igc"
+PROVENANCE = "source"
+DIRS = intel_dirs("igc", "e1000")
+
+DESC = 16
+IGC_ALIGN = 128
+IGC_MAX_DESC = 0x80000 // DESC  # IGC_MAX_RXD = IGC_MAX_TXD = 32768
+IGC_DESCRIPTOR_MULTIPLE = 8  # IGC_RX_DESCRIPTOR_MULTIPLE = IGC_MIN_RXD, likewise Tx
+IGC_QUEUE_PAIRS_NUM = 4
+IGC_DUMMY_PKT_SIZE = 64
+
+KEYS = {
+    "max_rxd": ("igc_ethdev.h", r"define IGC_MAX_RXD\s+\(\(uint16_t\)\(0x80000 / sizeof"),
+    "max_txd": ("igc_ethdev.h", r"define IGC_MAX_TXD\s+\(\(uint16_t\)\(0x80000 / sizeof"),
+    "multiple": ("igc_ethdev.h", r"define IGC_RX_DESCRIPTOR_MULTIPLE\s+8"),
+    "align": ("igc_ethdev.h", r"define IGC_ALIGN\s+128"),
+    "pairs": ("igc_ethdev.h", r"define IGC_QUEUE_PAIRS_NUM\s+4"),
+    "rx_check": ("igc_txrx.c", r"if \(nb_desc % IGC_RX_DESCRIPTOR_MULTIPLE != 0 \|\|"),
+    "rx_text": ("igc_txrx.c", r"\"RX descriptor must be multiple of %u\(cur: %u\) and between %u and %u\""),
+    "rx_queue": ("igc_txrx.c", r"rxq = rte_zmalloc\(\"ethdev RX queue\", sizeof\(struct igc_rx_queue\)"),
+    "rx_size": ("igc_txrx.c", r"size = sizeof\(union \w+_adv_rx_desc\) \* IGC_MAX_RXD;"),
+    "rx_zone": ("igc_txrx.c", r"rte_eth_dma_zone_reserve\(dev, \"rx_ring\""),
+    "rx_sw_ring": ("igc_txrx.c", r"rxq->sw_ring = rte_zmalloc\(\"rxq->sw_ring\""),
+    "tx_check": ("igc_txrx.c", r"if \(nb_desc % IGC_TX_DESCRIPTOR_MULTIPLE != 0 \|\|"),
+    "tx_text": ("igc_txrx.c", r"\"TX-descriptor must be a multiple of %u and between %u and %u, cur: %u\""),
+    "tx_queue": ("igc_txrx.c", r"txq = rte_zmalloc\(\"ethdev TX queue\", sizeof\(struct igc_tx_queue\)"),
+    "tx_size": ("igc_txrx.c", r"size = sizeof\(union \w+_adv_tx_desc\) \* IGC_MAX_TXD;"),
+    "tx_zone": ("igc_txrx.c", r"rte_eth_dma_zone_reserve\(dev, \"tx_ring\""),
+    "tx_sw_ring": ("igc_txrx.c", r"txq->sw_ring = rte_zmalloc\(\"txq->sw_ring\""),
+    "dummy": ("igc_txrx.c", r"rte_zmalloc\(\"dummy_pkt\", IGC_DUMMY_PKT_SIZE"),
+    "desc_lim": ("igc_ethdev.c", r"static const struct rte_eth_desc_lim rx_desc_lim = \{"),
+    "dev_private": ("igc_ethdev.c", r"sizeof\(struct igc_adapter\)"),
+}
+
+# --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
+LINES: dict[str, dict[str, int | None]] = {
+    "21.11": {
+        "max_rxd": 63,
+        "max_txd": 61,
+        "multiple": 54,
+        "align": 51,
+        "pairs": 25,
+        "rx_check": 1333,
+        "rx_text": 1336,
+        "rx_queue": 1349,
+        "rx_size": 1370,
+        "rx_zone": 1371,
+        "rx_sw_ring": 1383,
+        "tx_check": 1961,
+        "tx_text": 1964,
+        "tx_queue": 1993,
+        "tx_size": 2003,
+        "tx_zone": 2004,
+        "tx_sw_ring": 2025,
+        "dummy": None,
+        "desc_lim": 81,
+        "dev_private": 2583,
+    },
+    "22.11": {
+        "max_rxd": 63,
+        "max_txd": 61,
+        "multiple": 54,
+        "align": 51,
+        "pairs": 25,
+        "rx_check": 1333,
+        "rx_text": 1336,
+        "rx_queue": 1349,
+        "rx_size": 1370,
+        "rx_zone": 1371,
+        "rx_sw_ring": 1383,
+        "tx_check": 1961,
+        "tx_text": 1964,
+        "tx_queue": 1993,
+        "tx_size": 2003,
+        "tx_zone": 2004,
+        "tx_sw_ring": 2025,
+        "dummy": None,
+        "desc_lim": 82,
+        "dev_private": 2671,
+    },
+    "23.11": {
+        "max_rxd": 64,
+        "max_txd": 62,
+        "multiple": 55,
+        "align": 52,
+        "pairs": 26,
+        "rx_check": 1287,
+        "rx_text": 1290,
+        "rx_queue": 1303,
+        "rx_size": 1324,
+        "rx_zone": 1325,
+        "rx_sw_ring": 1337,
+        "tx_check": 2089,
+        "tx_text": 2092,
+        "tx_queue": 2121,
+        "tx_size": 2131,
+        "tx_zone": 2132,
+        "tx_sw_ring": 2153,
+        "dummy": 2164,
+        "desc_lim": 95,
+        "dev_private": 2986,
+    },
+    "24.11": {
+        "max_rxd": 64,
+        "max_txd": 62,
+        "multiple": 55,
+        "align": 52,
+        "pairs": 26,
+        "rx_check": 1283,
+        "rx_text": 1286,
+        "rx_queue": 1299,
+        "rx_size": 1320,
+        "rx_zone": 1321,
+        "rx_sw_ring": 1333,
+        "tx_check": 1946,
+        "tx_text": 1949,
+        "tx_queue": 1978,
+        "tx_size": 1988,
+        "tx_zone": 1989,
+        "tx_sw_ring": 2010,
+        "dummy": None,
+        "desc_lim": 95,
+        "dev_private": 2989,
+    },
+    "25.11": {
+        "max_rxd": 64,
+        "max_txd": 62,
+        "multiple": 55,
+        "align": 52,
+        "pairs": 26,
+        "rx_check": 1287,
+        "rx_text": 1290,
+        "rx_queue": 1303,
+        "rx_size": 1324,
+        "rx_zone": 1325,
+        "rx_sw_ring": 1337,
+        "tx_check": 2089,
+        "tx_text": 2092,
+        "tx_queue": 2121,
+        "tx_size": 2131,
+        "tx_zone": 2132,
+        "tx_sw_ring": 2153,
+        "dummy": 2164,
+        "desc_lim": 95,
+        "dev_private": 2996,
+    },
+    "26.07": {
+        "max_rxd": 64,
+        "max_txd": 62,
+        "multiple": 55,
+        "align": 52,
+        "pairs": 26,
+        "rx_check": 1290,
+        "rx_text": 1293,
+        "rx_queue": 1306,
+        "rx_size": 1327,
+        "rx_zone": 1328,
+        "rx_sw_ring": 1340,
+        "tx_check": 2096,
+        "tx_text": 2099,
+        "tx_queue": 2128,
+        "tx_size": 2138,
+        "tx_zone": 2139,
+        "tx_sw_ring": 2160,
+        "dummy": 2171,
+        "desc_lim": 95,
+        "dev_private": 2995,
+    },
+}
+# --- end LINES
+
+#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
+PROPS = ()
+
+SOURCE = Source(DIRS, KEYS, LINES)
+
+STRUCTS = (("net_igc", "net_e1000"), ("igc_rx_queue", "igc_tx_queue", "igc_rx_entry", "igc_tx_entry", "igc_adapter"))
+SIZES: dict[str, dict[str, int]] = {
+    # --- SIZES: generated from pahole
+    "21.11": {"igc_rx_queue": 96, "igc_tx_queue": 112, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11480},
+    "22.11": {"igc_rx_queue": 96, "igc_tx_queue": 112, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11480},
+    "23.11": {"igc_rx_queue": 104, "igc_tx_queue": 144, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11496},
+    "24.11": {"igc_rx_queue": 104, "igc_tx_queue": 112, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11496},
+    "25.11": {"igc_rx_queue": 104, "igc_tx_queue": 144, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11592},
+    "26.07": {"igc_rx_queue": 104, "igc_tx_queue": 144, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11600},
+    # --- end SIZES
+}
+
+
+def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:
+    lim = DescLim(IGC_MAX_DESC, IGC_DESCRIPTOR_MULTIPLE, IGC_DESCRIPTOR_MULTIPLE, SOURCE.cite(rel, "desc_lim"))
+    return lim, lim
+
+
+def max_queues(rel: str, dev: dict[str, object] | None = None) -> tuple[int, int]:
+    return IGC_QUEUE_PAIRS_NUM, IGC_QUEUE_PAIRS_NUM
+
+
+def default_ring(rel: str) -> tuple[int, int]:
+    return 0, 0
+
+
+def _check(rel: str, side: str, nb_desc: int) -> Rejection | None:
+    if nb_desc % IGC_DESCRIPTOR_MULTIPLE or not IGC_DESCRIPTOR_MULTIPLE <= nb_desc <= IGC_MAX_DESC:
+        if side == "rx":
+            text = (
+                f"RX descriptor must be multiple of {IGC_DESCRIPTOR_MULTIPLE}(cur: {nb_desc}) and between "
+                f"{IGC_DESCRIPTOR_MULTIPLE} and {IGC_MAX_DESC}"
+            )
+        else:  # the driver prints its Tx bounds max first
+            text = (
+                f"TX-descriptor must be a multiple of {IGC_DESCRIPTOR_MULTIPLE} and between {IGC_MAX_DESC} and "
+                f"{IGC_DESCRIPTOR_MULTIPLE}, cur: {nb_desc}"
+            )
+        return refuse(text, f"eth_igc_{side}_queue_setup", SOURCE.cite(rel, f"{side}_check", f"{side}_text"))
+    return None
+
+
+def rx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """eth_igc_rx_queue_setup."""
+    bad = _check(rel, "rx", nb_desc)
+    if bad:
+        return bad
+    s = SIZES[rel]
+    return ring_parts(
+        SOURCE,
+        rel,
+        port,
+        queue,
+        nb_desc,
+        ("rx_ring", DESC * IGC_MAX_DESC, IGC_ALIGN, ("rx_size", "rx_zone"), "rx descriptors (IGC_MAX_RXD)"),
+        [
+            ("ethdev RX queue", s["igc_rx_queue"], ("rx_queue",), "rx queue"),
+            ("rxq->sw_ring", s["igc_rx_entry"] * nb_desc, ("rx_sw_ring",), "rx software ring"),
+        ],
+    )
+
+
+def tx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """eth_igc_tx_queue_setup."""
+    bad = _check(rel, "tx", nb_desc)
+    if bad:
+        return bad
+    s = SIZES[rel]
+    allocs = [
+        ("ethdev TX queue", s["igc_tx_queue"], ("tx_queue",), "tx queue"),
+        ("txq->sw_ring", s["igc_tx_entry"] * nb_desc, ("tx_sw_ring",), "tx software ring"),
+    ]
+    if SOURCE.has(rel, "dummy"):
+        allocs.append(("dummy_pkt", IGC_DUMMY_PKT_SIZE, ("dummy",), "tx dummy packet"))
+    return ring_parts(
+        SOURCE,
+        rel,
+        port,
+        queue,
+        nb_desc,
+        ("tx_ring", DESC * IGC_MAX_DESC, IGC_ALIGN, ("tx_size", "tx_zone"), "tx descriptors (IGC_MAX_TXD)"),
+        allocs,
+    )
+
+
+def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct igc_adapter), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
+    Its MAC tables and other per-device allocations are not modelled."""
+    return (), (
+        Alloc(
+            "ethdev private structure",
+            SIZES[rel]["igc_adapter"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
+    )
+
+
+PMD = declare(
+    sys.modules[__name__],
+    name=NAME,
+    source="drivers/net/intel/e1000",
+    kernel_drivers=("igc",),
+)

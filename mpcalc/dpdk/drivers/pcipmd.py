@@ -1,0 +1,169 @@
+"""The PCI driver models as :class:`~mpcalc.dpdk.drivers.pmd.Pmd` declarations.
+
+Each PCI driver module (``e1000_em``, ``igb``, ``igc``, ``ixgbe``, ``i40e``, ``ice``, ``iavf``, ``vmxnet3``,
+``virtio``, ``ena``, ``bnxt``, ``mlx5``) keeps its figures as functions of the release (:mod:`.pcibase`);
+:func:`declare` turns them into the registry's hooks: ``probe``, ``configure``, ``rx_queue_setup``,
+``tx_queue_setup`` and ``start`` give :class:`~mpcalc.dpdk.core.standalone.Parts` (a driver's refusal as a
+:class:`~mpcalc.dpdk.core.errors.Rejection` in ``errors``), the limits come from ``desc_lim``, ``max_queues`` and
+``default_ring``, the PCI ids from the drivers' own tables (:mod:`.pci_ids`).
+
+A NIC's own properties the model needs (virtio's queue pairs and queue sizes, vmxnet3's device version, a
+VF's granted queues) are not DPDK devargs: the driver reads them from the device. They are given on the
+device's ``-a`` as the keys of the module's ``PROPS`` (``-a 0000:00:13.0,max_queue_pairs=4``) and their
+defaults are the common device's (QEMU's for virtio and vmxnet3).
+
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.core.heap import memzone_len
+from mpcalc.dpdk.core.platform import Platform
+from mpcalc.dpdk.core.records import Allocation, Memzone
+from mpcalc.dpdk.core.standalone import Parts
+from mpcalc.dpdk.drivers.pci_ids import IDS
+from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone
+from mpcalc.dpdk.drivers.pmd import RUN, SOURCE, DescLim, Pmd, Port, QueueConf
+
+NEWEST = RELEASES[-1]
+
+
+def release(p: Platform | None) -> str:
+    """The modelled release of a platform ("YY.MM"; the newest without one)."""
+    return NEWEST if p is None else ".".join(str(p.dpdk).split(".")[:2])
+
+
+def props(mod: ModuleType, port: Port) -> dict[str, object]:
+    """The device properties given on the port's ``-a`` (numbers as numbers, yes/no as booleans)."""
+    out: dict[str, object] = {}
+    for key in getattr(mod, "PROPS", ()):
+        text = port.args.get(key)
+        if text is None:
+            continue
+        low = text.lower()
+        if low in ("1", "yes", "true", "on") and key in getattr(mod, "BOOL_PROPS", ()):
+            out[key] = True
+        elif low in ("0", "no", "false", "off") and key in getattr(mod, "BOOL_PROPS", ()):
+            out[key] = False
+        else:
+            out[key] = int(text, 0)
+    return out
+
+
+def parts(zones: tuple[Zone, ...] | list[Zone], allocs: tuple[Alloc, ...] | list[Alloc], p: Platform) -> Parts:
+    out = Parts()
+    out.zones += [Memzone(z.name, memzone_len(z.size, p), z.role or z.name) for z in zones]
+    out.allocations += [Allocation(a.name, a.size, a.role or a.name) for a in allocs]
+    return out
+
+
+def _queue(got: QueueParts | Rejection, p: Platform) -> Parts:
+    if isinstance(got, Rejection):
+        out = Parts()
+        out.errors.append(got)
+        return out
+    return parts(got.zones, got.allocs, p)
+
+
+def declare(
+    mod: ModuleType,
+    *,
+    name: str,
+    source: str,
+    kernel_drivers: tuple[str, ...] = (),
+    bifurcated: bool = False,
+    devargs: tuple[str, ...] = (),
+    evidence: str = "",
+    ids_of: str | None = None,
+) -> Pmd:
+    """A PCI driver module's :class:`Pmd`."""
+
+    def dev(port: Port) -> dict[str, object]:
+        return props(mod, port)
+
+    def probe(port: Port, p: Platform) -> Parts:
+        if not hasattr(mod, "probe"):
+            return Parts()
+        got = mod.probe(release(p), port.port_id, dev(port))
+        if isinstance(got, Rejection):
+            out = Parts()
+            out.errors.append(got)
+            return out
+        # dev_private is named by the device (rte_eth_dev_pci_allocate: rte_zmalloc_socket(name, ...),
+        # v22.11.11:lib/ethdev/ethdev_pci.h:97)
+        allocs = [a._replace(name=port.name) if a.role == "dev_private" else a for a in got[1]]
+        return parts(got[0], allocs, p)
+
+    def configure(port: Port, q: QueueConf, p: Platform) -> Parts:
+        if not hasattr(mod, "configure"):
+            return Parts()
+        if "rss" in mod.configure.__code__.co_varnames:
+            z, a = mod.configure(release(p), port.port_id, q.nb_rxq, q.nb_txq, dev(port), rss=q.nb_rxq > 1)
+        else:
+            z, a = mod.configure(release(p), port.port_id, q.nb_rxq, q.nb_txq, dev(port))
+        return parts(z, a, p)
+
+    def rx_queue_setup(port: Port, queue_id: int, nb_desc: int, q: QueueConf, p: Platform) -> Parts:
+        return _queue(mod.rx_queue_setup(release(p), port.port_id, queue_id, nb_desc, dev(port)), p)
+
+    def tx_queue_setup(port: Port, queue_id: int, nb_desc: int, q: QueueConf, p: Platform) -> Parts:
+        return _queue(mod.tx_queue_setup(release(p), port.port_id, queue_id, nb_desc, dev(port)), p)
+
+    def first_probe(port: Port, p: Platform) -> Parts:
+        if not hasattr(mod, "first_probe"):
+            return Parts()
+        z, a = mod.first_probe(release(p))
+        return parts(z, a, p)
+
+    def start(port: Port, q: QueueConf, p: Platform) -> Parts:
+        if not hasattr(mod, "start"):
+            return Parts()
+        z, a = mod.start(release(p), port.port_id, q.nb_rxq, q.nb_txq, dev(port))
+        return parts(z, a, p)
+
+    def used(port: Port, nb_desc: int, what: str, p: Platform) -> int:
+        fn = mod.rx_queue_setup if what == "rx" else mod.tx_queue_setup
+        got = fn(release(p), port.port_id, 0, nb_desc, dev(port))
+        return got.nb_desc if isinstance(got, QueueParts) else nb_desc
+
+    def lim(i: int) -> object:
+        def f(port: Port, p: Platform) -> DescLim:
+            d = mod.desc_lim(release(p), dev(port))[i]
+            return DescLim(d.nb_max, d.nb_min, d.nb_align)
+
+        return f
+
+    def outside(port: Port, q: QueueConf, p: Platform) -> tuple[str, ...]:
+        got = mod.rx_queue_setup(release(p), port.port_id, 0, q.nb_rxd or 512, dev(port))
+        if not isinstance(got, QueueParts):
+            return ()
+        return got.outside
+
+    ids = tuple(sorted(IDS.get(ids_of or name, {})))
+    return Pmd(
+        name=name,
+        source=source,
+        bus="pci",
+        pci_ids=ids,
+        kernel_drivers=kernel_drivers,
+        bifurcated=bifurcated,
+        devargs=frozenset(devargs) | frozenset(getattr(mod, "PROPS", ())),
+        provenance=RUN if mod.PROVENANCE == "run" else SOURCE,
+        evidence=evidence
+        or ("tests/conformance/drivers/qemu/" if mod.PROVENANCE == "run" else f"{source} at 21.11..26.07"),
+        max_queues=lambda port, p: mod.max_queues(release(p), dev(port)),
+        rx_desc_lim=lim(0),  # type: ignore[arg-type]
+        tx_desc_lim=lim(1),  # type: ignore[arg-type]
+        default_ring_size=lambda port, p: mod.default_ring(release(p)),
+        first_probe=first_probe,
+        probe=probe,
+        configure=configure,
+        rx_queue_setup=rx_queue_setup,
+        tx_queue_setup=tx_queue_setup,
+        start=start,
+        descriptors_used=used,
+        outside_heap=outside,
+    )

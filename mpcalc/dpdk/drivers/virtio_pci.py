@@ -1,0 +1,436 @@
+"""net_virtio on PCI: virtio-net devices (QEMU/KVM's ``virtio-net-pci``, legacy 1af4:1000 and modern 1af4:1041).
+
+The device, not the application, sizes the rings: at probe the driver creates every virtqueue the device
+offers, max_virtqueue_pairs Rx/Tx pairs (1 without VIRTIO_NET_F_MQ) and the control queue
+(VIRTIO_NET_F_CTRL_VQ), whatever --rxq/--txq ask. Each virtqueue ``port<p>_vq<i>`` is an ``rte_zmalloc`` of
+struct virtqueue and a vq_desc_extra per entry, and a memzone of its vring (vring_size rounded up to
+VIRTIO_VRING_ALIGN, 4096); each Tx queue and the control queue add ``port<p>_vq<i>_hdr`` (a struct
+virtio_tx_region per entry; one page for the control queue); each Rx queue a software ring of
+RTE_PMD_VIRTIO_RX_MAX_BURST + its size and a fake mbuf. The queue size is the device's (QEMU:
+rx_queue_size/tx_queue_size, 256 by default; the control queue 64); nb_desc only limits how many are used.
+
+The virtqueue rules (vring_size, the header and page zones, the constants) are :mod:`.virtio`'s, which
+virtio_user shares; this module adds the PCI device (its queue sizes per queue type, its queue pairs) and
+its citations. Proven on Debian's 22.11.11 with QEMU's virtio-net-pci (1 and 4 queue pairs, rx_queue_size 1024, legacy).
+Pure: stdlib only.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.drivers.pcibase import (
+    RTE_CACHE_LINE_SIZE,
+    Alloc,
+    DescLim,
+    QueueParts,
+    Source,
+    Zone,
+    align_ceil,
+    dev_int,
+    refuse,
+    same_dir,
+)
+from mpcalc.dpdk.drivers.pcipmd import declare
+from mpcalc.dpdk.drivers.virtio import (
+    PAGE_SIZE,
+    RTE_PMD_VIRTIO_RX_MAX_BURST,
+    VIRTIO_MAX_MAC_ADDRS,
+    VIRTIO_VRING_ALIGN,
+    ring_zone_len,
+)
+
+NAME = "net_virtio"
+PROVENANCE = "run"
+DIRS = same_dir("drivers/net/virtio")
+
+DEFAULT_QUEUE_SIZE = 256  # QEMU's VIRTIO_NET_RX_QUEUE_DEFAULT_SIZE / _TX_
+CTRL_QUEUE_SIZE = 64  # QEMU's control virtqueue
+DEFAULT_FREE_THRESH = 32  # DEFAULT_RX_FREE_THRESH, DEFAULT_TX_FREE_THRESH, RTE_VIRTIO_VPMD_RX_REARM_THRESH
+
+#: before 23.11 the queues were made in virtio_ethdev.c:virtio_init_queue, from 23.11 in virtqueue.c
+KEYS = {
+    "vq_name": ("virtio_ethdev.c", r"\"port%d_vq%d\""),
+    "vq_size": ("virtio_ethdev.c", r"vq_size = VIRTIO_OPS\(hw\)->get_queue_num\(hw, queue_idx\);"),
+    "pow2": ("virtio_ethdev.c", r"split virtqueue size is not power of 2"),
+    "no_vq": ("virtio_ethdev.c", r"\"virtqueue does not exist\""),
+    "vq_alloc": ({"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"}, r"sizeof\(\*vq\) \+"),
+    "vq_zmalloc": (
+        {"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"},
+        r"vq = rte_zmalloc_socket\(",
+    ),
+    "vring": ({"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"}, r"size = vring_size\(hw, "),
+    "vring_zone": (
+        {"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"},
+        r"mz = rte_memzone_reserve_aligned\(\w+, vq->vq_ring_size",
+    ),
+    "hdr_tx": (
+        {"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"},
+        r"\* sizeof\(struct virtio_tx_region\);",
+    ),
+    "hdr_cq": (
+        {"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"},
+        r"= rte_mem_page_size\(\);",
+    ),
+    "hdr_name": ({"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"}, r"_hdr\""),
+    "sw_ring": (
+        {"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"},
+        r"RTE_PMD_VIRTIO_RX_MAX_BURST \+ vq",
+    ),
+    "fake_mbuf": (
+        {"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"},
+        r"rte_zmalloc_socket\(\"sw_ring\", sizeof\(\*",
+    ),
+    "vring_size_fn": ("virtio_ring.h", r"^vring_size\(struct virtio_hw \*hw"),
+    "vring_align": ("virtio.h", r"define VIRTIO_VRING_ALIGN 4096"),
+    "rx_max_burst": ("virtio_rxtx.h", r"define RTE_PMD_VIRTIO_RX_MAX_BURST 64"),
+    "nr_vq": ("virtio_ethdev.c", r"nr_vq = hw->max_queue_pairs \* 2;"),
+    "vqs": ("virtio_ethdev.c", r"hw->vqs = rte_zmalloc\(NULL, sizeof\(struct virtqueue \*\) \* nr_vq, 0\);"),
+    "max_pairs": ("virtio_ethdev.c", r"hw->max_queue_pairs = config->max_virtqueue_pairs;"),
+    "one_pair": ("virtio_ethdev.c", r"hw->max_queue_pairs = 1;"),
+    "mac_addrs": ("virtio_ethdev.c", r"mac_addrs = rte_zmalloc\(\"virtio\","),
+    "nb_desc_clamp": ("virtio_rxtx.c", r"if \(nb_desc == 0 \|\| nb_desc > vq->vq_nentries\)"),
+    "lim_packed": ("virtio_ethdev.c", r"dev_info->rx_desc_lim.nb_max = UINT16_MAX;"),
+    "lim_split": ("virtio_ethdev.c", r"dev_info->rx_desc_lim.nb_max = 32768;"),
+    "lim_min": ("virtio_ethdev.c", r"dev_info->rx_desc_lim.nb_min = RTE_MAX\(DEFAULT_RX_FREE_THRESH,"),
+    "dev_private": ("virtio_pci_ethdev.c", r"sizeof\(struct virtio_pci_dev\)"),
+}
+
+# --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
+LINES: dict[str, dict[str, int | None]] = {
+    "21.11": {
+        "vq_name": 509,
+        "vq_size": 497,
+        "pow2": 505,
+        "no_vq": 500,
+        "vq_alloc": 512,
+        "vq_zmalloc": 526,
+        "vring": 548,
+        "vring_zone": 553,
+        "hdr_tx": 520,
+        "hdr_cq": 523,
+        "hdr_name": 579,
+        "sw_ring": 595,
+        "fake_mbuf": 606,
+        "vring_size_fn": 132,
+        "vring_align": 159,
+        "rx_max_burst": 8,
+        "nr_vq": 431,
+        "vqs": 750,
+        "max_pairs": 2298,
+        "one_pair": 2343,
+        "mac_addrs": 2409,
+        "nb_desc_clamp": 837,
+        "lim_packed": 3116,
+        "lim_split": 3124,
+        "lim_min": 3132,
+        "dev_private": 209,
+    },
+    "22.11": {
+        "vq_name": 510,
+        "vq_size": 498,
+        "pow2": 506,
+        "no_vq": 501,
+        "vq_alloc": 513,
+        "vq_zmalloc": 527,
+        "vring": 549,
+        "vring_zone": 554,
+        "hdr_tx": 521,
+        "hdr_cq": 524,
+        "hdr_name": 580,
+        "sw_ring": 596,
+        "fake_mbuf": 607,
+        "vring_size_fn": 132,
+        "vring_align": 159,
+        "rx_max_burst": 8,
+        "nr_vq": 432,
+        "vqs": 748,
+        "max_pairs": 2296,
+        "one_pair": 2341,
+        "mac_addrs": 2407,
+        "nb_desc_clamp": 838,
+        "lim_packed": 3116,
+        "lim_split": 3124,
+        "lim_min": 3132,
+        "dev_private": 209,
+    },
+    "23.11": {
+        "vq_name": 260,
+        "vq_size": 248,
+        "pow2": 256,
+        "no_vq": 251,
+        "vq_alloc": 429,
+        "vq_zmalloc": 432,
+        "vring": 452,
+        "vring_zone": 456,
+        "hdr_tx": 316,
+        "hdr_cq": 322,
+        "hdr_name": 332,
+        "sw_ring": 391,
+        "fake_mbuf": 399,
+        "vring_size_fn": 132,
+        "vring_align": 153,
+        "rx_max_burst": 8,
+        "nr_vq": 216,
+        "vqs": 322,
+        "max_pairs": 1852,
+        "one_pair": 1897,
+        "mac_addrs": 1963,
+        "nb_desc_clamp": 837,
+        "lim_packed": 2678,
+        "lim_split": 2686,
+        "lim_min": 2694,
+        "dev_private": 209,
+    },
+    "24.11": {
+        "vq_name": 260,
+        "vq_size": 248,
+        "pow2": 256,
+        "no_vq": 251,
+        "vq_alloc": 429,
+        "vq_zmalloc": 432,
+        "vring": 452,
+        "vring_zone": 456,
+        "hdr_tx": 316,
+        "hdr_cq": 322,
+        "hdr_name": 332,
+        "sw_ring": 391,
+        "fake_mbuf": 399,
+        "vring_size_fn": 134,
+        "vring_align": 153,
+        "rx_max_burst": 8,
+        "nr_vq": 216,
+        "vqs": 322,
+        "max_pairs": 1852,
+        "one_pair": 1897,
+        "mac_addrs": 1963,
+        "nb_desc_clamp": 827,
+        "lim_packed": 2678,
+        "lim_split": 2686,
+        "lim_min": 2694,
+        "dev_private": 209,
+    },
+    "25.11": {
+        "vq_name": 266,
+        "vq_size": 254,
+        "pow2": 262,
+        "no_vq": 257,
+        "vq_alloc": 429,
+        "vq_zmalloc": 432,
+        "vring": 452,
+        "vring_zone": 456,
+        "hdr_tx": 316,
+        "hdr_cq": 322,
+        "hdr_name": 332,
+        "sw_ring": 391,
+        "fake_mbuf": 399,
+        "vring_size_fn": 134,
+        "vring_align": 154,
+        "rx_max_burst": 8,
+        "nr_vq": 222,
+        "vqs": 328,
+        "max_pairs": 1957,
+        "one_pair": 2002,
+        "mac_addrs": 2068,
+        "nb_desc_clamp": 830,
+        "lim_packed": 2801,
+        "lim_split": 2809,
+        "lim_min": 2817,
+        "dev_private": 209,
+    },
+    "26.07": {
+        "vq_name": 266,
+        "vq_size": 254,
+        "pow2": 262,
+        "no_vq": 257,
+        "vq_alloc": 429,
+        "vq_zmalloc": 432,
+        "vring": 452,
+        "vring_zone": 456,
+        "hdr_tx": 316,
+        "hdr_cq": 322,
+        "hdr_name": 332,
+        "sw_ring": 391,
+        "fake_mbuf": 399,
+        "vring_size_fn": 134,
+        "vring_align": 154,
+        "rx_max_burst": 8,
+        "nr_vq": 222,
+        "vqs": 328,
+        "max_pairs": 1957,
+        "one_pair": 2002,
+        "mac_addrs": 2068,
+        "nb_desc_clamp": 830,
+        "lim_packed": 2801,
+        "lim_split": 2809,
+        "lim_min": 2817,
+        "dev_private": 210,
+    },
+}
+# --- end LINES
+
+#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
+PROPS = ("max_queue_pairs", "rx_queue_size", "tx_queue_size", "ctrl_vq", "packed")
+BOOL_PROPS = ("ctrl_vq", "packed")
+
+SOURCE = Source(DIRS, KEYS, LINES)
+
+STRUCTS = (("net_virtio",), ("virtqueue", "vq_desc_extra", "virtio_tx_region", "virtio_pci_dev", "rte_mbuf"))
+SIZES: dict[str, dict[str, int]] = {
+    # --- SIZES: generated from pahole
+    "21.11": {"virtqueue": 256, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
+    "22.11": {"virtqueue": 248, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
+    "23.11": {"virtqueue": 248, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
+    "24.11": {"virtqueue": 256, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
+    "25.11": {"virtqueue": 256, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
+    "26.07": {"virtqueue": 256, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
+    # --- end SIZES
+}
+
+
+def _dev(dev: dict[str, object] | None) -> tuple[int, int, int, bool, bool]:
+    d = dev or {}
+    pairs = dev_int(dev, "max_queue_pairs", 1)
+    rxs = dev_int(dev, "rx_queue_size", DEFAULT_QUEUE_SIZE)
+    txs = dev_int(dev, "tx_queue_size", DEFAULT_QUEUE_SIZE)
+    return pairs, rxs, txs, bool(d.get("ctrl_vq", True)), bool(d.get("packed", False))
+
+
+def _vq(rel: str, port: int, idx: int, size: int, kind: str, packed: bool) -> QueueParts | Rejection:
+    if size == 0:
+        return refuse("virtqueue does not exist", "virtio_init_queue", SOURCE.cite(rel, "no_vq"))
+    if not packed and size & (size - 1):
+        return refuse("split virtqueue size is not power of 2", "virtio_init_queue", SOURCE.cite(rel, "pow2"))
+    s = SIZES[rel]
+    name = f"port{port}_vq{idx}"
+    ring = ring_zone_len(size, packed)
+    zones = [Zone(name, ring, VIRTIO_VRING_ALIGN, SOURCE.cite(rel, "vring", "vring_zone"), f"{kind} vring")]
+    allocs = [
+        Alloc(
+            name,
+            align_ceil(s["virtqueue"] + size * s["vq_desc_extra"], RTE_CACHE_LINE_SIZE),
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "vq_alloc", "vq_zmalloc"),
+            f"{kind} virtqueue",
+        )
+    ]
+    if kind == "tx":
+        zones.append(
+            Zone(
+                name + "_hdr",
+                size * s["virtio_tx_region"],
+                RTE_CACHE_LINE_SIZE,
+                SOURCE.cite(rel, "hdr_tx", "hdr_name"),
+                "tx headers",
+            )
+        )
+    elif kind == "ctrl":
+        zones.append(
+            Zone(
+                name + "_hdr",
+                PAGE_SIZE,
+                RTE_CACHE_LINE_SIZE,
+                SOURCE.cite(rel, "hdr_cq", "hdr_name"),
+                "control queue page",
+            )
+        )
+    else:
+        allocs.append(
+            Alloc(
+                "sw_ring",
+                (RTE_PMD_VIRTIO_RX_MAX_BURST + size) * 8,
+                RTE_CACHE_LINE_SIZE,
+                SOURCE.cite(rel, "sw_ring"),
+                "rx software ring",
+            )
+        )
+        allocs.append(
+            Alloc("sw_ring", s["rte_mbuf"], RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "fake_mbuf"), "rx fake mbuf")
+        )
+    return QueueParts(size, tuple(zones), tuple(allocs))
+
+
+def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:
+    """virtio_dev_info_get: nb_max 32768 split (UINT16_MAX packed), nb_min 32, nb_align 1."""
+    packed = _dev(dev)[4]
+    mx = 65535 if packed else 32768
+    c = SOURCE.cite(rel, "lim_packed" if packed else "lim_split", "lim_min")
+    return DescLim(mx, DEFAULT_FREE_THRESH, 1, c), DescLim(mx, DEFAULT_FREE_THRESH, 1, c)
+
+
+def max_queues(rel: str, dev: dict[str, object] | None = None) -> tuple[int, int]:
+    """max_rx_queues = max_tx_queues = the device's max_virtqueue_pairs."""
+    pairs = _dev(dev)[0]
+    return pairs, pairs
+
+
+def default_ring(rel: str) -> tuple[int, int]:
+    return 0, 0
+
+
+def probe(
+    rel: str, port: int, dev: dict[str, object] | None = None
+) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]] | Rejection:
+    """eth_virtio_pci_init -> virtio_init_device -> virtio_alloc_queues: hw->vqs and every virtqueue
+    (Rx 2i, Tx 2i + 1, the control queue last)."""
+    pairs, rxs, txs, ctrl, packed = _dev(dev)
+    s = SIZES[rel]
+    nr_vq = pairs * 2 + (1 if ctrl else 0)
+    zones: list[Zone] = []
+    allocs = [
+        Alloc(
+            "ethdev private structure",
+            s["virtio_pci_dev"],
+            RTE_CACHE_LINE_SIZE,
+            SOURCE.cite(rel, "dev_private"),
+            "dev_private",
+        ),
+        Alloc("virtio", VIRTIO_MAX_MAC_ADDRS * 6, 0, SOURCE.cite(rel, "mac_addrs"), "mac_addrs"),
+        Alloc("virtio hw->vqs", 8 * nr_vq, 0, SOURCE.cite(rel, "nr_vq", "vqs"), "virtqueue pointers"),
+    ]
+    for i in range(nr_vq):
+        if ctrl and i == nr_vq - 1:
+            kind, size = "ctrl", dev_int(dev, "ctrl_queue_size", CTRL_QUEUE_SIZE)
+        else:
+            kind, size = ("rx", rxs) if i % 2 == 0 else ("tx", txs)
+        q = _vq(rel, port, i, size, kind, packed)
+        if isinstance(q, Rejection):
+            return q
+        zones += q.zones
+        allocs += q.allocs
+    return tuple(zones), tuple(allocs)
+
+
+def rx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """virtio_dev_rx_queue_setup: the virtqueue exists since probe; nb_desc 0 or above its size means its size
+    (virtio_rxtx.c: nb_desc clamp). Nothing is reserved here."""
+    size = _dev(dev)[1]
+    used = size if nb_desc == 0 or nb_desc > size else nb_desc
+    return QueueParts(
+        used, notes=(f"port{port}_vq{2 * queue} was made at probe ({SOURCE.cite(rel, 'nb_desc_clamp')})",)
+    )
+
+
+def tx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    size = _dev(dev)[2]
+    used = size if nb_desc == 0 or nb_desc > size else nb_desc
+    return QueueParts(used, notes=(f"port{port}_vq{2 * queue + 1} was made at probe",))
+
+
+def configure(
+    rel: str, port: int, nb_rxq: int, nb_txq: int, dev: dict[str, object] | None = None
+) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    return (), ()
+
+
+PMD = declare(
+    sys.modules[__name__],
+    name=NAME,
+    source="drivers/net/virtio",
+    kernel_drivers=("virtio-pci",),
+)

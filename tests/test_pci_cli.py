@@ -1,0 +1,89 @@
+"""The installed ``mpcalc`` on the QEMU guest's testpmd command lines: ``mpcalc app --nic ADDR=DRIVER --json --
+<COMMAND>`` gives every memzone of the capture (testpmd's, the mempool's and the drivers') by name and length.
+
+The -a of each command gets the device's properties (DEVICE.json: what the guest's NIC had, e.g. virtio's queue
+pairs), which a real -a does not carry; the --nic binding uses the PCI id EAL printed (``ADDR=VENDOR:DEVICE``)
+or the driver's name. The JSON is validated against ``mpcalc schema``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent / "conformance" / "drivers" / "qemu"
+ZONE = re.compile(r"^Zone \d+: name:<([^>]+)>, len:(0x[0-9a-f]+),")
+PROBE = re.compile(r"EAL: Probe PCI driver: (\S+) \(([0-9a-f]{4}):([0-9a-f]{4})\) device: (\S+)")
+MPCALC = shutil.which("mpcalc") or str(Path(__file__).resolve().parents[1] / ".venv" / "bin" / "mpcalc")
+CASES = sorted(
+    p.name
+    for p in HERE.iterdir()
+    if (p / "COMMAND").exists() and "Fail to configure" not in (p / "testpmd.txt").read_text()
+)
+
+
+def run(args: list[str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([MPCALC, *args], capture_output=True, text=True, timeout=120)
+
+
+def _command(case: str, by_id: bool) -> tuple[list[str], list[str]]:
+    d = HERE / case
+    argv = shlex.split((d / "COMMAND").read_text())
+    out = (d / "testpmd.txt").read_text()
+    devices = json.loads((d / "DEVICE.json").read_text())
+    nics = []
+    for name, vendor, device, addr in (m.groups() for m in map(PROBE.search, out.splitlines()) if m):
+        nics += ["--nic", f"{addr}={vendor}:{device}" if by_id else f"{addr}={name}"]
+        i = argv.index(addr)
+        argv[i] = addr + "".join(f",{k}={int(v)}" for k, v in sorted(devices[addr].items()))
+    return nics, argv
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_mpcalc_app_gives_every_memzone_of_the_guest_run(case):
+    nics, argv = _command(case, by_id=case.endswith("default"))
+    r = run(["app", *nics, "--json", "--", *argv])
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    res = doc["results"][0]
+    zones = res["memzones"] + [z for m in res["mempools"] for z in m["memzones"]]
+    got = sorted((z["name"], z["len"]) for z in zones)
+    text = (HERE / case / "testpmd.txt").read_text()
+    want = sorted((n, int(ln, 16)) for n, ln in (m.groups() for m in map(ZONE.match, text.splitlines()) if m))
+    assert got == want
+
+
+def test_the_json_is_the_schema_s():
+    jsonschema = pytest.importorskip("jsonschema")
+    nics, argv = _command("virtio-q4-rxd512-txd1024", by_id=True)
+    doc = json.loads(run(["app", *nics, "--json", "--", *argv]).stdout)
+    schema = json.loads(run(["schema"]).stdout)
+    jsonschema.validate(doc, schema)
+
+
+def test_a_refused_descriptor_count_is_the_driver_limits_text():
+    nics, argv = _command("e1000-rxd100", by_id=False)
+    r = run(["app", *nics, "--", *argv])
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "Invalid value for nb_rx_desc(=100), should be: <= 4096, >= 32, and a product of 8" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_the_report_says_which_figures_are_from_source_only():
+    argv = ["dpdk-testpmd", "-l", "0-1", "-a", "0000:3b:00.0", "--", "-i"]
+    r = run(["app", "--nic", "0000:3b:00.0=ice", "--json", "--", *argv])
+    assert r.returncode == 0, r.stderr
+    res = json.loads(r.stdout)["results"][0]
+    zones = {z["name"]: z["len"] for z in res["memzones"]}
+    # ICE_MAX_RING_DESC 4096 at 22.11: RTE_ALIGN((4096 + 32) * 32, 4096) Rx, 4096 * 16 Tx, whatever --rxd
+    assert zones["eth_p0_q0_rx_ring"] == 135168 and zones["eth_p0_q0_tx_ring"] == 65536
+    assert "port 0 (0000:3b:00.0, net_ice): from the driver's source, not run" in res["details"]["notes"]
+    r = run(["app", "--nic", "0000:3b:00.0=8086:1592", "--dpdk", "26.07", "--json", "--", *argv])
+    zones = {z["name"]: z["len"] for z in json.loads(r.stdout)["results"][0]["memzones"]}
+    assert zones["eth_p0_q0_rx_ring"] == 262144 and zones["eth_p0_q0_ci_tx_ring"] == 131072
