@@ -270,7 +270,7 @@ userio.add_switches(cli)  # --quiet and --no-color before the command name too
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the CLI and return its exit code (mpcalc.service.exitcodes.ExitCode, the README's table); an error
+    """Run the CLI and return its exit code (mpcalc.service.exitcodes.ExitCode, docs/exit-codes.md); an error
     becomes one line on stderr.  A run leaves sys.stdout, sys.stderr and the environment as it found them.
 
     stdout is checked as it is written (userio.checking): one that cannot be written (closed, full) is one

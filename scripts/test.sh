@@ -8,7 +8,7 @@
 #
 # Each step says what it does and how long it took; the tools' own output goes to
 # tests/conformance/.build/test-setup.log (its tail is shown when a step fails).  What it changes on
-# the machine, and what it puts back, is listed in the README ("What scripts/test.sh changes").
+# the machine, and what it puts back, is listed in docs/setup.md ("What scripts/test.sh changes on the machine").
 # Extra arguments go to pytest: bash scripts/test.sh -k rib
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -88,7 +88,7 @@ step "arm64 sysroot in $build/arm64-sysroot (the first run downloads about 290 p
 trap - EXIT
 
 # 3. the virtual environment: mpcalc, editable, with the test tools (pytest, hypothesis, jsonschema,
-#    matplotlib, ruff, mypy)
+#    matplotlib, ruff, mypy, mkdocs, jq)
 step "Python: .venv with mpcalc and its test tools" \
     bash -c 'python3 -m venv .venv && .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]"'
 

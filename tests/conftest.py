@@ -4,13 +4,20 @@
 a :class:`Result` ``(code, out, err)``. ``run_json(*argv)`` adds ``--json``, checks the document against
 the schema ``mpcalc schema`` prints (``schema_validator``) and returns ``(code, doc)``.
 
+``doc_pages()`` is what a user reads: README.md and every page of docs/ (``doc_section``, ``doc_blocks`` and
+``doc_links`` read them; the ``docs`` fixture yields the pages). Every test of the documentation's text reads it
+through these, whichever page the text is on.
+
 Nothing here starts DPDK: the conformance suite's fixtures are in tests/conformance/conftest.py.
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
+import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -20,6 +27,69 @@ from hypothesis import HealthCheck, settings
 # before any test module is imported, so every @given gets the same settings whatever the collection order.
 settings.register_profile("mpcalc", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("mpcalc")
+
+
+ROOT = Path(__file__).resolve().parent.parent
+#: a Markdown link or image: ](target)
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def doc_pages() -> list[Path]:
+    """README.md, then every page of docs/ by name: the documentation, whose examples and figures the suite checks."""
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _masked(text: str) -> str:
+    """``text`` with its fenced blocks blanked (same length): a ``# comment`` in a block is no heading."""
+    return re.sub(r"^```.*?^```", lambda m: re.sub(r"[^\n]", " ", m.group()), text, flags=re.M | re.S)
+
+
+def doc_section(title: str) -> str:
+    """The section headed ``title`` (at any level) on the one page that has it, down to the next heading of its
+    level or above."""
+    found = []
+    for page in doc_pages():
+        text = page.read_text()
+        prose = _masked(text)
+        head = re.search(rf"^(#+) {re.escape(title)}\n", prose, re.M)
+        if head:
+            nxt = re.compile(rf"^#{{1,{len(head.group(1))}}} ", re.M).search(prose, head.end())
+            found.append(text[head.start() : nxt.start() if nxt else None])
+    assert len(found) == 1, f"{len(found)} pages have a section {title!r}"
+    return found[0]
+
+
+def doc_blocks(lang: str) -> list[tuple[Path, str]]:
+    """Every fenced block of ``lang`` (console, pycon, toml, ...) of the documentation, with its page."""
+    return [
+        (page, block)
+        for page in doc_pages()
+        for block in re.findall(rf"^```{lang}\n(.*?)^```", page.read_text(), re.M | re.S)
+    ]
+
+
+def doc_links() -> list[tuple[Path, str, Path | None, str]]:
+    """Every relative link of the documentation: (page, the link as written, the file it names or None where it
+    names no file of the repository, its #anchor or "")."""
+    out = []
+    for page in doc_pages():
+        for target in LINK.findall(_masked(page.read_text())):
+            if re.match(r"[a-z]+:", target):
+                continue  # https:, mailto:
+            path, _, anchor = target.partition("#")
+            if not path:
+                out.append((page, target, page, anchor))
+                continue
+            file = Path(posixpath.normpath(page.parent / path))
+            inside = not path.startswith("/") and file.is_relative_to(ROOT) and file.exists()
+            out.append((page, target, file if inside else None, anchor))
+    return out
+
+
+@pytest.fixture(scope="session")
+def docs() -> list[Path]:
+    """README.md and the pages of docs/ (``doc_pages()``)."""
+    return doc_pages()
 
 
 class Result(NamedTuple):

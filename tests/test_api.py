@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import doc_blocks
 
 from mpcalc import api
 from mpcalc.dpdk.core.errors import InputError
@@ -93,15 +94,13 @@ def test_the_first_api_stays():
 
 
 def test_the_readme_block_runs():
-    """README's "From Python" block, run as a doctest."""
+    """Every ```pycon block of README.md and docs/ (docs/python.md's "From Python"), run as a doctest."""
     import doctest
-    import re
 
-    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-    blocks = re.findall(r"```pycon\n(.*?)```", text, flags=re.S)
-    assert blocks
-    for block in blocks:
-        test = doctest.DocTestParser().get_doctest(block, {}, "README", "README.md", 0)
+    blocks = doc_blocks("pycon")
+    assert any(page.name == "python.md" for page, _ in blocks)
+    for page, block in blocks:
+        test = doctest.DocTestParser().get_doctest(block, {}, page.stem, str(page), 0)
         runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
         runner.run(test)
         assert runner.summarize(verbose=False).failed == 0

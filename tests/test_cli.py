@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import doc_pages
 from jsonschema import Draft202012Validator
 
 import mpcalc
@@ -549,7 +550,7 @@ def test_cli_runner_version():
     assert mpcalc.__version__ in result.output
 
 
-# --- the README's examples ----------------------------------------------------------------------------------------
+# --- the documentation's examples (README.md and docs/) ---------------------------------------------------------
 
 
 def _example_commands() -> list[tuple[str, int | None]]:
@@ -567,12 +568,12 @@ def _example_commands() -> list[tuple[str, int | None]]:
 
 
 def _readme_commands() -> list[str]:
-    readme = ROOT / "README.md"
-    if not readme.exists():
-        return []
-    text = readme.read_text()
-    cmds = re.findall(r"^\$ mpcalc (.+)$", text, flags=re.M)
-    cmds += re.findall(r"`mpcalc ((?:pool|rib6?|fib6?|mbuf) --[^`]*?)`", text)
+    """Every ``$ mpcalc ...`` line and every inline `mpcalc pool|rib|fib|mbuf --...` of README.md and docs/."""
+    cmds = []
+    for page in doc_pages():
+        text = page.read_text()
+        cmds += re.findall(r"^\$ mpcalc (.+)$", text, flags=re.M)
+        cmds += re.findall(r"`mpcalc ((?:pool|rib6?|fib6?|mbuf) --[^`]*?)`", text)
     # skip synopses such as "pool --count N --elt-size B [--cache-size N]"
     return [c for c in cmds if "..." not in c and "[" not in c and not re.search(r"(^|\s)[A-Z]{1,5}(\s|$)", c)]
 
@@ -605,7 +606,6 @@ def test_readme_examples_run(run, line, code):
     assert not errors, [e.message for e in errors]
 
 
-@pytest.mark.skipif(not (ROOT / "README.md").exists(), reason="no README.md")
 def test_readme_commands_are_examples_or_run_cleanly(run):
     commands = _readme_commands()
     assert commands
@@ -618,7 +618,7 @@ def test_readme_commands_are_examples_or_run_cleanly(run):
 
 
 def test_readme_rib_figures(run_json):
-    # README: "1Mi routes (2Mi nodes) on 4 KiB pages take a 409,044,672-byte objects memzone (390 MiB) by default,
+    # docs/rib.md: "1Mi routes (2Mi nodes) on 4 KiB pages take a 409,044,672-byte objects memzone (390 MiB) by default,
     # 128 MiB with the patch's flags, and 160 MiB for rib6"
     _, doc = run_json("rib", "--routes", "1Mi", "--page-size", "4K", "--flags", "none")
     assert doc["results"][0]["mempools"][0]["memzones"][2]["len"] == 409_044_672

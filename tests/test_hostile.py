@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import doc_section
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -652,9 +653,7 @@ def test_generated_batch_files_answer_every_line(lines, capsys, monkeypatch):
 def test_the_readme_limits_are_the_constants():
     import re
 
-    text = Path("README.md").read_text()
-    section = text[text.index("## Limits") :]
-    section = section[: section.index("\n## ")]
+    section = doc_section("Limits")  # docs/limits.md
     rows = dict(re.findall(r"^\| `(\w+)` \| ([^|]+) \|", section, re.M))
     units = {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 

@@ -17,6 +17,7 @@ from typing import Any
 import kubernetes_validate
 import pytest
 import yaml
+from conftest import doc_blocks
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -317,11 +318,11 @@ def test_the_real_ovs_run_is_of_what_mpcalc_writes_today(run):
 
 
 def test_the_readme_shows_the_k8s_example_as_it_is():
-    """README's Kubernetes example is examples/36-plan.txt (kept current by tests/test_examples.py), verbatim."""
+    """docs/kubernetes.md's example is examples/36-plan.txt (kept current by tests/test_examples.py), verbatim."""
     recorded = (ROOT / "examples" / "36-plan.txt").read_text()
     assert recorded.startswith("$ mpcalc plan examples/plans/cnf-pod.toml --format k8s\n")
     shown = recorded[: recorded.rindex("(exit code 0)")]
-    assert f"```console\n{shown}```\n" in (ROOT / "README.md").read_text()
+    assert shown in [block for _, block in doc_blocks("console")]
 
 
 @pytest.mark.parametrize("path", PLANS, ids=lambda p: p.name)

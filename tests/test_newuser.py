@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from conftest import doc_pages, doc_section
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -606,19 +607,12 @@ def test_plan_errors_name_the_item(tmp_path):
     assert run.err == f"mpcalc: error: {plan}: [[mbuf]] 'p0', key 'count': 'lots' is not a count\n"
 
 
-def _section(title: str) -> str:
-    text = README.read_text()
-    start = text.index(f"\n## {title}")
-    end = text.find("\n## ", start + 1)
-    return text[start : end if end > 0 else None]
-
-
 def test_readme_documents_the_plan_file(tmp_path):
     import tomllib
 
     from jsonschema import Draft202012Validator
 
-    section = _section("Plan files")
+    section = doc_section("Plan files")  # docs/plan.md
     assert "`mpcalc schema --document plan-file`" in section
     schema = json.loads(mpcalc("schema", "--document", "plan-file").out)
     for table in schema["properties"]:
@@ -638,7 +632,9 @@ def test_readme_documents_the_plan_file(tmp_path):
 
 
 def _setup_commands() -> list[str]:
-    return re.findall(r"```sh\n(.*?)\n```", _section("Set-up: two commands"), re.S)
+    section = doc_section("Set-up: two commands")
+    assert section in README.read_text()  # the front door's, not a page of docs/
+    return re.findall(r"```sh\n(.*?)\n```", section, re.S)
 
 
 def test_readme_set_up_is_two_commands():
@@ -690,17 +686,19 @@ def test_readme_first_command_runs_as_written(tmp_path):
 
 
 def test_readme_names_only_what_exists():
-    text = README.read_text()
+    text = "\n".join(page.read_text() for page in doc_pages())  # README.md and docs/
     assert "shared/seeds" not in text and "seed 003" not in text and "seed's" not in text
     assert not re.search(r"`python [a-z]", text)  # Debian 12 has no `python` command
     for path in re.findall(r"`((?:examples|scripts|tests|bench|mpcalc)/[\w./-]+)`", text):
+        if path.startswith("tests/conformance/.build"):
+            continue  # git-ignored: what the conformance suite builds (docs/setup.md)
         assert (ROOT / path).exists() or any(ROOT.glob(path)), path
 
 
 def test_the_exit_code_table_is_the_enum():
     from mpcalc.service.exitcodes import ExitCode
 
-    table = _section("Exit codes")
+    table = doc_section("Exit codes")  # docs/exit-codes.md
     assert sorted(int(c) for c in re.findall(r"^\| (\d+) \|", table, re.M)) == sorted(int(c) for c in ExitCode)
 
 
@@ -771,7 +769,7 @@ def test_regen_draws_at_80_columns_whatever_the_terminal(tmp_path):
     ids=lambda v: " ".join(v)[:40] if isinstance(v, tuple) else None,
 )
 def test_the_exit_codes_of_every_command(argv, stdin, code):
-    """The README's table, for the stream commands too."""
+    """docs/exit-codes.md's table, for the stream commands too."""
     run = mpcalc(*argv, stdin=stdin)
     assert run.code == code, run
     assert "Traceback" not in run.err

@@ -1,4 +1,4 @@
-"""The exit codes of every mpcalc command, streams included (the README's table)."""
+"""The exit codes of every mpcalc command, streams included (docs/exit-codes.md)."""
 
 import enum
 

@@ -1,4 +1,4 @@
-"""The bounds of every reader, each in one constant (the README's "Limits"), and the checks that apply them
+"""The bounds of every reader, each in one constant (docs/limits.md), and the checks that apply them
 as the input is read, before its cost is paid.
 
 A refusal is an :class:`~mpcalc.dpdk.core.errors.InputError` of one line that quotes at most
