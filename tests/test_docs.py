@@ -123,7 +123,9 @@ def _command(lines: list[str]) -> tuple[list[str], int]:
 
 
 def _shown() -> list[Shown]:
-    """Every ``$ mpcalc ...`` (or ``$ .venv/bin/mpcalc ...``) of the console blocks of README.md and docs/."""
+    """Every ``$ mpcalc ...`` (or ``$ .venv/bin/mpcalc ...``) of the console blocks of README.md and docs/, its
+    output shown as mpcalc prints it or through jq; a ``$ .venv/bin/python ... > FILE`` before it in its block is
+    the set-up that makes the files it reads. Another program's command line is shown, never run."""
     out = []
     for page, block in doc_blocks("console"):
         setup = ""
@@ -132,11 +134,15 @@ def _shown() -> list[Shown]:
             if not lines or not lines[0].startswith("$ "):
                 continue
             words, n = _command([lines[0][2:], *lines[1:]])
-            if words[0] not in ("mpcalc", ".venv/bin/mpcalc"):
-                setup = lines[0][2:]  # e.g. the full table's generator, > ipv4-full.txt
+            if words[0] == ".venv/bin/python" and ">" in words:
+                setup = lines[0][2:]  # a generator of the files the next commands read (the full table's)
                 continue
+            if words[0] not in ("mpcalc", ".venv/bin/mpcalc"):
+                continue  # another program's command line: shown, not run
             args, jq_args, rest = words[1:], [], lines[n:]
-            if "|" in args:  # ... --json | jq FILTER
+            if "|" in args:
+                if args[args.index("|") + 1] != "jq":
+                    continue  # through another program (head, grep, ...): not mpcalc's output as it prints it
                 args, jq_args = args[: args.index("|")], args[args.index("|") + 2 :]
             comment = [
                 ln
