@@ -15,11 +15,12 @@ from typing import Any, TextIO
 
 from mpcalc.service.k8s import COMMANDS, not_for, of
 
-#: a plain scalar YAML 1.1 and 1.2 both read back as this string: starts with a letter, '/', '_' or '.'
-#: (or '-' then a letter or '-': an option), then letters, digits and ``-_./``
-_PLAIN = re.compile(r"^(?:[A-Za-z_/.]|-[-A-Za-z])[A-Za-z0-9_./-]*$")
-#: words YAML 1.1 reads as booleans or null (case-insensitive)
-_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
+#: a plain scalar YAML 1.1 and 1.2 both read back as this string: starts with a letter, '/', '_', '.' then a
+#: letter, '/' or '_' ('.0' and '.5' are floats), or '-' then a letter or '-' (an option); then letters, digits
+#: and ``-_./``
+_PLAIN = re.compile(r"^(?:[A-Za-z_/]|\.[A-Za-z_/]|-[-A-Za-z])[A-Za-z0-9_./-]*$")
+#: words YAML 1.1 reads as booleans, null, infinity or not-a-number (case-insensitive)
+_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null", ".inf", ".nan"}
 
 
 def scalar(value: Any) -> str:
@@ -27,6 +28,8 @@ def scalar(value: Any) -> str:
 
     >>> [scalar(v) for v in ("hugepages-2Mi", "784", "--in-memory", "on", "2M:32M", 16, None, True, "")]
     ['hugepages-2Mi', '"784"', '--in-memory', '"on"', '"2M:32M"', '16', 'null', 'true', '""']
+    >>> [scalar(v) for v in (".0", ".Inf", ".nan", ".hidden")]
+    ['".0"', '".Inf"', '".nan"', '.hidden']
     """
     if value is None:
         return "null"
