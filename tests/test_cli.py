@@ -620,7 +620,7 @@ def test_readme_commands_are_examples_or_run_cleanly(run):
     recorded = dict(EXAMPLES)
     refused = _shown_errors()
     for c in commands:
-        rc, _out, err = run(*shlex.split(c))
+        rc, _out, err = run(*shlex.split(c.split(" | ")[0]))  # mpcalc's part of a pipeline
         assert "Traceback" not in err
         if c in refused:  # a page shows the refusal on purpose (docs/drivers.md): exit 2 and that one line
             assert (rc, err) == (ExitCode.USAGE, refused[c] + "\n"), c

@@ -108,6 +108,7 @@ class Shown(NamedTuple):
     page: str
     args: list[str]  # mpcalc's arguments
     jq: list[str]  # the jq filter the page shows the --json document through (``| jq ...``, ``# through jq ...``)
+    grep: str  # the pattern of a ``| grep -E PATTERN`` the page shows the output through, or ""
     setup: str  # a shell command of the same block that makes the files it reads (in an empty folder), or ""
     lines: list[str]  # what the page shows after the command
 
@@ -127,7 +128,8 @@ def _shown() -> list[Shown]:
     output shown as mpcalc prints it or through jq; a ``$ .venv/bin/python ... > FILE`` before it in its block is
     the set-up that makes the files it reads. Another program's command line is shown, never run."""
     out = []
-    for page, block in doc_blocks("console"):
+    blocks = doc_blocks("console") + [(p, b) for p, b in doc_blocks("") if b.startswith("$ mpcalc ")]
+    for page, block in blocks:
         setup = ""
         for part in re.split(r"^(?=\$ )", block, flags=re.M):
             lines = part.splitlines()
@@ -140,10 +142,15 @@ def _shown() -> list[Shown]:
             if words[0] not in ("mpcalc", ".venv/bin/mpcalc"):
                 continue  # another program's command line: shown, not run
             args, jq_args, rest = words[1:], [], lines[n:]
+            grep = ""
             if "|" in args:
-                if args[args.index("|") + 1] != "jq":
-                    continue  # through another program (head, grep, ...): not mpcalc's output as it prints it
-                args, jq_args = args[: args.index("|")], args[args.index("|") + 2 :]
+                pipe, args = args[args.index("|") + 1 :], args[: args.index("|")]
+                if pipe[:2] == ["grep", "-E"] and len(pipe) == 3:
+                    grep = pipe[2]  # the lines of the output that match
+                elif pipe[0] == "jq":
+                    jq_args = pipe[1:]
+                else:
+                    continue  # through another program (head, ...): not mpcalc's output as it prints it
             comment = [
                 ln
                 for ln in rest
@@ -152,7 +159,9 @@ def _shown() -> list[Shown]:
             if comment:
                 jq_args = shlex.split(" ".join(ln[1:].strip() for ln in comment))[2:]  # through jq [-c] FILTER
                 rest = rest[len(comment) :]
-            out.append(Shown(page.name, args, jq_args, setup, rest))
+            if rest and rest[0].startswith("mpcalc: error: "):
+                continue  # a refusal, on stderr: tests/test_cli.py holds it to its line and exit code
+            out.append(Shown(page.name, args, jq_args, grep, setup, rest))
     return out
 
 
@@ -179,7 +188,8 @@ def set_up(tmp_path_factory):
 def test_every_example_shown_is_real_output(shown, set_up, monkeypatch):
     """What a page shows after ``$ mpcalc ...`` is what the command prints at 80 columns (examples/regen.py), line
     for line, in order (``...`` stands for lines left out); a JSON document shown through jq is the command's
-    ``--json`` through that filter (jq's Python binding, the test extra). A command of examples/commands.txt is held
+    ``--json`` through that filter (jq's Python binding, the test extra), and ``| grep -E`` keeps the lines that
+    match. A command of examples/commands.txt is held
     to its recorded file (which tests/test_examples.py holds to the command); any other is run."""
     import jq
 
@@ -198,6 +208,8 @@ def test_every_example_shown_is_real_output(shown, set_up, monkeypatch):
             (json.dumps(a, separators=(",", ":")) if options else json.dumps(a, indent=2)) + "\n" for a in answers
         )
     real = output.splitlines()
+    if shown.grep:
+        real = [line for line in real if re.search(shown.grep, line)]
     at = 0
     for line in shown.lines:
         if line.strip() == "...":
