@@ -334,23 +334,24 @@ class _State:
         owner = self.building.get(sid, "")
         if kind == "MEMPOOL_TAILQ_ENTRY" and not owner:
             self.tailq[sid] = ptr
-        socket = int(f["socket"])
-        a = _alloc((kind, size, int(f["align"]), socket, ptr, self.seq, owner, False, False))
+        socket, align = int(f["socket"]), int(f["align"])
+        a = _alloc((kind, size, align, socket, ptr, self.seq, owner, False, False))
+        line, heap = self.line, self.heap  # _grow and _alloc_cost, inline: the busiest path of a replay
         old = self.allocs.get(ptr)
         if old is not None:  # a pointer handed out twice: its free was not traced
-            self._grow(old.socket, -self._alloc_cost(old))
+            s, was = old.socket if old.socket > 0 else 0, old.size
+            heap[s] = heap.get(s, 0) - self.header - (was + line - 1 if was else line) // line * line
         self.allocs[ptr] = a
-        line = self.line  # _grow(socket, _alloc_cost(a)), inline: the busiest path of a replay
         s = socket if socket > 0 else 0
-        now = self.heap.get(s, 0) + self.header + (size + line - 1) // line * line
-        self.heap[s] = now
+        now = heap.get(s, 0) + self.header + (size + line - 1) // line * line
+        heap[s] = now
         if now > self.peak.get(s, _NO_PEAK)[0]:
             self.peak[s] = (now, self.seq)
         self.last_malloc[sid] = a
-        if self.pending or a.align > line:
+        if self.pending or align > line:
             self._anchor(a)
         else:
-            self.anchor = a.ptr - self.header
+            self.anchor = ptr - self.header
 
     def _anchor(self, a: TraceAlloc) -> None:
         """A known element: the lost ones reserved between it and the previous known one, with nothing freed
@@ -381,10 +382,10 @@ class _State:
         self.anchor, self.pending = start, []
 
     def zmalloc(self, e: Event) -> None:
-        f = e.fields
-        last = self.last_malloc.get(e.stream.index)
+        f, sid = e.fields, e.stream.index
+        last = self.last_malloc.get(sid)
         if last is not None and last.ptr == f["ptr"] and last.socket == f["socket"] and not last.lost:
-            self.last_malloc[e.stream.index] = None  # the usual rte_zmalloc: its malloc, just traced
+            self.last_malloc[sid] = None  # the usual rte_zmalloc: its malloc, just traced
             return
         self.malloc(e, zeroed=True)
 
@@ -553,9 +554,9 @@ def _run(
     for e in events:
         n += 1
         name = e.name
-        if name in counts:
+        try:
             counts[name] += 1
-        else:
+        except KeyError:
             counts[name] = 1
         if e.stream is not last:  # a stream's events share its Stream: one check of identity an event
             last = e.stream
