@@ -303,6 +303,14 @@ def test_bnxt_tx_ring_memzone(rel):
         assert z.align == 4096 and z.cite.startswith(f"{TAGS[rel]}:drivers/net/bnxt/bnxt_txq.c:")
     # a dump's or a trace's bnxt_alloc_rings zones are the driver's
     assert zone_owner("bnxt_0000:3b:00.1-000a_txr") == zone_owner("bnxt_0000:3b:00.1-000a_rxr") == "driver net_bnxt"
-    # the Rx queue's memzone is not modelled, and said so
-    q = bnxt.rx_queue_setup(rel, 0, 0, 1024, dev)
-    assert q.zones == () and any("Rx ring memzone" in s for s in q.not_modelled)
+    # the Rx queue's: vmem (ring + BNXT_RX_EXTRA_MBUF_ENTRIES 8) * 8 (64, 128); cp ring 2 * ring * 16 (64, 128);
+    # the Rx BD ring ring * 16 (64, 4096); no aggregation ring (scattered_rx is 0 at set-up)
+    for nb, ring, size in ((16, 16, 12288), (256, 256, 16384), (512, 512, 32768), (1000, 1024, 61440),
+                           (8192, 8192, 462848)):  # fmt: skip
+        vmem = align_ceil(align_ceil(8 * (ring + 8), 64), 128)
+        rx_start = align_ceil(align_ceil(256 + vmem, 4096) + align_ceil(2 * ring * 16, 128), 4096)
+        assert align_ceil(rx_start + align_ceil(ring * 16, 4096), 4096) == size
+        q = bnxt.rx_queue_setup(rel, 0, 1, nb, dev)
+        assert zones(q) == {"bnxt_0000:3b:00.1-0001_rxr": size}
+        assert q.zones[0].align == 4096 and q.zones[0].cite.startswith(f"{TAGS[rel]}:drivers/net/bnxt/bnxt_rxq.c:")
+    assert any("aggregation ring" in s for s in q.not_modelled)
