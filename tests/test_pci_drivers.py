@@ -26,6 +26,7 @@ from mpcalc.dpdk.drivers import (
     pci,
     virtio_pci,
     vmxnet3,
+    zone_owner,
 )
 from mpcalc.dpdk.drivers.pcibase import RELEASES, TAGS, QueueParts, align_ceil
 
@@ -277,3 +278,39 @@ def test_the_vfs_are_their_pfs_queues_with_fewer_of_them():
     assert drivers.by_pci(0x8086, 0x1520).name == "net_e1000_igb_vf"  # I350 VF
     assert ixgbe_vf.max_queues("22.11") == (8, 8) and igb_vf.max_queues("22.11") == (2, 2)
     assert zones(ixgbe_vf.rx_queue_setup("24.11", 0, 0, 512)) == zones(ixgbe.rx_queue_setup("24.11", 0, 0, 512))
+
+
+def _bnxt_tx_zone(ring: int) -> int:
+    """bnxt_alloc_rings for a Tx queue, from its own lines (v22.11.11:drivers/net/bnxt/bnxt_ring.c:124-209):
+    stats 176 - 8 (or 160/176 from 24.11) -> 192 -> 256; vmem ring * 8 (rounded to 64, 128); cp ring ring * 16
+    (64, 128); the Tx BD ring ring * 16 (64, 4096); each start at 4 KiB."""
+    vmem = align_ceil(align_ceil(ring * 8, 64), 128)
+    cp_start = align_ceil(256 + vmem, 4096)
+    tx_start = align_ceil(cp_start + align_ceil(align_ceil(ring * 16, 64), 128), 4096)
+    return align_ceil(tx_start + align_ceil(ring * 16, 4096), 4096)
+
+
+@pytest.mark.parametrize("rel", RELEASES)
+def test_bnxt_tx_ring_memzone(rel):
+    assert bnxt.stats_len(rel) == 256
+    dev = {"pci_addr": "0000:3b:00.1"}
+    for nb, ring, size in ((16, 16, 12288), (256, 256, 12288), (512, 512, 24576), (1000, 1024, 45056),
+                           (4096, 4096, 167936)):  # fmt: skip
+        assert _bnxt_tx_zone(ring) == size
+        q = bnxt.tx_queue_setup(rel, 0, 10, nb, dev)
+        assert zones(q) == {"bnxt_0000:3b:00.1-000a_txr": size}
+        z = q.zones[0]
+        assert z.align == 4096 and z.cite.startswith(f"{TAGS[rel]}:drivers/net/bnxt/bnxt_txq.c:")
+    # a dump's or a trace's bnxt_alloc_rings zones are the driver's
+    assert zone_owner("bnxt_0000:3b:00.1-000a_txr") == zone_owner("bnxt_0000:3b:00.1-000a_rxr") == "driver net_bnxt"
+    # the Rx queue's: vmem (ring + BNXT_RX_EXTRA_MBUF_ENTRIES 8) * 8 (64, 128); cp ring 2 * ring * 16 (64, 128);
+    # the Rx BD ring ring * 16 (64, 4096); no aggregation ring (scattered_rx is 0 at set-up)
+    for nb, ring, size in ((16, 16, 12288), (256, 256, 16384), (512, 512, 32768), (1000, 1024, 61440),
+                           (8192, 8192, 462848)):  # fmt: skip
+        vmem = align_ceil(align_ceil(8 * (ring + 8), 64), 128)
+        rx_start = align_ceil(align_ceil(256 + vmem, 4096) + align_ceil(2 * ring * 16, 128), 4096)
+        assert align_ceil(rx_start + align_ceil(ring * 16, 4096), 4096) == size
+        q = bnxt.rx_queue_setup(rel, 0, 1, nb, dev)
+        assert zones(q) == {"bnxt_0000:3b:00.1-0001_rxr": size}
+        assert q.zones[0].align == 4096 and q.zones[0].cite.startswith(f"{TAGS[rel]}:drivers/net/bnxt/bnxt_rxq.c:")
+    assert any("aggregation ring" in s for s in q.not_modelled)

@@ -78,11 +78,14 @@ def declare(
     devargs: tuple[str, ...] = (),
     evidence: str = "",
     ids_of: str | None = None,
+    zones: tuple[str, ...] = (),
 ) -> Pmd:
     """A PCI driver module's :class:`Pmd`."""
 
     def dev(port: Port) -> dict[str, object]:
-        return props(mod, port)
+        # the device's properties, and its PCI address (a PCI port is named by it) for the drivers that name
+        # their memzones by it (bnxt_alloc_rings: "bnxt_" PCI_PRI_FMT "-%04x_%s")
+        return {**props(mod, port), "pci_addr": port.name}
 
     def probe(port: Port, p: Platform) -> Parts:
         if not hasattr(mod, "probe"):
@@ -150,6 +153,7 @@ def declare(
         pci_ids=ids,
         kernel_drivers=kernel_drivers,
         bifurcated=bifurcated,
+        zones=zones,
         devargs=frozenset(devargs) | frozenset(getattr(mod, "PROPS", ())),
         provenance=RUN if mod.PROVENANCE == "run" else SOURCE,
         evidence=evidence
