@@ -37,9 +37,9 @@ class Profile:
     measured: str
 
 
-#: v24.09 (19524ad45373e35d5fdc06f4e081444d87ceed80), built with ./configure --with-dpdk (Debian 12's DPDK
-#: 22.11.11 through pkg-config) and the optional parts configured off (tests/conformance/spdk/README.md): every
-#: value below read from the recorded dumps' mempool elt_size, or from the source where said
+#: v24.09 (19524ad45373e35d5fdc06f4e081444d87ceed80) on Debian 12's DPDK 22.11.11, the bdev modules
+#: tests/conformance/spdk/README.md lists: every value below read from the recorded dumps' mempool elt_size, or
+#: from the source where said
 V24_09 = Profile(
     release="v24.09",
     commit="19524ad45373e35d5fdc06f4e081444d87ceed80",
