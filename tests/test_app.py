@@ -227,3 +227,22 @@ def test_testpmd_anon_no_iova_contig_passes_the_no_iova_contig_flag():
     assert pool.flags == 0x20 and pool.ops_name == "ring_mp_mc"  # not SP_PUT (0x4): ring_sp_mc
     d = pool.to_dict()
     assert d["flags"] == ["no_iova_contig"] and d["effective_flags"] == ["no_iova_contig"]
+
+
+def test_eal_refuses_allow_and_block_together():
+    with pytest.raises(InputError, match=r"Options allow \(-a\) and block \(-b\) can't be used at the same time"):
+        eal.parse_eal(["dpdk-testpmd", "-l", "0", "-a", "0000:00:03.0", "-b", "0000:00:04.0"])
+    e, _ = eal.parse_eal(["dpdk-testpmd", "-l", "0", "--block", "0000:00:04.0", "-b", "0000:00:05.0"])
+    assert e.pci_blocked == ["0000:00:04.0", "0000:00:05.0"] and e.to_dict()["pci_blocked"] == e.pci_blocked
+
+
+def test_a_blocked_device_is_not_probed_from_devbind():
+    devbind = (
+        "0000:00:03.0 '82540EM Gigabit Ethernet Controller 100e' drv=uio_pci_generic unused=e1000\n"
+        "0000:00:04.0 '82540EM Gigabit Ethernet Controller 100e' drv=uio_pci_generic unused=e1000\n"
+    )
+    argv = ["dpdk-testpmd", "-l", "0-1", "-n", "4", "--", "--total-num-mbufs=2048"]
+    both = apps.size(argv, Platform(), devbind=devbind)
+    one = apps.size([*argv[:5], "-b", "00:03.0", *argv[5:]], Platform(), devbind=devbind)
+    assert [pt["name"] for pt in both.details["ports"]] == ["0000:00:03.0", "0000:00:04.0"]
+    assert [pt["name"] for pt in one.details["ports"]] == ["0000:00:04.0"]

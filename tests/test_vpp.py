@@ -326,7 +326,7 @@ def test_other_sections_are_listed():
 def test_every_fact_is_cited_at_every_release(tag):
     pr = profiles.profile(tag)
     for fact, (path, _lines) in profiles.FACTS.items():
-        if fact in ("tx_desc_clamp", "memory_unknown", "memory_skip"):
+        if fact in ("tx_desc_clamp", "tx_desc_warn", "memory_unknown", "memory_skip"):
             continue  # facts of some releases only
         assert pr.line(fact) is not None, (tag, fact)
         assert pr.cite(fact).startswith(f"{tag}:{path}:")
@@ -433,3 +433,121 @@ def test_file_and_inline_forms_give_the_same_pool(tmp_path_factory, bpn, data):
     assert a == b and a["requested"] == bpn and a["data_size"] == data
     pages = B.n_pages(bpn, 2 << 20, a["alloc_size"])
     assert a["pages"] == pages and a["buffers"] >= pages * (a["buffers_per_page"] - 1)
+
+
+# --- dev <pci>: the NIC's driver (the driver model, as every application) ---------------------------------------
+
+ICE = ("0000:3b:00.0=ice", "0000:3b:00.1=8086:159b")
+
+
+def _pci(text: str, nics=ICE, devbind: str | None = None, release: str = "26.06"):
+    return vpp.size(["vpp", *text.split()], P, release=release, nics=nics, devbind=devbind)
+
+
+def _zones(result) -> list[str]:
+    return [z.name for z in result.memzones]
+
+
+def test_a_dev_line_is_a_port_of_its_driver_tx_queues_first():
+    from mpcalc.dpdk.drivers import ice
+
+    r = _pci("cpu { main-core 0 corelist-workers 1-2 } dpdk { dev 0000:3b:00.0 { num-rx-queues 2 } }", nics=ICE[:1])
+    (port,) = r.details["vpp"]["ports"]
+    # Rx queues: the config's (above one, within max_rx_queues); Tx: one per thread (main + 2 workers)
+    assert (port["driver"], port["rx_queues"], port["tx_queues"], port["rx_desc"], port["tx_desc"]) == (
+        "net_ice",
+        2,
+        3,
+        1024,
+        1024,
+    )
+    # dpdk_device_setup sets up the Tx queues before the Rx queues (src/plugins/dpdk/device/common.c)
+    names = _zones(r)
+    assert names[names.index("eth_p0_q0_tx_ring") : names.index("eth_p0_q0_tx_ring") + 5] == [
+        "eth_p0_q0_tx_ring",
+        "eth_p0_q1_tx_ring",
+        "eth_p0_q2_tx_ring",
+        "eth_p0_q0_rx_ring",
+        "eth_p0_q1_rx_ring",
+    ]
+    # the ring sizes are the driver model's, for the release VPP's platform names
+    want = ice.rx_queue_setup("22.11", 0, 0, 1024, {})
+    got = next(z for z in r.memzones if z.name == "eth_p0_q0_rx_ring")
+    assert got.len == want.zones[0].size
+    assert "port 0 (0000:3b:00.0, net_ice): from the driver's source, not run" in r.details["notes"]
+    assert r.heap_bytes > _size("cpu { main-core 0 corelist-workers 1-2 } dpdk { no-pci }", "26.06").heap_bytes
+
+
+def test_dev_items_left_zero_come_from_dev_default_and_devargs_go_on_the_allow_list():
+    r = _pci(
+        "dpdk { dev default { num-rx-desc 2048 num-rx-queues 2 devargs max_queues=8 } "
+        "dev 0000:3b:00.1 { num-rx-queues 4 devargs max_queues=16 } dev 0000:3b:00.0 }"
+    )
+    v = r.details["vpp"]
+    assert v["eal_args"][-4:] == ["-a", "0000:3b:00.1,max_queues=16", "-a", "0000:3b:00.0,max_queues=8"]
+    # the ports in PCI address order (EAL's scan), each with its own section over dev default's
+    assert [(p["name"], p["rx_queues"], p["rx_desc"]) for p in v["ports"]] == [
+        ("0000:3b:00.0", 2, 2048),
+        ("0000:3b:00.1", 4, 2048),
+    ]
+
+
+def test_a_dev_line_without_its_driver_is_refused_by_name():
+    with pytest.raises(InputError, match=r"-a 0000:3b:00.0: its driver is the target machine's: give --nic"):
+        _pci("dpdk { dev 0000:3b:00.0 }", nics=())
+
+
+def test_virtio_takes_vpps_256_descriptors_and_the_pci_ports_come_before_the_vdevs():
+    r = _pci("dpdk { vdev net_null0 dev 0000:00:04.0 }", nics=("0000:00:04.0=net_virtio",))
+    ports = r.details["vpp"]["ports"]
+    assert [(p["name"], p["rx_desc"], p["tx_desc"]) for p in ports] == [
+        ("0000:00:04.0", 256, 256),  # dpdk_drivers' n_rx_desc/n_tx_desc for net_virtio
+        ("net_null0", 1024, 1024),
+    ]
+    assert "eth_p0_q0_rx_ring" not in _zones(r)  # virtio names its own vrings
+    assert NEW.cite("virtio_256") == "v26.06:src/plugins/dpdk/device/driver.c:129"
+
+
+def test_tx_descriptors_are_clamped_to_the_drivers_maximum_from_25_02():
+    text = "dpdk { dev 0000:00:03.0 { num-tx-desc 8192 } }"
+    e1000 = ("0000:00:03.0=e1000",)
+    old = _pci(text, nics=e1000, release="24.10")
+    new = _pci(text, nics=e1000, release="25.02")
+    # 24.10 hands 8192 to rte_eth_tx_queue_setup, which refuses it: the interface is in error, its Rx queues set
+    # up, no Tx ring, the port not started (dpdk_device_setup goes on to the Rx queues, then to its error)
+    (port,) = old.details["vpp"]["ports"]
+    assert port["tx_desc"] == 8192 and port["error"].startswith("Invalid value for nb_tx_desc(=8192)")
+    assert "eth_p0_q0_rx_ring" in _zones(old) and "eth_p0_q0_tx_ring" not in _zones(old)
+    assert old.details["vpp"]["numa"][0]["demand"]["tx_descriptors"] == 0
+    assert new.details["vpp"]["ports"][0]["tx_desc"] == 4096  # E1000_MAX_RING_DESC
+    assert any(
+        n.startswith("[0] Configured number of TX descriptors (8192) is bigger than maximum supported (4096)")
+        for n in new.details["notes"]
+    )
+
+
+DEVBIND = """Network devices using DPDK-compatible driver
+============================================
+0000:00:03.0 '82540EM Gigabit Ethernet Controller 100e' drv=uio_pci_generic unused=e1000
+0000:0b:00.0 'VMXNET3 Ethernet Controller 07b0' drv=vfio-pci unused=vmxnet3
+
+Network devices using kernel driver
+===================================
+0000:00:04.0 'Virtio network device 1000' if=eth0 drv=virtio-pci unused=vfio-pci *Active*
+"""
+
+
+def test_without_dev_lines_the_nics_bound_to_dpdk_are_the_ports_but_vmxnet3_is_blocked():
+    r = _pci("dpdk { vdev net_null0 }", nics=(), devbind=DEVBIND)
+    v = r.details["vpp"]
+    assert [p["name"] for p in v["ports"]] == ["0000:00:03.0", "net_null0"]
+    assert v["eal_args"][-2:] == ["-b", "0000:0b:00.0"]
+    assert any("vmxnet3, which VPP blocks unless a dev line names it" in n for n in r.details["notes"])
+    named = _pci("dpdk { dev 0000:0b:00.0 }", nics=(), devbind=DEVBIND)
+    assert [p["driver"] for p in named.details["vpp"]["ports"]] == ["net_vmxnet3"]
+
+
+def test_a_blacklisted_address_is_eals_block_list():
+    r = _pci("dpdk { blacklist 0000:00:03.0 blacklist 8086:10fb }", nics=(), devbind=DEVBIND)
+    assert r.details["vpp"]["eal_args"][:2] == ["-b", "0000:00:03.0"]
+    assert r.details["vpp"]["ports"] == []  # e1000 blocked, vmxnet3 blocked by VPP

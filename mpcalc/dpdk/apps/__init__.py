@@ -108,7 +108,7 @@ def size(
     program = program_of(argv)
     module = importlib.import_module(f"{__package__}.{program}")
     if program in OWN_SIZERS:
-        return module.size(argv, p, cpus, release=vpp_release)  # type: ignore[no-any-return]
+        return module.size(argv, p, cpus, release=vpp_release, nics=nics, devbind=devbind)  # type: ignore[no-any-return]
     e, app_argv = eal_of(argv, p.release.version)
     # the target machine's NICs: which driver takes each PCI address (--nic, --devbind: drivers.naming)
     e.pci_bindings, e.devbind = bindings_of(nics, devbind), devbind

@@ -52,6 +52,8 @@ class EalArgs:
     socket_limit: tuple[int, ...] | None = None
     vdevs: list[str] = field(default_factory=list)
     pci_allowed: list[str] = field(default_factory=list)
+    #: -b/--block: PCI devices EAL does not probe (without -a: EAL refuses both together)
+    pci_blocked: list[str] = field(default_factory=list)
     #: the drivers of the PCI addresses (mpcalc's --nic and --devbind, the target machine's): not EAL's own
     pci_bindings: dict[str, Any] = field(default_factory=dict)
     devbind: str | None = None
@@ -90,6 +92,7 @@ class EalArgs:
             "socket_limit": list(self.socket_limit) if self.socket_limit is not None else None,
             "vdevs": list(self.vdevs),
             "pci_allowed": list(self.pci_allowed),
+            "pci_blocked": list(self.pci_blocked),
             "no_pci": self.no_pci,
             "iova_mode": self.iova_mode,
             "in_memory": self.in_memory,
@@ -338,8 +341,11 @@ def _apply(out: EalArgs, name: str, value: str | None) -> None:
         out.socket_limit = _mb_list(v, "--socket-limit")
     elif name == "vdev":
         out.vdevs.append(v)
-    elif name in ("a", "allow"):
-        out.pci_allowed.append(v)
+    elif name in ("a", "allow", "b", "block"):
+        if out.pci_blocked if name in ("a", "allow") else out.pci_allowed:
+            # eal_parse_common_option's ba_conflict (v22.11.11:lib/eal/common/eal_common_options.c:1655-1670, 1958-1961)
+            raise InputError("Options allow (-a) and block (-b) can't be used at the same time (EAL)", param="command")
+        (out.pci_allowed if name in ("a", "allow") else out.pci_blocked).append(v)
     elif name == "no-pci":
         out.no_pci = True
     elif name == "iova-mode":

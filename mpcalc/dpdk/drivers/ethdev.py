@@ -86,16 +86,18 @@ def vdev_driver(name: str) -> str:
 
 def eal_ports(e: object) -> list[Port]:
     """The ports EAL probes for an application's EAL options: the PCI devices first, in address order (the
-    ``-a`` list; without one and without --no-pci, the devices ``--devbind`` shows bound to DPDK), each bound
+    ``-a`` list; without one and without --no-pci, the devices ``--devbind`` shows bound to DPDK less those of
+    ``-b``), each bound
     to its driver by ``--nic``/``--devbind`` (:mod:`.naming`), then the ``--vdev`` devices in their order
     (rte_bus_probe probes the vdev bus last, v22.11.11:lib/eal/common/eal_common_bus.c:70-90)."""
-    from mpcalc.dpdk.drivers.naming import pci_ports, probed_by_devbind
+    from mpcalc.dpdk.drivers.naming import pci_addr, pci_ports, probed_by_devbind
 
     allowed: list[str] = list(getattr(e, "pci_allowed", []))
     devbind = getattr(e, "devbind", None)
     no_pci = bool(getattr(e, "no_pci", False))
     if not allowed and not no_pci and devbind:
-        allowed = probed_by_devbind(devbind)
+        blocked = {pci_addr(parse_devargs(b)[0]) for b in getattr(e, "pci_blocked", [])}
+        allowed = [a for a in probed_by_devbind(devbind) if a not in blocked]
     pci = [] if no_pci else pci_ports(allowed, dict(getattr(e, "pci_bindings", {}) or {}))
     return pci + vdev_ports(list(getattr(e, "vdevs", [])), first_id=len(pci), before=pci)
 
@@ -219,23 +221,38 @@ def descriptors(port: Port, q: QueueConf, p: Platform) -> tuple[int, int]:
     refused outside the driver's rx_desc_lim/tx_desc_lim with ethdev's own text
     (v22.11.11:lib/ethdev/rte_ethdev.c:1962-1980, 2190-2208; v26.07:lib/ethdev/rte_ethdev.c:2400-2420,
     2656-2676)."""
+    refused = descriptor_refusals(port, q, p)
+    if refused:
+        raise InputError(f"{port.name}: {next(iter(refused.values()))}", param="command")
+    return _descriptors(port, q, p)
+
+
+def _descriptors(port: Port, q: QueueConf, p: Platform) -> tuple[int, int]:
+    drx, dtx = get(port.driver).default_ring_size(port, p)
+    return q.nb_rxd or drx or FALLBACK_RING_SIZE, q.nb_txd or dtx or FALLBACK_RING_SIZE
+
+
+def descriptor_refusals(port: Port, q: QueueConf, p: Platform) -> dict[str, str]:
+    """The queue set-ups ethdev refuses for their descriptor count (``"rx"``/``"tx"``: its log line), before
+    the driver sees them (:func:`descriptors`)."""
     pmd = get(port.driver)
-    drx, dtx = pmd.default_ring_size(port, p)
-    nb_rx = q.nb_rxd or drx or FALLBACK_RING_SIZE
-    nb_tx = q.nb_txd or dtx or FALLBACK_RING_SIZE
+    nb_rx, nb_tx = _descriptors(port, q, p)
+    out = {}
     for nb, lim, what in ((nb_rx, pmd.rx_desc_lim(port, p), "rx"), (nb_tx, pmd.tx_desc_lim(port, p), "tx")):
         why = lim.refusal(nb, what)
         if why is not None:
-            raise InputError(
-                f"{port.name}: {why}: rte_eth_{what}_queue_setup fails (-EINVAL, lib/ethdev/rte_ethdev.c)",
-                param="command",
-            )
-    return nb_rx, nb_tx
+            out[what] = f"{why}: rte_eth_{what}_queue_setup fails (-EINVAL, lib/ethdev/rte_ethdev.c)"
+    return out
 
 
-def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempool]]:
+def configure(
+    port: Port, q: QueueConf, p: Platform, failed: frozenset[str] = frozenset()
+) -> tuple[Parts, list[Mempool]]:
     """rte_eth_dev_configure, the rx/tx queue set-ups and rte_eth_dev_start of one port: ethdev's queue
-    arrays, then the driver's dev_configure, each Rx queue's set-up, each Tx queue's and its dev_start."""
+    arrays, then the driver's dev_configure, each Rx queue's set-up, each Tx queue's (the Tx queues first for an
+    application that sets them up first, ``q.tx_first``) and its dev_start.  ``failed``: the sides (``"rx"``,
+    ``"tx"``) whose set-ups ethdev refused (:func:`descriptor_refusals`) for an application that goes on without
+    them and does not start the port (VPP): they allocate nothing."""
     pmd = get(port.driver)
     out = Parts()
     max_rx, max_tx = pmd.max_queues(port, p)
@@ -254,12 +271,13 @@ def configure(port: Port, q: QueueConf, p: Platform) -> tuple[Parts, list[Mempoo
             Allocation("ethdev->tx_queues", RTE_MAX_QUEUES_PER_PORT * 8, "ethdev"),
         ]
     out.extend(pmd.configure(port, q, p))
-    nb_rx, nb_tx = descriptors(port, q, p)
-    for qid in range(q.nb_rxq):
-        out.extend(pmd.rx_queue_setup(port, qid, nb_rx, q, p))
-    for qid in range(q.nb_txq):
-        out.extend(pmd.tx_queue_setup(port, qid, nb_tx, q, p))
-    out.extend(pmd.start(port, q, p))
+    nb_rx, nb_tx = _descriptors(port, q, p) if failed else descriptors(port, q, p)
+    rx = [pmd.rx_queue_setup(port, qid, nb_rx, q, p) for qid in range(q.nb_rxq if "rx" not in failed else 0)]
+    tx = [pmd.tx_queue_setup(port, qid, nb_tx, q, p) for qid in range(q.nb_txq if "tx" not in failed else 0)]
+    for queue in (*tx, *rx) if q.tx_first else (*rx, *tx):
+        out.extend(queue)
+    if not failed:
+        out.extend(pmd.start(port, q, p))
     pools, out.mempools = out.mempools, []
     return out, pools
 
@@ -338,6 +356,7 @@ __all__ = [
     "max_rx_pktlen",
     "mtu_of",
     "offload_capa",
+    "descriptor_refusals",
     "parse_devargs",
     "port_notes",
     "probe",

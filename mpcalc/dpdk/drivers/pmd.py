@@ -160,6 +160,8 @@ class QueueConf:
     #: the data room of the rx queues' mbuf pool, and the port's MTU (net_tap's rx queue at 26.07)
     rx_data_room: int = 2176
     mtu: int = 1500
+    #: the application sets up its Tx queues before its Rx queues (VPP's dpdk_device_setup)
+    tx_first: bool = False
 
 
 @dataclass(frozen=True)

@@ -25,11 +25,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from mpcalc.dpdk import drivers
-from mpcalc.dpdk.apps.eal import eal_parts, parse_eal, platform_for
+from mpcalc.dpdk.apps.eal import EalArgs, eal_parts, parse_eal, platform_for
 from mpcalc.dpdk.apps.names import real_names
 from mpcalc.dpdk.apps.vpp import buffers as B
 from mpcalc.dpdk.apps.vpp.profiles import DEFAULT, PROFILES, TAGS, Profile, profile
-from mpcalc.dpdk.apps.vpp.startup import VppConfig, parse
+from mpcalc.dpdk.apps.vpp.startup import DevConf, VppConfig, parse
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.heap import heap_cost, hugepages, memzone_len
 from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform
@@ -37,6 +37,7 @@ from mpcalc.dpdk.core.records import Allocation, Mempool, Memzone, Result
 from mpcalc.dpdk.core.standalone import Parts, finish
 from mpcalc.dpdk.core.struct_sizes import sizes
 from mpcalc.dpdk.drivers import ethdev
+from mpcalc.dpdk.drivers.naming import bindings_of
 from mpcalc.dpdk.objects.mempool.checks import create_empty_checks
 from mpcalc.dpdk.objects.mempool.layout import calc_obj_size, header_layout, header_size
 
@@ -52,6 +53,11 @@ DESC_DEFAULT = 1024
 OBJHDR = 24
 MBUF = 128
 PRE_RESERVE = 16 << 20
+#: VPP's table of drivers (dpdk_drivers, src/plugins/dpdk/device/driver.c): the drivers whose Rx/Tx descriptors
+#: it sets, used when the config gives none (dpdk_lib_init, profile facts virtio_256, rx/tx_desc_driver)
+VPP_DRIVER_DESC = {"net_virtio": (256, 256)}
+#: the driver VPP blocks unless a dev line names it (dpdk_bind_devices_to_uio, fact vmxnet3_blocked)
+VMXNET3 = "net_vmxnet3"
 
 
 @dataclass(frozen=True)
@@ -65,7 +71,6 @@ class PortPlan:
     rx_desc: int
     tx_desc: int
     numa: int = 0
-    modelled: bool = True
     #: why DPDK refused its set-up: VPP marks the interface in error and it holds no buffers
     error: str | None = None
 
@@ -80,15 +85,15 @@ class PortPlan:
             "tx_desc": self.tx_desc,
             "rx_buffers": self.rx_queues * self.rx_desc,
             "tx_buffers": self.tx_queues * self.tx_desc,
-            "dpdk_memory_modelled": self.modelled,
             "error": self.error,
         }
 
 
-def eal_argv(cfg: VppConfig) -> list[str]:
+def eal_argv(cfg: VppConfig, blocked: tuple[str, ...] = ()) -> list[str]:
     """The EAL arguments dpdk_config builds, in its order: what the section adds as it is read, then
     ``--in-memory`` (unless no-hugetlb), ``--no-telemetry`` (unless telemetry), ``--file-prefix vpp`` (unless
-    given) and an ``-a`` per ``dev <pci>``."""
+    given) and an ``-a ADDR[,devargs]`` per ``dev <pci>`` (a device's devargs, else ``dev default``'s), or,
+    without one, a ``-b`` per device VPP blocks (``blocked``: vmxnet3)."""
     out = ["vnet"]
     if cfg.no_hugetlb:
         out.append("--no-huge")
@@ -103,8 +108,37 @@ def eal_argv(cfg: VppConfig) -> list[str]:
         out.append("--no-telemetry")
     out += ["--file-prefix", cfg.file_prefix or "vpp"]
     for d in cfg.devs:
-        out += ["-a", d.addr]
+        devargs = d.devargs or cfg.default_dev.devargs
+        out += ["-a", f"{d.addr},{devargs}" if devargs else d.addr]
+    if not cfg.devs:
+        for addr in blocked:
+            out += ["-b", addr]
     return out
+
+
+def blocked_devices(cfg: VppConfig, e: EalArgs) -> tuple[str, ...]:
+    """dpdk_bind_devices_to_uio: without ``dev <pci>`` lines VPP takes every NIC it supports but puts a vmxnet3
+    on its blacklist (EAL's ``-b``) unless a ``dev`` line names it; of the ports ``--devbind`` shows bound to
+    DPDK, the vmxnet3 ones."""
+    if cfg.devs or cfg.no_pci:
+        return ()
+    return tuple(pt.name for pt in ethdev.eal_ports(e) if pt.driver == VMXNET3)
+
+
+def _devconf(cfg: VppConfig, port: ethdev.Port) -> DevConf:
+    """dpdk_find_startup_config: the ``dev <pci>`` section of a PCI port, every item it leaves 0 taken from
+    ``dev default`` (foreach_dpdk_device_config_item in dpdk_config); a vdev's is ``dev default``."""
+    own = next((d for d in cfg.devs if d.addr == port.name), None)
+    if own is None:
+        return cfg.default_dev
+    dflt = cfg.default_dev
+    return replace(
+        own,
+        num_rx_queues=own.num_rx_queues or dflt.num_rx_queues,
+        num_tx_queues=own.num_tx_queues or dflt.num_tx_queues,
+        num_rx_desc=own.num_rx_desc or dflt.num_rx_desc,
+        num_tx_desc=own.num_tx_desc or dflt.num_tx_desc,
+    )
 
 
 def numa_nodes(cfg: VppConfig) -> list[int]:
@@ -225,40 +259,33 @@ def vpp_pools(maps: list[B.BufferMap], p: Platform, pr: Profile) -> tuple[list[M
     return pools, errors
 
 
-def port_plans(cfg: VppConfig, pr: Profile, huge: int, l3cache: bool, p: Platform) -> list[PortPlan]:
-    """dpdk_lib_init: queues and descriptors of each port (a vdev takes ``dev default``)."""
-    dflt = cfg.default_dev
+def port_plans(
+    cfg: VppConfig, ports: list[ethdev.Port], pr: Profile, huge: int, l3cache: bool, p: Platform, notes: list[str]
+) -> list[PortPlan]:
+    """dpdk_lib_init: queues and descriptors of each port, in port order (the PCI ports, then the vdevs), from
+    its startup config (:func:`_devconf`), VPP's table of its driver (``n_rx_desc``/``n_tx_desc``: 256 for
+    net_virtio) and the driver's limits: Rx queues only above one and within ``max_rx_queues``, Tx queues
+    the config's or one per thread, clamped to ``max_tx_queues``; from v25.02 the Tx descriptors clamped to
+    ``tx_desc_lim.nb_max`` with VPP's warning."""
     rxd_default = DESC_DEFAULT if (huge != DEFAULT_PAGE_SIZE or l3cache) else 512
-    threads = cfg.n_threads
     plans: list[PortPlan] = []
-    ports = ethdev.vdev_ports(cfg.vdevs)
     for port in ports:
-        max_rx, max_tx = drivers.get(port.driver).max_queues(port, p)
-        rxq = dflt.num_rx_queues if dflt.num_rx_queues > 1 and max_rx >= dflt.num_rx_queues else 1
-        txq = min(max_tx, dflt.num_tx_queues or threads)
-        plans.append(
-            PortPlan(
-                port.name,
-                port.driver,
-                rxq,
-                txq,
-                dflt.num_rx_desc or rxd_default,
-                dflt.num_tx_desc or rxd_default,
+        pmd = drivers.get(port.driver)
+        dc = _devconf(cfg, port)
+        max_rx, max_tx = pmd.max_queues(port, p)
+        rxq = dc.num_rx_queues if dc.num_rx_queues > 1 and max_rx >= dc.num_rx_queues else 1
+        txq = min(max_tx, dc.num_tx_queues or cfg.n_threads)
+        drv_rx, drv_tx = VPP_DRIVER_DESC.get(port.driver, (0, 0))
+        rxd = dc.num_rx_desc or drv_rx or rxd_default
+        txd = dc.num_tx_desc or drv_tx or rxd_default
+        nb_max = pmd.tx_desc_lim(port, p).nb_max
+        if pr.tx_desc_clamped and txd > nb_max:
+            notes.append(
+                f"[{port.port_id}] Configured number of TX descriptors ({txd}) is bigger than maximum supported "
+                f"({nb_max}): VPP uses {nb_max} ({pr.cite('tx_desc_warn')})"
             )
-        )
-    for d in cfg.devs:
-        rxq = d.num_rx_queues or dflt.num_rx_queues or 1
-        plans.append(
-            PortPlan(
-                d.addr,
-                "pci",
-                rxq,
-                d.num_tx_queues or dflt.num_tx_queues or threads,
-                d.num_rx_desc or dflt.num_rx_desc or rxd_default,
-                d.num_tx_desc or dflt.num_tx_desc or rxd_default,
-                modelled=False,
-            )
-        )
+            txd = nb_max
+        plans.append(PortPlan(port.name, port.driver, rxq, txq, rxd, txd))
     return plans
 
 
@@ -269,8 +296,12 @@ def size(
     release: str | None = None,
     base_dir: str | None = None,
     l3cache: bool = True,
+    nics: list[str] | tuple[str, ...] | None = None,
+    devbind: str | None = None,
 ) -> Result:
-    """Everything VPP maps at start-up for ``argv`` (``vpp -c FILE`` or the inline form) at ``release``."""
+    """Everything VPP maps at start-up for ``argv`` (``vpp -c FILE`` or the inline form) at ``release``; the
+    drivers of its ``dev <pci>`` devices (or, without one, of the NICs bound to DPDK) from ``nics``
+    (``ADDR=DRIVER``) and ``devbind`` (what ``dpdk-devbind.py --status`` prints), as for any application."""
     pr = profile(release)
     cfg = parse(argv, pr, base_dir)
     notes: list[str] = []
@@ -290,21 +321,35 @@ def size(
     plans: list[PortPlan] = []
     pool_errors: list[str] = []
     where = p
+    eal_args: list[str] = []
     if cfg.dpdk_plugin:
-        eargs = eal_argv(cfg)
         # VPP passes no lcores: EAL takes the main thread's affinity, the main core (vpp main sets it)
-        e, _ = parse_eal([*eargs, "-l", str(cfg.main_core or 0)], p.release.version)
+        lcore = ["-l", str(cfg.main_core or 0)]
+        e = _eal(eal_argv(cfg) + lcore, p, nics, devbind)
+        blocked = blocked_devices(cfg, e)
+        if blocked:
+            e = _eal(eal_argv(cfg, blocked) + lcore, p, nics, devbind)
+            notes.append(
+                f"{', '.join(blocked)}: vmxnet3, which VPP blocks unless a dev line names it (-b, "
+                f"{pr.cite('vmxnet3_blocked')})"
+            )
+        if not cfg.devs and not cfg.no_pci and devbind:
+            notes.append(
+                "no dev <pci> lines: VPP also binds every NIC it supports that Linux is not using to its uio-driver; "
+                "the ports counted are those --devbind shows bound to DPDK"
+            )
+        eal_args = eal_argv(cfg, blocked)
         where = platform_for(e, p._replace(page_size=huge))
         sizes(where)  # the struct sizes are known for the releases measured: refuse the others
         parts.allocations += eal_parts(where)
-        ports = ethdev.vdev_ports(cfg.vdevs)
+        ports = ethdev.eal_ports(e)
         parts.extend(ethdev.probe_ports(ports, where))
         pools, pool_errors = vpp_pools(maps, where, pr)
         parts.mempools += pools
         if pool_errors:
             raise InputError(f"VPP stops: {pool_errors[0]}", param="command_line")
-        plans = port_plans(cfg, pr, huge, l3cache, where)
-        for i, (port, plan) in enumerate(zip(ports, plans, strict=False)):
+        plans = port_plans(cfg, ports, pr, huge, l3cache, where, notes)
+        for i, (port, plan) in enumerate(zip(ports, plans, strict=True)):
             q = ethdev.QueueConf(
                 plan.rx_queues,
                 plan.tx_queues,
@@ -312,19 +357,25 @@ def size(
                 plan.tx_desc,
                 lsc_interrupt=False,
                 rx_data_room=B.VLIB_BUFFER_PRE_DATA_SIZE + cfg.data_size,
+                tx_first=True,  # dpdk_device_setup: the Tx queues, then the Rx queues (pr.cite("tx_setup_first"))
             )
             why = ethdev.configure_refusal(port, q, where)
             if why is not None:
                 notes.append(f"{why}: VPP marks the interface in error (dpdk_device_setup)")
                 plans[i] = replace(plan, error=why)
                 continue
-            qparts, qpools = ethdev.configure(port, q, where)
+            failed = ethdev.descriptor_refusals(port, q, where)
+            for what, text in failed.items():
+                notes.append(f"{port.name}: {text}: VPP marks the interface in error (dpdk_device_setup)")
+                plans[i] = replace(plans[i], error=text)
+            qparts, qpools = ethdev.configure(port, q, where, frozenset(failed))
             parts.extend(qparts)
             parts.mempools += qpools
+            notes += ethdev.port_notes([port], q, where)
         parts.allocations = real_names(parts.allocations)
     result = finish("app", 0, where, parts)
     heap = result.heap_bytes
-    vpp = _details(cfg, pr, maps, plans, heap, huge, where, notes, l3cache)
+    vpp = _details(cfg, pr, maps, plans, heap, huge, where, notes, l3cache, eal_args)
     details: dict[str, object] = {
         "program": "vpp",
         "application": "vpp",
@@ -340,6 +391,13 @@ def size(
     return result._replace(details=details, heap_bytes=heap, hugepages=hugepages(heap, where))
 
 
+def _eal(argv: list[str], p: Platform, nics: list[str] | tuple[str, ...] | None, devbind: str | None) -> EalArgs:
+    """EAL's reading of the arguments VPP builds, the target machine's NICs bound to their drivers."""
+    e, _ = parse_eal(argv, p.release.version)
+    e.pci_bindings, e.devbind = bindings_of(nics, devbind), devbind
+    return e
+
+
 def _details(
     cfg: VppConfig,
     pr: Profile,
@@ -350,6 +408,7 @@ def _details(
     p: Platform,
     notes: list[str],
     l3cache: bool,
+    eal_args: list[str],
 ) -> dict[str, object]:
     threads = cfg.n_threads
     pre_pages = -(-PRE_RESERVE // huge)
@@ -428,11 +487,6 @@ def _details(
         )
     if cfg.cpu_ignored:
         notes.append(f"cpu {{}}: cpu_config stops reading at '{cfg.cpu_ignored}' (no error: {pr.cite('cpu_break')})")
-    if any(not x.modelled for x in plans):
-        notes.append(
-            "dev <pci>: the NIC's own DPDK memory (descriptor rings, PMD data) depends on its driver, not modelled; "
-            "its buffers are counted in the demand"
-        )
     if not l3cache and huge == DEFAULT_PAGE_SIZE:
         notes.append(f"no L3 cache: the ports' default descriptors are 512 ({pr.cite('l3cache_512')})")
     if cfg.ignored:
@@ -446,7 +500,7 @@ def _details(
         "config": cfg.to_dict(),
         "default_hugepage_size": huge,
         "dpdk_plugin": cfg.dpdk_plugin,
-        "eal_args": eal_argv(cfg)[1:] if cfg.dpdk_plugin else [],
+        "eal_args": eal_args[1:],
         "threads": threads,
         "ports": [x.to_dict() for x in plans],
         "numa": nodes,

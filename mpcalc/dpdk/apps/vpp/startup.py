@@ -65,6 +65,8 @@ class DevConf:
     num_tx_desc: int = 0
     workers: tuple[int, ...] = ()
     name: str | None = None
+    #: ``devargs %s``: appended to the device's ``-a`` (dpdk_config)
+    devargs: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -75,6 +77,7 @@ class DevConf:
             "num_tx_desc": self.num_tx_desc,
             "workers": list(self.workers),
             "name": self.name,
+            "devargs": self.devargs,
         }
 
 
@@ -517,7 +520,11 @@ def _dpdk(cfg: VppConfig, body: str, profile: Profile) -> None:
         if matched:
             continue
         if c.prefix("blacklist"):
-            c.string()
+            addr = c.pci_addr()
+            if addr is not None:
+                cfg.eal_extra += ["-b", addr]  # blacklist %x:%x:%x.%x: "-b" and the address (dpdk_config)
+            else:
+                c.string()  # a vendor:device or VMBUS blacklist: applied by VPP's own binding, not modelled
             continue
         if c.literal("default"):
             continue
@@ -558,7 +565,9 @@ def _dev(dev: DevConf, body: str, profile: Profile) -> None:
         else:
             if c.prefix("name"):
                 dev.name = c.string()
-            elif c.prefix("tag") or c.prefix("devargs"):
+            elif c.prefix("devargs"):
+                dev.devargs = c.string()
+            elif c.prefix("tag"):
                 c.string()
             elif c.prefix("workers"):
                 w = c.bitmap_list()
