@@ -347,6 +347,9 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             lsc_interrupt=False,
             rx_data_room=p.release.mbuf_default_dataroom + p.release.pktmbuf_headroom,
             mtu=ethdev.mtu_of(t.max_pkt_len),
+            # a port's Tx queues are set up in its init loop, the Rx queues after every port's
+            # (v22.11.11:examples/l3fwd/main.c:1316, 1364): Tx first (two ports: p0 Tx, p1 Tx, p0 Rx, p1 Rx there)
+            tx_first=True,
         )
         # port_conf asks for RTE_ETH_RX_OFFLOAD_CHECKSUM (v22.11.11:examples/l3fwd/main.c:119-124), masked by the
         # port's capabilities with --relax-rx-offload (v23.11.7:examples/l3fwd/main.c:1297-1310);

@@ -503,6 +503,8 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             t.lsc_interrupt,
             rx_data_room=t.mbuf_sizes[0],
             mtu=ethdev.mtu_of(t.max_pkt_len),
+            # start_port: "setup tx queues", then "setup rx queues" (v22.11.11:app/test-pmd/testpmd.c:3092, 3132)
+            tx_first=True,
         )
         for port in ports:
             tx_capa = ethdev.offload_capa(port, p)[1]

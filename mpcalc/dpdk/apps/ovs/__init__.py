@@ -67,7 +67,8 @@ def _device(pp: PortPlan, port_id: int, bindings: dict[str, Any], parts: Parts, 
             f"port {pp.port.name}: {pp.n_rxq} Rx / {pp.n_txq} Tx queues asked, the port sets up {n_rxq} / {n_txq} "
             f"(MIN(info.max_rx_queues, n_rxq), lib/netdev-dpdk.c:1200-1201; {pmd.name}'s {max_rx} / {max_tx})"
         )
-    q = QueueConf(n_rxq, n_txq, pp.rxq_size, pp.txq_size, lsc_interrupt=False, mtu=pp.mtu)
+    # dpdk_eth_dev_port_config sets up the Tx queues, then the Rx queues (v3.1.0:lib/netdev-dpdk.c:1093, 1109)
+    q = QueueConf(n_rxq, n_txq, pp.rxq_size, pp.txq_size, lsc_interrupt=False, mtu=pp.mtu, tx_first=True)
     out = ethdev.probe(dev, p, first=False)
     conf, pools = ethdev.configure(dev, q, p)
     out.extend(conf)

@@ -365,7 +365,7 @@ def size(
                 plans[i] = replace(plan, error=why)
                 continue
             failed = ethdev.descriptor_refusals(port, q, where)
-            for what, text in failed.items():
+            for text in failed.values():
                 notes.append(f"{port.name}: {text}: VPP marks the interface in error (dpdk_device_setup)")
                 plans[i] = replace(plans[i], error=text)
             qparts, qpools = ethdev.configure(port, q, where, frozenset(failed))
