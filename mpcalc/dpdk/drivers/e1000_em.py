@@ -21,10 +21,13 @@ from mpcalc.dpdk.drivers.pcibase import (
     QueueParts,
     Source,
     Zone,
+    desc_multiple,
     dev_int,
-    eth_zone,
+    dev_private,
     intel_dirs,
-    refuse,
+    ring_parts,
+    ring_zone,
+    sw_queue,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
 
@@ -252,79 +255,37 @@ def default_ring(rel: str) -> tuple[int, int]:
     return DEFAULT_RING, DEFAULT_RING
 
 
-def _check(rel: str, side: str, nb_desc: int) -> Rejection | None:
-    if nb_desc % EM_RXD_ALIGN or not E1000_MIN_RING_DESC <= nb_desc <= E1000_MAX_RING_DESC:
-        return refuse(
-            f"nb_desc {nb_desc} is not a multiple of {EM_RXD_ALIGN} in [{E1000_MIN_RING_DESC}, {E1000_MAX_RING_DESC}]"
-            " (the driver returns -EINVAL without a message)",
-            f"eth_em_{side}_queue_setup",
-            SOURCE.cite(rel, f"{side}_check"),
-        )
-    return None
+def _queue(rel: str, side: str, port: int, queue: int, nb_desc: int) -> QueueParts | Rejection:
+    """eth_em_{rx,tx}_queue_setup: the ring memzone for E1000_MAX_RING_DESC descriptors, the queue, the software
+    ring; nb_desc a multiple of EM_RXD_ALIGN in [E1000_MIN_RING_DESC, E1000_MAX_RING_DESC]."""
+    lo, hi = E1000_MIN_RING_DESC, E1000_MAX_RING_DESC
+    bad = desc_multiple(SOURCE, rel, side, nb_desc, EM_RXD_ALIGN, lo, hi, f"eth_em_{side}_queue_setup")
+    if bad:
+        return bad
+    s = SIZES[rel]
+    return ring_parts(
+        SOURCE,
+        rel,
+        port,
+        queue,
+        nb_desc,
+        ring_zone(side, DESC * hi, RTE_CACHE_LINE_SIZE, "E1000_MAX_RING_DESC"),
+        sw_queue(side, s[f"em_{side}_queue"], s[f"em_{side}_entry"] * nb_desc),
+    )
 
 
 def rx_queue_setup(
     rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
 ) -> QueueParts | Rejection:
-    """eth_em_rx_queue_setup: the rx_ring memzone for 4096 descriptors, the queue, the software ring."""
-    bad = _check(rel, "rx", nb_desc)
-    if bad:
-        return bad
-    s = SIZES[rel]
-    return QueueParts(
-        nb_desc,
-        zones=(
-            Zone(
-                eth_zone(port, queue, "rx_ring"),
-                DESC * E1000_MAX_RING_DESC,
-                RTE_CACHE_LINE_SIZE,
-                SOURCE.cite(rel, "rx_size", "rx_zone"),
-                "rx descriptors (E1000_MAX_RING_DESC)",
-            ),
-        ),
-        allocs=(
-            Alloc("ethdev RX queue", s["em_rx_queue"], RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "rx_queue"), "rx queue"),
-            Alloc(
-                "rxq->sw_ring",
-                s["em_rx_entry"] * nb_desc,
-                RTE_CACHE_LINE_SIZE,
-                SOURCE.cite(rel, "rx_sw_ring"),
-                "rx software ring",
-            ),
-        ),
-    )
+    """eth_em_rx_queue_setup (:func:`_queue`)."""
+    return _queue(rel, "rx", port, queue, nb_desc)
 
 
 def tx_queue_setup(
     rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
 ) -> QueueParts | Rejection:
-    """eth_em_tx_queue_setup: the tx_ring memzone for 4096 descriptors, the queue, the software ring."""
-    bad = _check(rel, "tx", nb_desc)
-    if bad:
-        return bad
-    s = SIZES[rel]
-    return QueueParts(
-        nb_desc,
-        zones=(
-            Zone(
-                eth_zone(port, queue, "tx_ring"),
-                DESC * E1000_MAX_RING_DESC,
-                RTE_CACHE_LINE_SIZE,
-                SOURCE.cite(rel, "tx_size", "tx_zone"),
-                "tx descriptors (E1000_MAX_RING_DESC)",
-            ),
-        ),
-        allocs=(
-            Alloc("ethdev TX queue", s["em_tx_queue"], RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "tx_queue"), "tx queue"),
-            Alloc(
-                "txq->sw_ring",
-                s["em_tx_entry"] * nb_desc,
-                RTE_CACHE_LINE_SIZE,
-                SOURCE.cite(rel, "tx_sw_ring"),
-                "tx software ring",
-            ),
-        ),
-    )
+    """eth_em_tx_queue_setup (:func:`_queue`)."""
+    return _queue(rel, "tx", port, queue, nb_desc)
 
 
 def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
@@ -332,13 +293,7 @@ def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tu
     rte_zmalloc("e1000", RTE_ETHER_ADDR_LEN * rar_entry_count)."""
     rar = dev_int(dev, "rar_entry_count", E1000_RAR_ENTRIES)
     return (), (
-        Alloc(
-            "ethdev private structure",
-            SIZES[rel]["e1000_adapter"],
-            RTE_CACHE_LINE_SIZE,
-            SOURCE.cite(rel, "dev_private"),
-            "dev_private",
-        ),
+        dev_private(SOURCE, rel, SIZES[rel]["e1000_adapter"]),
         Alloc("e1000", 6 * rar, 0, SOURCE.cite(rel, "mac_addrs"), "mac_addrs"),
     )
 

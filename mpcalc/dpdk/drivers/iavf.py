@@ -15,13 +15,13 @@ import sys
 from mpcalc.dpdk.core.errors import Rejection
 from mpcalc.dpdk.drivers import intelring as ir
 from mpcalc.dpdk.drivers.pcibase import (
-    RTE_CACHE_LINE_SIZE,
     Alloc,
     DescLim,
     QueueParts,
     Source,
     Zone,
     dev_int,
+    dev_private,
     intel_dirs,
     since,
 )
@@ -311,18 +311,9 @@ def tx_queue_setup(
 
 
 def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
-    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct iavf_adapter), ...): the device's dev_private, an
-    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
-    Its MAC tables and other per-device allocations are not modelled."""
-    return (), (
-        Alloc(
-            "ethdev private structure",
-            SIZES[rel]["iavf_adapter"],
-            RTE_CACHE_LINE_SIZE,
-            SOURCE.cite(rel, "dev_private"),
-            "dev_private",
-        ),
-    )
+    """The device's dev_private, struct iavf_adapter (:func:`~mpcalc.dpdk.drivers.pcibase.dev_private`); its MAC
+    tables and other per-device allocations are not modelled."""
+    return (), (dev_private(SOURCE, rel, SIZES[rel]["iavf_adapter"]),)
 
 
 PMD = declare(

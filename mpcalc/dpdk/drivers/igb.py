@@ -14,16 +14,18 @@ import sys
 
 from mpcalc.dpdk.core.errors import Rejection
 from mpcalc.dpdk.drivers.pcibase import (
-    RTE_CACHE_LINE_SIZE,
     Alloc,
     DescLim,
     QueueParts,
     Source,
     Zone,
+    desc_multiple,
     dev_int,
+    dev_private,
     intel_dirs,
-    refuse,
     ring_parts,
+    ring_zone,
+    sw_queue,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
 
@@ -210,86 +212,43 @@ def default_ring(rel: str) -> tuple[int, int]:
     return 0, 0
 
 
-def _check(rel: str, side: str, nb_desc: int) -> Rejection | None:
-    if nb_desc % IGB_RXD_ALIGN or not E1000_MIN_RING_DESC <= nb_desc <= E1000_MAX_RING_DESC:
-        return refuse(
-            f"nb_desc {nb_desc} is not a multiple of {IGB_RXD_ALIGN} in [{E1000_MIN_RING_DESC}, "
-            f"{E1000_MAX_RING_DESC}] (-EINVAL without a message)",
-            f"eth_igb_{side}_queue_setup",
-            SOURCE.cite(rel, f"{side}_check"),
-        )
-    return None
+def _queue(rel: str, side: str, port: int, queue: int, nb_desc: int) -> QueueParts | Rejection:
+    """eth_igb_{rx,tx}_queue_setup: the ring memzone for E1000_MAX_RING_DESC descriptors, the queue, the software
+    ring; nb_desc a multiple of IGB_RXD_ALIGN in [E1000_MIN_RING_DESC, E1000_MAX_RING_DESC]."""
+    lo, hi = E1000_MIN_RING_DESC, E1000_MAX_RING_DESC
+    bad = desc_multiple(SOURCE, rel, side, nb_desc, IGB_RXD_ALIGN, lo, hi, f"eth_igb_{side}_queue_setup")
+    if bad:
+        return bad
+    s = SIZES[rel]
+    return ring_parts(
+        SOURCE,
+        rel,
+        port,
+        queue,
+        nb_desc,
+        ring_zone(side, DESC * hi, E1000_ALIGN, "E1000_MAX_RING_DESC"),
+        sw_queue(side, s[f"igb_{side}_queue"], s[f"igb_{side}_entry"] * nb_desc),
+    )
 
 
 def rx_queue_setup(
     rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
 ) -> QueueParts | Rejection:
-    """eth_igb_rx_queue_setup."""
-    bad = _check(rel, "rx", nb_desc)
-    if bad:
-        return bad
-    s = SIZES[rel]
-    return ring_parts(
-        SOURCE,
-        rel,
-        port,
-        queue,
-        nb_desc,
-        (
-            "rx_ring",
-            DESC * E1000_MAX_RING_DESC,
-            E1000_ALIGN,
-            ("rx_size", "rx_zone"),
-            "rx descriptors (E1000_MAX_RING_DESC)",
-        ),
-        [
-            ("ethdev RX queue", s["igb_rx_queue"], ("rx_queue",), "rx queue"),
-            ("rxq->sw_ring", s["igb_rx_entry"] * nb_desc, ("rx_sw_ring",), "rx software ring"),
-        ],
-    )
+    """eth_igb_rx_queue_setup (:func:`_queue`)."""
+    return _queue(rel, "rx", port, queue, nb_desc)
 
 
 def tx_queue_setup(
     rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
 ) -> QueueParts | Rejection:
-    """eth_igb_tx_queue_setup."""
-    bad = _check(rel, "tx", nb_desc)
-    if bad:
-        return bad
-    s = SIZES[rel]
-    return ring_parts(
-        SOURCE,
-        rel,
-        port,
-        queue,
-        nb_desc,
-        (
-            "tx_ring",
-            DESC * E1000_MAX_RING_DESC,
-            E1000_ALIGN,
-            ("tx_size", "tx_zone"),
-            "tx descriptors (E1000_MAX_RING_DESC)",
-        ),
-        [
-            ("ethdev TX queue", s["igb_tx_queue"], ("tx_queue",), "tx queue"),
-            ("txq->sw_ring", s["igb_tx_entry"] * nb_desc, ("tx_sw_ring",), "tx software ring"),
-        ],
-    )
+    """eth_igb_tx_queue_setup (:func:`_queue`)."""
+    return _queue(rel, "tx", port, queue, nb_desc)
 
 
 def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
-    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct e1000_adapter), ...): the device's dev_private, an
-    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
-    Its MAC tables and other per-device allocations are not modelled."""
-    return (), (
-        Alloc(
-            "ethdev private structure",
-            SIZES[rel]["e1000_adapter"],
-            RTE_CACHE_LINE_SIZE,
-            SOURCE.cite(rel, "dev_private"),
-            "dev_private",
-        ),
-    )
+    """The device's dev_private, struct e1000_adapter (:func:`~mpcalc.dpdk.drivers.pcibase.dev_private`); its MAC
+    tables and other per-device allocations are not modelled."""
+    return (), (dev_private(SOURCE, rel, SIZES[rel]["e1000_adapter"]),)
 
 
 PMD = declare(

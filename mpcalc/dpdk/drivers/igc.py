@@ -13,15 +13,17 @@ import sys
 
 from mpcalc.dpdk.core.errors import Rejection
 from mpcalc.dpdk.drivers.pcibase import (
-    RTE_CACHE_LINE_SIZE,
     Alloc,
     DescLim,
     QueueParts,
     Source,
     Zone,
+    dev_private,
     intel_dirs,
     refuse,
     ring_parts,
+    ring_zone,
+    sw_queue,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
 
@@ -243,66 +245,38 @@ def _check(rel: str, side: str, nb_desc: int) -> Rejection | None:
     return None
 
 
-def rx_queue_setup(
-    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
-) -> QueueParts | Rejection:
-    """eth_igc_rx_queue_setup."""
-    bad = _check(rel, "rx", nb_desc)
+def _queue(rel: str, side: str, port: int, queue: int, nb_desc: int) -> QueueParts | Rejection:
+    """eth_igc_{rx,tx}_queue_setup: the ring memzone for IGC_MAX_RXD/IGC_MAX_TXD descriptors, the queue, the
+    software ring and, where the release has it, the Tx queue's dummy packet."""
+    bad = _check(rel, side, nb_desc)
     if bad:
         return bad
     s = SIZES[rel]
-    return ring_parts(
-        SOURCE,
-        rel,
-        port,
-        queue,
-        nb_desc,
-        ("rx_ring", DESC * IGC_MAX_DESC, IGC_ALIGN, ("rx_size", "rx_zone"), "rx descriptors (IGC_MAX_RXD)"),
-        [
-            ("ethdev RX queue", s["igc_rx_queue"], ("rx_queue",), "rx queue"),
-            ("rxq->sw_ring", s["igc_rx_entry"] * nb_desc, ("rx_sw_ring",), "rx software ring"),
-        ],
-    )
+    allocs = sw_queue(side, s[f"igc_{side}_queue"], s[f"igc_{side}_entry"] * nb_desc)
+    if side == "tx" and SOURCE.has(rel, "dummy"):
+        allocs.append(("dummy_pkt", IGC_DUMMY_PKT_SIZE, ("dummy",), "tx dummy packet"))
+    limit = "IGC_MAX_RXD" if side == "rx" else "IGC_MAX_TXD"
+    return ring_parts(SOURCE, rel, port, queue, nb_desc, ring_zone(side, DESC * IGC_MAX_DESC, IGC_ALIGN, limit), allocs)
+
+
+def rx_queue_setup(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> QueueParts | Rejection:
+    """eth_igc_rx_queue_setup (:func:`_queue`)."""
+    return _queue(rel, "rx", port, queue, nb_desc)
 
 
 def tx_queue_setup(
     rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
 ) -> QueueParts | Rejection:
-    """eth_igc_tx_queue_setup."""
-    bad = _check(rel, "tx", nb_desc)
-    if bad:
-        return bad
-    s = SIZES[rel]
-    allocs = [
-        ("ethdev TX queue", s["igc_tx_queue"], ("tx_queue",), "tx queue"),
-        ("txq->sw_ring", s["igc_tx_entry"] * nb_desc, ("tx_sw_ring",), "tx software ring"),
-    ]
-    if SOURCE.has(rel, "dummy"):
-        allocs.append(("dummy_pkt", IGC_DUMMY_PKT_SIZE, ("dummy",), "tx dummy packet"))
-    return ring_parts(
-        SOURCE,
-        rel,
-        port,
-        queue,
-        nb_desc,
-        ("tx_ring", DESC * IGC_MAX_DESC, IGC_ALIGN, ("tx_size", "tx_zone"), "tx descriptors (IGC_MAX_TXD)"),
-        allocs,
-    )
+    """eth_igc_tx_queue_setup (:func:`_queue`)."""
+    return _queue(rel, "tx", port, queue, nb_desc)
 
 
 def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
-    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct igc_adapter), ...): the device's dev_private, an
-    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
-    Its MAC tables and other per-device allocations are not modelled."""
-    return (), (
-        Alloc(
-            "ethdev private structure",
-            SIZES[rel]["igc_adapter"],
-            RTE_CACHE_LINE_SIZE,
-            SOURCE.cite(rel, "dev_private"),
-            "dev_private",
-        ),
-    )
+    """The device's dev_private, struct igc_adapter (:func:`~mpcalc.dpdk.drivers.pcibase.dev_private`); its MAC
+    tables and other per-device allocations are not modelled."""
+    return (), (dev_private(SOURCE, rel, SIZES[rel]["igc_adapter"]),)
 
 
 PMD = declare(

@@ -17,13 +17,14 @@ import sys
 
 from mpcalc.dpdk.core.errors import Rejection
 from mpcalc.dpdk.drivers.pcibase import (
-    RTE_CACHE_LINE_SIZE,
     Alloc,
     DescLim,
     QueueParts,
     Source,
     Zone,
+    desc_multiple,
     dev_int,
+    dev_private,
     intel_dirs,
     refuse,
     ring_parts,
@@ -314,14 +315,8 @@ def default_ring(rel: str) -> tuple[int, int]:
 
 
 def _check(rel: str, side: str, nb_desc: int) -> Rejection | None:
-    if nb_desc % IXGBE_RXD_ALIGN or not min_ring_desc(rel) <= nb_desc <= max_ring_desc(rel):
-        return refuse(
-            f"nb_desc {nb_desc} is not a multiple of {IXGBE_RXD_ALIGN} in [{min_ring_desc(rel)}, "
-            f"{max_ring_desc(rel)}] (-EINVAL without a message)",
-            f"ixgbe_dev_{side}_queue_setup",
-            SOURCE.cite(rel, f"{side}_check"),
-        )
-    return None
+    lo, hi = min_ring_desc(rel), max_ring_desc(rel)
+    return desc_multiple(SOURCE, rel, side, nb_desc, IXGBE_RXD_ALIGN, lo, hi, f"ixgbe_dev_{side}_queue_setup")
 
 
 def bulk_alloc(nb_desc: int, rx_free_thresh: int) -> bool:
@@ -427,18 +422,9 @@ def tx_queue_setup(
 
 
 def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
-    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct ixgbe_adapter), ...): the device's dev_private, an
-    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
-    Its MAC tables and other per-device allocations are not modelled."""
-    return (), (
-        Alloc(
-            "ethdev private structure",
-            SIZES[rel]["ixgbe_adapter"],
-            RTE_CACHE_LINE_SIZE,
-            SOURCE.cite(rel, "dev_private"),
-            "dev_private",
-        ),
-    )
+    """The device's dev_private, struct ixgbe_adapter (:func:`~mpcalc.dpdk.drivers.pcibase.dev_private`); its MAC
+    tables and other per-device allocations are not modelled."""
+    return (), (dev_private(SOURCE, rel, SIZES[rel]["ixgbe_adapter"]),)
 
 
 PMD = declare(

@@ -254,3 +254,44 @@ def dev_int(dev: Mapping[str, object] | None, key: str, default: int) -> int:
     """An integer property of the device (``dev[key]``), else the default."""
     v = (dev or {}).get(key, default)
     return int(v) if isinstance(v, (int, str)) else default
+
+
+def ring_zone(
+    side: str, size: int, align: int, limit: str, keys: tuple[str, ...] | None = None, ring: str | None = None
+) -> tuple[str, int, int, tuple[str, ...], str]:
+    """A :func:`ring_parts` zone: the ``<side>_ring`` descriptors (``ring`` for a driver that names its own) of
+    ``size`` bytes, sized for the driver's ``limit`` whatever nb_desc is, cited by ``<side>_size`` and
+    ``<side>_zone`` unless ``keys`` are given."""
+    role = f"{side} descriptors ({limit})"
+    return ring or f"{side}_ring", size, align, keys or (f"{side}_size", f"{side}_zone"), role
+
+
+def sw_queue(side: str, queue_size: int, sw_ring_size: int) -> list[tuple[str, int, tuple[str, ...], str]]:
+    """The :func:`ring_parts` allocations of an Intel-style queue set-up: its queue structure (``ethdev RX queue``
+    / ``ethdev TX queue``, key ``<side>_queue``) and its software ring (``rxq->sw_ring`` / ``txq->sw_ring``, key
+    ``<side>_sw_ring``) of ``sw_ring_size`` bytes."""
+    return [
+        (f"ethdev {side.upper()} queue", queue_size, (f"{side}_queue",), f"{side} queue"),
+        (f"{side}q->sw_ring", sw_ring_size, (f"{side}_sw_ring",), f"{side} software ring"),
+    ]
+
+
+def desc_multiple(
+    src: Source, rel: str, side: str, nb_desc: int, align: int, lo: int, hi: int, function: str
+) -> Rejection | None:
+    """The queue set-up's nb_desc test of e1000/igb/ixgbe: a multiple of ``align`` in [lo, hi], else -EINVAL
+    without a message (cited by ``<side>_check``)."""
+    if nb_desc % align or not lo <= nb_desc <= hi:
+        return refuse(
+            f"nb_desc {nb_desc} is not a multiple of {align} in [{lo}, {hi}] (-EINVAL without a message)",
+            function,
+            src.cite(rel, f"{side}_check"),
+        )
+    return None
+
+
+def dev_private(src: Source, rel: str, size: int) -> Alloc:
+    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct <adapter>), ...): the device's dev_private, an
+    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97),
+    cited by the driver's ``dev_private`` key."""
+    return Alloc("ethdev private structure", size, RTE_CACHE_LINE_SIZE, src.cite(rel, "dev_private"), "dev_private")
