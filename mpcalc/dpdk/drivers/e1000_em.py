@@ -13,21 +13,16 @@ from __future__ import annotations
 
 import sys
 
-from mpcalc.dpdk.core.errors import Rejection
 from mpcalc.dpdk.drivers.pcibase import (
     RTE_CACHE_LINE_SIZE,
     Alloc,
     DescLim,
-    QueueParts,
+    SimpleRing,
     Source,
     Zone,
-    desc_multiple,
     dev_int,
     dev_private,
     intel_dirs,
-    ring_parts,
-    ring_zone,
-    sw_queue,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
 
@@ -255,37 +250,20 @@ def default_ring(rel: str) -> tuple[int, int]:
     return DEFAULT_RING, DEFAULT_RING
 
 
-def _queue(rel: str, side: str, port: int, queue: int, nb_desc: int) -> QueueParts | Rejection:
-    """eth_em_{rx,tx}_queue_setup: the ring memzone for E1000_MAX_RING_DESC descriptors, the queue, the software
-    ring; nb_desc a multiple of EM_RXD_ALIGN in [E1000_MIN_RING_DESC, E1000_MAX_RING_DESC]."""
-    lo, hi = E1000_MIN_RING_DESC, E1000_MAX_RING_DESC
-    bad = desc_multiple(SOURCE, rel, side, nb_desc, EM_RXD_ALIGN, lo, hi, f"eth_em_{side}_queue_setup")
-    if bad:
-        return bad
-    s = SIZES[rel]
-    return ring_parts(
-        SOURCE,
-        rel,
-        port,
-        queue,
-        nb_desc,
-        ring_zone(side, DESC * hi, RTE_CACHE_LINE_SIZE, "E1000_MAX_RING_DESC"),
-        sw_queue(side, s[f"em_{side}_queue"], s[f"em_{side}_entry"] * nb_desc),
-    )
-
-
-def rx_queue_setup(
-    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
-) -> QueueParts | Rejection:
-    """eth_em_rx_queue_setup (:func:`_queue`)."""
-    return _queue(rel, "rx", port, queue, nb_desc)
-
-
-def tx_queue_setup(
-    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
-) -> QueueParts | Rejection:
-    """eth_em_tx_queue_setup (:func:`_queue`)."""
-    return _queue(rel, "tx", port, queue, nb_desc)
+#: eth_em_{rx,tx}_queue_setup: the ring memzone for E1000_MAX_RING_DESC descriptors, the queue, the software ring
+RING = SimpleRing(
+    SOURCE,
+    SIZES,
+    "eth_em_{}_queue_setup",
+    "em_{}",
+    EM_RXD_ALIGN,
+    E1000_MIN_RING_DESC,
+    E1000_MAX_RING_DESC,
+    DESC * E1000_MAX_RING_DESC,
+    RTE_CACHE_LINE_SIZE,
+    "E1000_MAX_RING_DESC",
+)
+rx_queue_setup, tx_queue_setup = RING.rx, RING.tx
 
 
 def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:

@@ -295,3 +295,44 @@ def dev_private(src: Source, rel: str, size: int) -> Alloc:
     rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97),
     cited by the driver's ``dev_private`` key."""
     return Alloc("ethdev private structure", size, RTE_CACHE_LINE_SIZE, src.cite(rel, "dev_private"), "dev_private")
+
+
+@dataclass(frozen=True)
+class SimpleRing:
+    """The queue set-up of e1000 and igb: nb_desc a multiple of ``desc_align`` in [lo, hi] (:func:`desc_multiple`),
+    the ``<side>_ring`` memzone of ``ring_bytes`` sized for ``limit``, the queue structure ``<struct>_queue`` and
+    the software ring of a ``<struct>_entry`` per descriptor (``struct`` a format of the side, SIZES' names)."""
+
+    src: Source
+    sizes: Mapping[str, Mapping[str, int]]
+    function: str  # "eth_em_{}_queue_setup"
+    struct: str  # "em_{}"
+    desc_align: int
+    lo: int
+    hi: int
+    ring_bytes: int
+    ring_align: int
+    limit: str
+
+    def setup(self, rel: str, side: str, port: int, queue: int, nb_desc: int) -> QueueParts | Rejection:
+        fn = self.function.format(side)
+        bad = desc_multiple(self.src, rel, side, nb_desc, self.desc_align, self.lo, self.hi, fn)
+        if bad:
+            return bad
+        s, st = self.sizes[rel], self.struct.format(side)
+        zone = ring_zone(side, self.ring_bytes, self.ring_align, self.limit)
+        return ring_parts(
+            self.src, rel, port, queue, nb_desc, zone, sw_queue(side, s[f"{st}_queue"], s[f"{st}_entry"] * nb_desc)
+        )
+
+    def rx(
+        self, rel: str, port: int, queue: int, nb_desc: int, dev: Mapping[str, object] | None = None
+    ) -> QueueParts | Rejection:
+        """The Rx queue set-up (the module's ``rx_queue_setup``)."""
+        return self.setup(rel, "rx", port, queue, nb_desc)
+
+    def tx(
+        self, rel: str, port: int, queue: int, nb_desc: int, dev: Mapping[str, object] | None = None
+    ) -> QueueParts | Rejection:
+        """The Tx queue set-up (the module's ``tx_queue_setup``)."""
+        return self.setup(rel, "tx", port, queue, nb_desc)
