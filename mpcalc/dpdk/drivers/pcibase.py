@@ -19,9 +19,11 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from importlib.resources import files
 from typing import NamedTuple
 
 from mpcalc.dpdk.core.errors import Rejection
@@ -127,6 +129,13 @@ class Source:
 
     def pattern(self, key: str) -> re.Pattern[str]:
         return re.compile(str(self.keys[key][1]))
+
+
+def load_lines(module: str) -> dict[str, dict[str, int | None]]:
+    """A driver module's ``LINES``: each cited key's line at each release (``lines/<module>.json``, the pattern's
+    match at the release's tag in the DPDK mirror, held to it by tests/conformance/test_pci_sources.py)."""
+    data: dict[str, dict[str, int | None]] = json.loads(files(__package__).joinpath(f"lines/{module}.json").read_text())
+    return data
 
 
 def intel_dirs(old: str, new: str) -> dict[str, str]:
