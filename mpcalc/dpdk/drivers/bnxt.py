@@ -2,14 +2,20 @@
 
 nb_desc must be in [BNXT_MIN_RING_DESC (16), 8192] for Rx and [16, 4096] for Tx; the rings are sized
 rte_align32pow2(nb_desc). What queue set-up allocates in the heap: the queue structure (``bnxt_rx_queue`` /
-``bnxt_tx_queue``), the Tx free array (nb_desc mbuf pointers) and, from 23.11, the Tx per-BD count array.
-Each queue's memzone of bnxt_alloc_rings (``bnxt_<PCI address>-<queue>_txr`` / ``_rxr``: stats, buffer,
-completion and BD rings at 4 KiB boundaries) is modelled (:func:`tx_ring_zone`, :func:`rx_ring_zone`), as
-set-up reserves it: scattered_rx is 0 until dev start, so an Rx zone has no aggregation or TPA area.
+``bnxt_tx_queue``), its ring-info structures (bnxt_init_rx/tx_ring_struct: the ring and completion ring info and
+a ``struct bnxt_ring`` for each), the Tx free array (nb_desc mbuf pointers) and, from 23.11, the Tx per-BD count
+array. Each queue's memzone of bnxt_alloc_rings (``bnxt_<PCI address>-<queue>_txr`` / ``_rxr``: stats, buffer,
+completion and BD rings at 4 KiB boundaries) is modelled (:func:`tx_ring_zone`, :func:`rx_ring_zone`).
 
-Not modelled: what a scattered port (scatter, LRO, MTU above the mbuf) does with its aggregation ring at start;
-the ring-info structures of bnxt_init_rx/tx_ring_struct; the per-device context memory for Thor.
-From the driver's source, not run. Pure: stdlib only.
+A scattered port (bnxt_scattered_rx at dev start: the scatter or LRO Rx offload, or an MTU + 26 bytes of
+headers above the Rx pool's data room less RTE_PKTMBUF_HEADROOM) needs the aggregation ring: dev start frees
+each Rx queue's ring memory (bnxt_free_rxq_mem, its memzone too) and makes it again with the aggregation ring
+struct, its buffer ring, 4 x the BD ring, its bitmap and, with LRO, the TPA area (BNXT_TPA_MAX_AGGS entries of
+struct bnxt_tpa_info: 1024 on a Thor or Thor2, ``-a ADDR,p5=1`` / ``p7=1``, else 64). The queue's figures are
+those of the started port.
+
+Not modelled: the per-device context memory of a Thor (its backing store). From the driver's source, not run.
+Pure: stdlib only.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import sys
 
 from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.core.facts import release
 from mpcalc.dpdk.drivers.pcibase import (
     RTE_CACHE_LINE_SIZE,
     Alloc,
@@ -26,12 +33,14 @@ from mpcalc.dpdk.drivers.pcibase import (
     Zone,
     align32pow2,
     align_ceil,
+    bitmap_footprint,
     dev_int,
     refuse,
     same_dir,
     since,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
+from mpcalc.dpdk.drivers.pmd import RX_OFFLOAD_SCATTER, RX_OFFLOAD_TCP_LRO, QueueConf
 
 NAME = "net_bnxt"
 PROVENANCE = "source"
@@ -39,9 +48,18 @@ DIRS = same_dir("drivers/net/bnxt")
 BNXT_MIN_RING_DESC = 16
 MAX_RX_DESC_CNT = 8 * 1024
 MAX_TX_DESC_CNT = 4 * 1024
+#: AGG_RING_SIZE_FACTOR: the aggregation ring's entries per Rx BD, and the completion ring's growth with it
+AGG_RING_SIZE_FACTOR = 4
+#: TPA_MAX_AGGS (P4 and earlier) and TPA_MAX_AGGS_TH (a P5 Thor; from 24.11 a P7 Thor2 too)
+TPA_MAX_AGGS = 64
+TPA_MAX_AGGS_TH = 1024
+#: BNXT_MAX_PKT_LEN - BNXT_MAX_MTU: RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + BNXT_NUM_VLANS (2) x RTE_VLAN_HLEN (4)
+BNXT_OVERHEAD = 14 + 4 + 2 * 4
 NOT_MODELLED = (
-    "the aggregation ring and TPA areas of a scattered port (none at queue set-up: scattered_rx is set at start)",
-    "the ring-info structures of bnxt_init_rx/tx_ring_struct",
+    "the memzones of probe, configure and start beyond the queues': the default completion ring "
+    "(bnxt_<PCI address>-0000_def_cp), a Thor's NQ ring (-0000_l2_nqr) and context memory (bnxt_ctx*), the VNIC "
+    "attributes (bnxt_<PCI address>_vnicattr*), the port statistics (-rx_port_stats, -tx_port_stats)",
+    "probe's tables beyond dev_private (HWRM buffers; VNIC, filter, ring-group and statistics arrays)",
 )
 
 KEYS = {
@@ -91,6 +109,52 @@ KEYS = {
     "hw_stats_ext": ("hsi_struct_def_dpdk.h", r"^/\* ctx_hw_stats_ext \(size:1408b/176B\) \*/"),
     "cmpl_base": ("hsi_struct_def_dpdk.h", r"^/\* cmpl_base \(size:128b/16B\) \*/"),
     "tx_bd_long": ("hsi_struct_def_dpdk.h", r"^/\* tx_bd_long \(size:128b/16B\) \*/"),
+    # the ring-info structures of bnxt_init_rx_ring_struct / bnxt_init_tx_ring_struct
+    "rx_ring_info": ("bnxt_rxr.c", r"rxr = rte_zmalloc_socket\(\"bnxt_rx_ring\","),
+    "rx_ring_struct": ("bnxt_rxr.c", r"ring = rte_zmalloc_socket\(\"bnxt_rx_ring_struct\","),
+    "rx_cp_info": ("bnxt_rxr.c", r"cpr = rte_zmalloc_socket\(\"bnxt_rx_ring\","),
+    "rx_cp_struct": ("bnxt_rxr.c", r"ring = rte_zmalloc_socket\(\"bnxt_rx_ring_struct\",", 2),
+    "ag_struct": ("bnxt_rxr.c", r"ring = rte_zmalloc_socket\(\"bnxt_rx_ring_struct\",", 3),
+    "tx_ring_info": ("bnxt_txr.c", r"txr = rte_zmalloc_socket\(\"bnxt_tx_ring\","),
+    "tx_ring_struct": ("bnxt_txr.c", r"ring = rte_zmalloc_socket\(\"bnxt_tx_ring_struct\","),
+    "tx_cp_info": ("bnxt_txr.c", r"cpr = rte_zmalloc_socket\(\"bnxt_tx_ring\","),
+    "tx_cp_struct": ("bnxt_txr.c", r"ring = rte_zmalloc_socket\(\"bnxt_tx_ring_struct\",", 2),
+    # a scattered port: bnxt_scattered_rx at dev start, the Rx rings made again with the aggregation ring
+    "scattered_rx": ("bnxt_ethdev.c", r"^static int bnxt_scattered_rx\(struct rte_eth_dev \*eth_dev\)"),
+    "scatter_offload": (
+        "bnxt_ethdev.c",
+        r"if \(eth_dev->data->dev_conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER\)",
+    ),
+    "lro_offload": ("bnxt_ethdev.c", r"if \(eth_dev->data->dev_conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_TCP_LRO\)"),
+    "overhead": ("bnxt_ethdev.c", r"uint32_t overhead = BNXT_MAX_PKT_LEN - BNXT_MAX_MTU;"),
+    "mtu_check": ("bnxt_ethdev.c", r"if \(eth_dev->data->mtu \+ overhead > buf_size\)"),
+    "max_pkt_len": ("bnxt.h", r"define BNXT_MAX_PKT_LEN\s+\(BNXT_MAX_MTU \+ RTE_ETHER_HDR_LEN \+"),
+    "num_vlans": ("bnxt.h", r"define BNXT_NUM_VLANS\s+2"),
+    "start_nic": ("bnxt_ethdev.c", r"rc = bnxt_alloc_hwrm_rings\(bp\);"),
+    "start_realloc": ("bnxt_ring.c", r"bnxt_free_rxq_mem\(rxq\);"),
+    "free_mz": ("bnxt_rxq.c", r"rte_memzone_free\(rxq->mz\);"),
+    "agg_factor": ("bnxt_ring.h", r"define AGG_RING_SIZE_FACTOR\s+4"),
+    "ag_size": ("bnxt_rxr.c", r"ring->ring_size = rte_align32pow2\(rxq->nb_rx_desc \*"),
+    "ag_vmem": ("bnxt_rxr.c", r"ring->vmem_size = ring->ring_size \* sizeof\(struct rte_mbuf \*\);"),
+    "cp_agg": ("bnxt_rxr.c", r"ring->ring_size \*= AGG_RING_SIZE_FACTOR;"),
+    "ag_vmem_len": ("bnxt_ring.c", r"RTE_CACHE_LINE_ROUNDUP\(rx_ring_info->ag_ring_struct->vmem_size\) : 0;"),
+    "ag_ring_len": ("bnxt_ring.c", r"ag_ring_len = rx_ring_len \* AGG_RING_SIZE_FACTOR;"),
+    "ag_ring_align": ("bnxt_ring.c", r"ag_ring_len = RTE_ALIGN\(ag_ring_len, 4096\);"),
+    "ag_bitmap": ("bnxt_ring.c", r"RTE_CACHE_LINE_ROUNDUP\(rte_bitmap_get_memory_footprint\("),
+    "tpa_lro": ("bnxt_ring.c", r"if \(rx_ring_info && \(rx_offloads & RTE_ETH_RX_OFFLOAD_TCP_LRO\)\) \{"),
+    "tpa_len": ("bnxt_ring.c", r"tpa_info_len = tpa_max \* sizeof\(struct bnxt_tpa_info\);"),
+    "tpa_round": ("bnxt_ring.c", r"tpa_info_len = RTE_CACHE_LINE_ROUNDUP\(tpa_info_len\);"),
+    "tpa_max": ("bnxt.h", r"define BNXT_TPA_MAX_AGGS\(bp\)"),
+    "tpa_chip": ("bnxt.h", r"\(BNXT_CHIP_P5(_P7)?\(bp\) \? TPA_MAX_AGGS_TH :"),
+    "tpa_aggs": ("bnxt.h", r"define TPA_MAX_AGGS\s+64"),
+    "tpa_aggs_th": ("bnxt.h", r"define TPA_MAX_AGGS_TH\s+1024"),
+    # what is not modelled: the device's own memzones and tables
+    "def_cp": ("bnxt_ring.c", r"NULL, bp->async_cp_ring, NULL, \"def_cp\"\);"),
+    "l2_nqr": ("bnxt_ring.c", r"NULL, nqr, NULL, \"l2_nqr\"\);"),
+    "ctx_pg": ("bnxt_ethdev.c", r"\"bnxt_ctx(_pg_tbl|pgtbl)%s_%x_%d\","),
+    "vnicattr": ("bnxt_vnic.c", r"\"bnxt_\" PCI_PRI_FMT \"_vnicattr(_%d)?\""),
+    "port_stats": ("bnxt_ethdev.c", r"pci_dev->addr.function, \"rx_port_stats\"\);"),
+    "grp_info": ("bnxt_ring.c", r"bp->grp_info = rte_zmalloc\(\"bnxt_grp_info\","),
 }
 
 # --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
@@ -140,6 +204,46 @@ LINES: dict[str, dict[str, int | None]] = {
         "hw_stats_ext": 49659,
         "cmpl_base": 3687,
         "tx_bd_long": 2483,
+        "rx_ring_info": 1210,
+        "rx_ring_struct": 1219,
+        "rx_cp_info": 1241,
+        "rx_cp_struct": 1250,
+        "ag_struct": 1276,
+        "tx_ring_info": 66,
+        "tx_ring_struct": 73,
+        "tx_cp_info": 87,
+        "tx_cp_struct": 94,
+        "scattered_rx": 1196,
+        "scatter_offload": 1202,
+        "lro_offload": 1205,
+        "overhead": 1198,
+        "mtu_check": 1213,
+        "max_pkt_len": 79,
+        "num_vlans": 78,
+        "start_nic": 757,
+        "start_realloc": 737,
+        "free_mz": 300,
+        "agg_factor": 31,
+        "ag_size": 1282,
+        "ag_vmem": 1287,
+        "cp_agg": 1260,
+        "ag_vmem_len": 151,
+        "ag_ring_len": 182,
+        "ag_ring_align": 183,
+        "ag_bitmap": 186,
+        "tpa_lro": 190,
+        "tpa_len": 193,
+        "tpa_round": 194,
+        "tpa_max": 102,
+        "tpa_chip": 103,
+        "tpa_aggs": 95,
+        "tpa_aggs_th": 96,
+        "def_cp": 862,
+        "l2_nqr": 476,
+        "ctx_pg": 4723,
+        "vnicattr": 135,
+        "port_stats": 4962,
+        "grp_info": 69,
     },
     "22.11": {
         "dev_private": 6318,
@@ -186,6 +290,46 @@ LINES: dict[str, dict[str, int | None]] = {
         "hw_stats_ext": 52787,
         "cmpl_base": 3759,
         "tx_bd_long": 2525,
+        "rx_ring_info": 1196,
+        "rx_ring_struct": 1205,
+        "rx_cp_info": 1227,
+        "rx_cp_struct": 1236,
+        "ag_struct": 1262,
+        "tx_ring_info": 66,
+        "tx_ring_struct": 73,
+        "tx_cp_info": 87,
+        "tx_cp_struct": 94,
+        "scattered_rx": 1198,
+        "scatter_offload": 1204,
+        "lro_offload": 1207,
+        "overhead": 1200,
+        "mtu_check": 1215,
+        "max_pkt_len": 79,
+        "num_vlans": 78,
+        "start_nic": 757,
+        "start_realloc": 737,
+        "free_mz": 300,
+        "agg_factor": 31,
+        "ag_size": 1268,
+        "ag_vmem": 1273,
+        "cp_agg": 1246,
+        "ag_vmem_len": 151,
+        "ag_ring_len": 182,
+        "ag_ring_align": 183,
+        "ag_bitmap": 186,
+        "tpa_lro": 190,
+        "tpa_len": 193,
+        "tpa_round": 194,
+        "tpa_max": 102,
+        "tpa_chip": 103,
+        "tpa_aggs": 95,
+        "tpa_aggs_th": 96,
+        "def_cp": 862,
+        "l2_nqr": 476,
+        "ctx_pg": 4735,
+        "vnicattr": 135,
+        "port_stats": 4974,
+        "grp_info": 69,
     },
     "23.11": {
         "dev_private": 6418,
@@ -232,6 +376,46 @@ LINES: dict[str, dict[str, int | None]] = {
         "hw_stats_ext": 57138,
         "cmpl_base": 3935,
         "tx_bd_long": 2701,
+        "rx_ring_info": 1193,
+        "rx_ring_struct": 1202,
+        "rx_cp_info": 1224,
+        "rx_cp_struct": 1233,
+        "ag_struct": 1259,
+        "tx_ring_info": 66,
+        "tx_ring_struct": 73,
+        "tx_cp_info": 87,
+        "tx_cp_struct": 94,
+        "scattered_rx": 1217,
+        "scatter_offload": 1223,
+        "lro_offload": 1226,
+        "overhead": 1219,
+        "mtu_check": 1234,
+        "max_pkt_len": 81,
+        "num_vlans": 80,
+        "start_nic": 772,
+        "start_realloc": 740,
+        "free_mz": 300,
+        "agg_factor": 31,
+        "ag_size": 1265,
+        "ag_vmem": 1270,
+        "cp_agg": 1243,
+        "ag_vmem_len": 151,
+        "ag_ring_len": 182,
+        "ag_ring_align": 183,
+        "ag_bitmap": 186,
+        "tpa_lro": 190,
+        "tpa_len": 193,
+        "tpa_round": 194,
+        "tpa_max": 104,
+        "tpa_chip": 105,
+        "tpa_aggs": 97,
+        "tpa_aggs_th": 98,
+        "def_cp": 865,
+        "l2_nqr": 479,
+        "ctx_pg": 4783,
+        "vnicattr": 160,
+        "port_stats": 5022,
+        "grp_info": 69,
     },
     "24.11": {
         "dev_private": 7001,
@@ -278,6 +462,46 @@ LINES: dict[str, dict[str, int | None]] = {
         "hw_stats_ext": 62802,
         "cmpl_base": 4122,
         "tx_bd_long": 2803,
+        "rx_ring_info": 1497,
+        "rx_ring_struct": 1506,
+        "rx_cp_info": 1528,
+        "rx_cp_struct": 1537,
+        "ag_struct": 1563,
+        "tx_ring_info": 66,
+        "tx_ring_struct": 73,
+        "tx_cp_info": 87,
+        "tx_cp_struct": 94,
+        "scattered_rx": 1420,
+        "scatter_offload": 1426,
+        "lro_offload": 1429,
+        "overhead": 1422,
+        "mtu_check": 1437,
+        "max_pkt_len": 94,
+        "num_vlans": 93,
+        "start_nic": 889,
+        "start_realloc": 747,
+        "free_mz": 311,
+        "agg_factor": 31,
+        "ag_size": 1569,
+        "ag_vmem": 1574,
+        "cp_agg": 1547,
+        "ag_vmem_len": 151,
+        "ag_ring_len": 182,
+        "ag_ring_align": 183,
+        "ag_bitmap": 186,
+        "tpa_lro": 190,
+        "tpa_len": 193,
+        "tpa_round": 194,
+        "tpa_max": 117,
+        "tpa_chip": 118,
+        "tpa_aggs": 110,
+        "tpa_aggs_th": 111,
+        "def_cp": 872,
+        "l2_nqr": 475,
+        "ctx_pg": 5158,
+        "vnicattr": 156,
+        "port_stats": 5510,
+        "grp_info": 70,
     },
     "25.11": {
         "dev_private": 7109,
@@ -324,6 +548,46 @@ LINES: dict[str, dict[str, int | None]] = {
         "hw_stats_ext": 63510,
         "cmpl_base": 4142,
         "tx_bd_long": 2823,
+        "rx_ring_info": 1497,
+        "rx_ring_struct": 1506,
+        "rx_cp_info": 1528,
+        "rx_cp_struct": 1537,
+        "ag_struct": 1563,
+        "tx_ring_info": 66,
+        "tx_ring_struct": 73,
+        "tx_cp_info": 87,
+        "tx_cp_struct": 94,
+        "scattered_rx": 1423,
+        "scatter_offload": 1429,
+        "lro_offload": 1432,
+        "overhead": 1425,
+        "mtu_check": 1440,
+        "max_pkt_len": 94,
+        "num_vlans": 93,
+        "start_nic": 890,
+        "start_realloc": 747,
+        "free_mz": 311,
+        "agg_factor": 31,
+        "ag_size": 1569,
+        "ag_vmem": 1574,
+        "cp_agg": 1547,
+        "ag_vmem_len": 151,
+        "ag_ring_len": 182,
+        "ag_ring_align": 183,
+        "ag_bitmap": 186,
+        "tpa_lro": 190,
+        "tpa_len": 193,
+        "tpa_round": 194,
+        "tpa_max": 117,
+        "tpa_chip": 118,
+        "tpa_aggs": 110,
+        "tpa_aggs_th": 111,
+        "def_cp": 872,
+        "l2_nqr": 475,
+        "ctx_pg": 5190,
+        "vnicattr": 161,
+        "port_stats": 5542,
+        "grp_info": 70,
     },
     "26.07": {
         "dev_private": 6997,
@@ -370,24 +634,132 @@ LINES: dict[str, dict[str, int | None]] = {
         "hw_stats_ext": 63540,
         "cmpl_base": 4142,
         "tx_bd_long": 2823,
+        "rx_ring_info": 1545,
+        "rx_ring_struct": 1554,
+        "rx_cp_info": 1576,
+        "rx_cp_struct": 1585,
+        "ag_struct": 1611,
+        "tx_ring_info": 69,
+        "tx_ring_struct": 76,
+        "tx_cp_info": 90,
+        "tx_cp_struct": 97,
+        "scattered_rx": 1423,
+        "scatter_offload": 1429,
+        "lro_offload": 1432,
+        "overhead": 1425,
+        "mtu_check": 1443,
+        "max_pkt_len": 96,
+        "num_vlans": 95,
+        "start_nic": 890,
+        "start_realloc": 783,
+        "free_mz": 312,
+        "agg_factor": 31,
+        "ag_size": 1617,
+        "ag_vmem": 1622,
+        "cp_agg": 1595,
+        "ag_vmem_len": 151,
+        "ag_ring_len": 182,
+        "ag_ring_align": 183,
+        "ag_bitmap": 186,
+        "tpa_lro": 190,
+        "tpa_len": 193,
+        "tpa_round": 194,
+        "tpa_max": 119,
+        "tpa_chip": 120,
+        "tpa_aggs": 112,
+        "tpa_aggs_th": 113,
+        "def_cp": 910,
+        "l2_nqr": 488,
+        "ctx_pg": 5077,
+        "vnicattr": 161,
+        "port_stats": 5429,
+        "grp_info": 70,
     },
 }
 # --- end LINES
 
-#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
-PROPS = ("max_queues",)
+#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd): its queues, and whether it is a Thor (P5,
+#: BCM575xx) or, from 24.11, a Thor2 (P7, BCM576xx): BNXT_TPA_MAX_AGGS
+PROPS = ("max_queues", "p5", "p7")
+BOOL_PROPS = ("p5", "p7")
 
 SOURCE = Source(DIRS, KEYS, LINES)
 
-STRUCTS = (("net_bnxt",), ("bnxt_rx_queue", "bnxt_tx_queue", "bnxt"))
+STRUCTS = (
+    ("net_bnxt",),
+    (
+        "bnxt_rx_queue",
+        "bnxt_tx_queue",
+        "bnxt",
+        "bnxt_rx_ring_info",
+        "bnxt_tx_ring_info",
+        "bnxt_cp_ring_info",
+        "bnxt_ring",
+        "bnxt_tpa_info",
+    ),
+)
 SIZES: dict[str, dict[str, int]] = {
     # --- SIZES: generated from pahole
-    "21.11": {"bnxt_rx_queue": 320, "bnxt_tx_queue": 128, "bnxt": 840},
-    "22.11": {"bnxt_rx_queue": 320, "bnxt_tx_queue": 128, "bnxt": 840},
-    "23.11": {"bnxt_rx_queue": 320, "bnxt_tx_queue": 128, "bnxt": 904},
-    "24.11": {"bnxt_rx_queue": 320, "bnxt_tx_queue": 136, "bnxt": 960},
-    "25.11": {"bnxt_rx_queue": 320, "bnxt_tx_queue": 136, "bnxt": 960},
-    "26.07": {"bnxt_rx_queue": 320, "bnxt_tx_queue": 136, "bnxt": 968},
+    "21.11": {
+        "bnxt_rx_queue": 320,
+        "bnxt_tx_queue": 128,
+        "bnxt": 840,
+        "bnxt_rx_ring_info": 536,
+        "bnxt_tx_ring_info": 72,
+        "bnxt_cp_ring_info": 88,
+        "bnxt_ring": 56,
+        "bnxt_tpa_info": 544,
+    },
+    "22.11": {
+        "bnxt_rx_queue": 320,
+        "bnxt_tx_queue": 128,
+        "bnxt": 840,
+        "bnxt_rx_ring_info": 536,
+        "bnxt_tx_ring_info": 72,
+        "bnxt_cp_ring_info": 88,
+        "bnxt_ring": 56,
+        "bnxt_tpa_info": 544,
+    },
+    "23.11": {
+        "bnxt_rx_queue": 320,
+        "bnxt_tx_queue": 128,
+        "bnxt": 904,
+        "bnxt_rx_ring_info": 536,
+        "bnxt_tx_ring_info": 80,
+        "bnxt_cp_ring_info": 88,
+        "bnxt_ring": 56,
+        "bnxt_tpa_info": 544,
+    },
+    "24.11": {
+        "bnxt_rx_queue": 320,
+        "bnxt_tx_queue": 136,
+        "bnxt": 960,
+        "bnxt_rx_ring_info": 544,
+        "bnxt_tx_ring_info": 80,
+        "bnxt_cp_ring_info": 104,
+        "bnxt_ring": 56,
+        "bnxt_tpa_info": 544,
+    },
+    "25.11": {
+        "bnxt_rx_queue": 320,
+        "bnxt_tx_queue": 136,
+        "bnxt": 960,
+        "bnxt_rx_ring_info": 544,
+        "bnxt_tx_ring_info": 80,
+        "bnxt_cp_ring_info": 104,
+        "bnxt_ring": 56,
+        "bnxt_tpa_info": 544,
+    },
+    "26.07": {
+        "bnxt_rx_queue": 320,
+        "bnxt_tx_queue": 136,
+        "bnxt": 968,
+        "bnxt_rx_ring_info": 552,
+        "bnxt_tx_ring_info": 88,
+        "bnxt_cp_ring_info": 112,
+        "bnxt_ring": 56,
+        "bnxt_tpa_info": 544,
+    },
     # --- end SIZES
 }
 
@@ -412,25 +784,75 @@ def _check(rel: str, side: str, nb_desc: int, mx: int) -> Rejection | None:
     return None
 
 
+def scattered(rel: str, conf: QueueConf | None) -> bool:
+    """bnxt_scattered_rx at dev start (bnxt_need_agg_ring is its result): the scatter or LRO Rx offload, or
+    the MTU + BNXT_MAX_PKT_LEN - BNXT_MAX_MTU (26) above the Rx pool's data room less RTE_PKTMBUF_HEADROOM
+    (every Rx queue of a port shares the application's pool). Without a configuration (``conf`` None): not."""
+    if conf is None:
+        return False
+    if conf.rx_offloads & (RX_OFFLOAD_SCATTER | RX_OFFLOAD_TCP_LRO):
+        return True
+    return conf.mtu + BNXT_OVERHEAD > conf.rx_data_room - release(rel).pktmbuf_headroom
+
+
+def _scatter_cite(rel: str) -> str:
+    return "; ".join(
+        (
+            SOURCE.cite(
+                rel, "scattered_start", "scattered_rx", "scatter_offload", "lro_offload", "overhead", "mtu_check"
+            ),
+            SOURCE.cite(rel, "max_pkt_len", "num_vlans"),
+            SOURCE.cite(rel, "start_nic"),
+            SOURCE.cite(rel, "start_realloc"),
+            SOURCE.cite(rel, "free_mz"),
+        )
+    )
+
+
+def tpa_max_aggs(rel: str, dev: dict[str, object] | None) -> int:
+    """BNXT_TPA_MAX_AGGS(bp): TPA_MAX_AGGS_TH (1024) on a P5 (Thor; from 24.11 a P7 Thor2 too), else
+    TPA_MAX_AGGS (64)."""
+    d = dev or {}
+    chip = bool(d.get("p5")) or (since(rel, "24.11") and bool(d.get("p7")))
+    return TPA_MAX_AGGS_TH if chip else TPA_MAX_AGGS
+
+
 def rx_queue_setup(
-    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+    rel: str,
+    port: int,
+    queue: int,
+    nb_desc: int,
+    dev: dict[str, object] | None = None,
+    conf: QueueConf | None = None,
 ) -> QueueParts | Rejection:
-    """bnxt_rx_queue_setup_op: the ring holds rte_align32pow2(nb_desc)."""
+    """bnxt_rx_queue_setup_op: the ring holds rte_align32pow2(nb_desc); the queue structure, the ring-info
+    structures of bnxt_init_rx_ring_struct and the ring memzone. On a scattered port (:func:`scattered`) dev start
+    frees the ring memory and makes it again with the aggregation ring (bnxt_alloc_hwrm_rings): the figures are
+    the started port's, one ``struct bnxt_ring`` more and the bigger memzone."""
     bad = _check(rel, "rx", nb_desc, MAX_RX_DESC_CNT)
     if bad:
         return bad
+    s = SIZES[rel]
+    c = SOURCE.cite
+    agg = scattered(rel, conf)
+    lro = agg and bool(conf and conf.rx_offloads & RX_OFFLOAD_TCP_LRO)
+    again = f"; {_scatter_cite(rel)}" if agg else ""
+    cl = RTE_CACHE_LINE_SIZE
+    allocs = [
+        Alloc("bnxt_rx_queue", s["bnxt_rx_queue"], cl, c(rel, "rx_queue"), "rx queue"),
+        Alloc("bnxt_rx_ring", s["bnxt_rx_ring_info"], cl, c(rel, "rx_ring_info") + again, "rx ring info"),
+        Alloc("bnxt_rx_ring_struct", s["bnxt_ring"], cl, c(rel, "rx_ring_struct") + again, "rx ring struct"),
+        Alloc("bnxt_rx_ring", s["bnxt_cp_ring_info"], cl, c(rel, "rx_cp_info") + again, "rx completion ring info"),
+        Alloc("bnxt_rx_ring_struct", s["bnxt_ring"], cl, c(rel, "rx_cp_struct") + again, "rx completion ring struct"),
+    ]
+    if agg:
+        allocs.append(
+            Alloc("bnxt_rx_ring_struct", s["bnxt_ring"], cl, c(rel, "ag_struct") + again, "rx aggregation ring struct")
+        )
     return QueueParts(
         align32pow2(nb_desc),
-        zones=(rx_ring_zone(rel, queue, nb_desc, dev),),
-        allocs=(
-            Alloc(
-                "bnxt_rx_queue",
-                SIZES[rel]["bnxt_rx_queue"],
-                RTE_CACHE_LINE_SIZE,
-                SOURCE.cite(rel, "rx_queue"),
-                "rx queue",
-            ),
-        ),
+        zones=(rx_ring_zone(rel, queue, nb_desc, dev, agg=agg, lro=lro),),
+        allocs=tuple(allocs),
         not_modelled=NOT_MODELLED,
         notes=(f"ring of {align32pow2(nb_desc)} ({SOURCE.cite(rel, 'rx_ring_size')})",),
     )
@@ -439,19 +861,25 @@ def rx_queue_setup(
 def tx_queue_setup(
     rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
 ) -> QueueParts | Rejection:
-    """bnxt_tx_queue_setup_op."""
+    """bnxt_tx_queue_setup_op: the queue structure, the free array, the ring-info structures of
+    bnxt_init_tx_ring_struct, the ring memzone and (23.11+) the BD counts bnxt_alloc_rings allocates after it."""
     bad = _check(rel, "tx", nb_desc, MAX_TX_DESC_CNT)
     if bad:
         return bad
+    s = SIZES[rel]
+    c = SOURCE.cite
+    cl = RTE_CACHE_LINE_SIZE
     zones = (tx_ring_zone(rel, queue, nb_desc, dev),)
     allocs = [
-        Alloc(
-            "bnxt_tx_queue", SIZES[rel]["bnxt_tx_queue"], RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "tx_queue"), "tx queue"
-        ),
-        Alloc("bnxt txq->free", 8 * nb_desc, RTE_CACHE_LINE_SIZE, SOURCE.cite(rel, "tx_free"), "tx free array"),
+        Alloc("bnxt_tx_queue", s["bnxt_tx_queue"], cl, c(rel, "tx_queue"), "tx queue"),
+        Alloc("bnxt txq->free", 8 * nb_desc, cl, c(rel, "tx_free"), "tx free array"),
+        Alloc("bnxt_tx_ring", s["bnxt_tx_ring_info"], cl, c(rel, "tx_ring_info"), "tx ring info"),
+        Alloc("bnxt_tx_ring_struct", s["bnxt_ring"], cl, c(rel, "tx_ring_struct"), "tx ring struct"),
+        Alloc("bnxt_tx_ring", s["bnxt_cp_ring_info"], cl, c(rel, "tx_cp_info"), "tx completion ring info"),
+        Alloc("bnxt_tx_ring_struct", s["bnxt_ring"], cl, c(rel, "tx_cp_struct"), "tx completion ring struct"),
     ]
     if SOURCE.has(rel, "tx_nr_bds"):
-        allocs.append(Alloc("bnxt_nr_bds", 2 * align32pow2(nb_desc), 0, SOURCE.cite(rel, "tx_nr_bds"), "tx BD counts"))
+        allocs.append(Alloc("bnxt_nr_bds", 2 * align32pow2(nb_desc), 0, c(rel, "tx_nr_bds"), "tx BD counts"))
     return QueueParts(align32pow2(nb_desc), zones=zones, allocs=tuple(allocs), not_modelled=NOT_MODELLED)
 
 
@@ -509,45 +937,69 @@ def tx_ring_zone(rel: str, queue: int, nb_desc: int, dev: dict[str, object] | No
 RX_EXTRA_MBUF_ENTRIES = 8
 
 
-def rx_ring_zone(rel: str, queue: int, nb_desc: int, dev: dict[str, object] | None = None) -> Zone:
+def rx_ring_zone(
+    rel: str, queue: int, nb_desc: int, dev: dict[str, object] | None = None, agg: bool = False, lro: bool = False
+) -> Zone:
     """The memzone bnxt_alloc_rings(bp, socket_id, queue_idx, NULL, rxq, rxq->cp_ring, NULL, "rxr") reserves
-    for an Rx queue (bnxt_rx_queue_setup_op): the stats, the Rx buffer ring (vmem: ring_size + 8 mbuf
-    pointers), the completion ring (2 x ring_size 16-byte cmpl_base) and the Rx BD ring (ring_size 16-byte
-    rx_prod_pkt_bd), at 4 KiB boundaries. bnxt_need_agg_ring is eth_dev->data->scattered_rx, which is 0 at
-    queue set-up (bnxt_dev_start_op sets it; bnxt_dev_stop clears it): no aggregation ring, bitmap or TPA
-    area. Named ``bnxt_<PCI address>-<queue %04x>_rxr``, 4096-aligned."""
+    for an Rx queue: the stats, the Rx buffer ring (vmem: ring_size + 8 mbuf pointers), the completion ring
+    (rte_align32pow2(2 x ring_size) 16-byte cmpl_base) and the Rx BD ring (ring_size 16-byte rx_prod_pkt_bd), at
+    4 KiB boundaries; named ``bnxt_<PCI address>-<queue %04x>_rxr``, 4096-aligned. At queue set-up
+    bnxt_need_agg_ring (eth_dev->data->scattered_rx) is 0. With the aggregation ring (``agg``: the zone dev start
+    reserves again on a scattered port) the aggregation buffer ring (ag ring_size = rte_align32pow2(4 x nb_desc)
+    mbuf pointers, cache-line rounded) follows the Rx one, the completion ring is 4 x larger, and after the BD
+    ring come the aggregation BD ring (4 x the BD ring's length), its bitmap (rte_bitmap_get_memory_footprint of
+    4 x ring_size bits) and, with LRO (``lro``), the TPA area (BNXT_TPA_MAX_AGGS x struct bnxt_tpa_info)."""
     ring = align32pow2(nb_desc)
     cl = RTE_CACHE_LINE_SIZE
     rx_vmem_len = align_ceil(align_ceil(8 * (ring + RX_EXTRA_MBUF_ENTRIES), cl), 128)
-    cp_ring_start = align_ceil(stats_len(rel) + rx_vmem_len, 4096)  # cp, nq, tx vmem 0; ag vmem 0
-    cp_ring_len = align_ceil(align_ceil(align32pow2(2 * ring) * 16, cl), 128)
+    ag_ring = align32pow2(nb_desc * AGG_RING_SIZE_FACTOR)
+    ag_vmem_len = align_ceil(ag_ring * 8, cl) if agg else 0  # RTE_CACHE_LINE_ROUNDUP only
+    cp_ring_start = align_ceil(stats_len(rel) + rx_vmem_len + ag_vmem_len, 4096)  # cp, nq, tx vmem 0
+    cp_entries = align32pow2(2 * ring * (AGG_RING_SIZE_FACTOR if agg else 1))
+    cp_ring_len = align_ceil(align_ceil(cp_entries * 16, cl), 128)
     rx_ring_start = align_ceil(cp_ring_start + cp_ring_len, 4096)  # nq_ring_start = tx_ring_start; their lens 0
     rx_ring_len = align_ceil(align_ceil(ring * 16, cl), 4096)
-    total = align_ceil(rx_ring_start + rx_ring_len, 4096)  # ag_ring_start; no agg ring, bitmap or TPA
+    ag_ring_start = align_ceil(rx_ring_start + rx_ring_len, 4096)
+    ag_ring_len = align_ceil(rx_ring_len * AGG_RING_SIZE_FACTOR, 4096) if agg else 0
+    ag_bitmap_len = align_ceil(bitmap_footprint(ring * AGG_RING_SIZE_FACTOR), cl) if agg else 0
+    tpa_len = align_ceil(tpa_max_aggs(rel, dev) * SIZES[rel]["bnxt_tpa_info"], cl) if lro else 0
+    total = ag_ring_start + ag_ring_len + ag_bitmap_len + tpa_len
     addr = str((dev or {}).get("pci_addr", "0000:00:00.0"))
     name = f"bnxt_{addr}-{queue:04x}_rxr"[:31]  # RTE_MEMZONE_NAMESIZE - 1
-    cite = "; ".join(
-        (
-            SOURCE.cite(rel, "rx_alloc_rings", "need_agg"),
-            SOURCE.cite(rel, "scattered_start"),
-            SOURCE.cite(rel, "rx_ring_size", "rx_vmem", "rx_cp_size", "rx_cp_pow2"),
-            SOURCE.cite(rel, "vec256", "extra"),
-            SOURCE.cite(
-                rel,
-                "stats_len",
-                "rx_vmem_len",
-                "cp_ring_start",
-                "cp_ring_len",
-                "nq_ring_start",
-                "rx_ring_len",
-                "total_len",
-                "mz_name",
-                "mz_reserve",
-            ),
-            SOURCE.cite(rel, "resp_hdr", "rx_bd", "cmpl_base", "hw_stats", "hw_stats_ext", "stat_query"),
-        )
-    )
-    return Zone(name, total, 4096, cite, "rx ring memzone (stats, buffer, completion and BD rings)")
+    parts = [
+        SOURCE.cite(rel, "rx_alloc_rings", "need_agg"),
+        SOURCE.cite(rel, "scattered_start"),
+        SOURCE.cite(rel, "rx_ring_size", "rx_vmem", "rx_cp_size", "rx_cp_pow2"),
+        SOURCE.cite(rel, "vec256", "extra"),
+        SOURCE.cite(
+            rel,
+            "stats_len",
+            "rx_vmem_len",
+            "cp_ring_start",
+            "cp_ring_len",
+            "nq_ring_start",
+            "rx_ring_len",
+            "total_len",
+            "mz_name",
+            "mz_reserve",
+        ),
+        SOURCE.cite(rel, "resp_hdr", "rx_bd", "cmpl_base", "hw_stats", "hw_stats_ext", "stat_query"),
+    ]
+    role = "rx ring memzone (stats, buffer, completion and BD rings)"
+    if agg:
+        parts += [
+            SOURCE.cite(rel, "ag_size", "ag_vmem", "cp_agg"),
+            SOURCE.cite(rel, "agg_factor"),
+            SOURCE.cite(rel, "ag_vmem_len", "ag_ring_len", "ag_ring_align", "ag_bitmap"),
+        ]
+        role = "rx ring memzone (stats, buffer, completion, BD and aggregation rings, aggregation bitmap)"
+    if lro:
+        parts += [
+            SOURCE.cite(rel, "tpa_lro", "tpa_len", "tpa_round"),
+            SOURCE.cite(rel, "tpa_max", "tpa_chip", "tpa_aggs", "tpa_aggs_th"),
+        ]
+        role = role[:-1] + ", TPA area)"
+    return Zone(name, total, 4096, "; ".join(parts), role)
 
 
 def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
@@ -565,11 +1017,28 @@ def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tu
     )
 
 
+def not_modelled(rel: str, dev: dict[str, object] | None = None) -> tuple[str, ...]:
+    """What the model leaves uncounted in the heap, each sentence with the lines it rests on."""
+    c = SOURCE.cite
+    zones = "; ".join((c(rel, "def_cp", "l2_nqr"), c(rel, "ctx_pg", "port_stats"), c(rel, "vnicattr")))
+    tables = "; ".join((c(rel, "grp_info"), c(rel, "dev_private")))
+    return tuple(f"{text} ({cite})" for text, cite in zip(NOT_MODELLED, (zones, tables), strict=True))
+
+
+#: a PCI address as PCI_PRI_FMT prints it (the zones' names)
+_PCI = r"[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]"
+
 PMD = declare(
     sys.modules[__name__],
     name=NAME,
     source="drivers/net/bnxt",
     kernel_drivers=("bnxt_en",),
-    # bnxt_alloc_rings' "bnxt_" PCI_PRI_FMT "-%04x_%s" (the Tx "txr" and Rx "rxr" queues)
-    zones=(r"bnxt_[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]-[0-9a-f]{4}_(tx|rx)r",),
+    # bnxt_alloc_rings' "bnxt_" PCI_PRI_FMT "-%04x_%s" (the queues' "txr" and "rxr", the default completion ring's
+    # "def_cp", a Thor's "l2_nqr"), the port statistics, the VNIC attributes and a Thor's context memory
+    zones=(
+        rf"bnxt_{_PCI}-[0-9a-f]{{4}}_(txr|rxr|def_cp|l2_nqr)",
+        rf"bnxt_{_PCI}-(rx|tx)_port_stats",
+        rf"bnxt_{_PCI}_vnicattr(_\d+)?",
+        r"bnxt_ctx.+",
+    ),
 )

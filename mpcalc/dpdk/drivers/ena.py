@@ -6,10 +6,17 @@ free-request ids and, in LLQ mode, the push buffer of the device's tx_max_header
 nb_desc must be a power of two no larger than the device's maximum (``dev["max_rx_ring_size"]``,
 ``dev["max_tx_ring_size"]``: 8192 and 1024 are common), default ring 1024.
 
-Not modelled: the submission and completion rings the ena_com layer reserves at queue start
-(ENA_MEM_ALLOC_COHERENT: memzones ``ena_p<port>_<n>`` numbered by a global counter; in LLQ mode the Tx
-descriptors live in the device's memory, outside the host). From the driver's source, not run.
-Pure: stdlib only.
+The ena_com layer's DMA memory (ENA_MEM_ALLOC_COHERENT) is a memzone each: at probe the customer metrics buffer
+(23.11+), the MMIO read response, the admin SQ and CQ, the AENQ, the host info and debug area, the RSS indirection
+table, hash key and hash control; at dev start each Rx queue's submission and completion rings, then each Tx
+queue's (in LLQ mode, the default, a Tx SQ is the device's memory: only its completion ring and a bounce buffer
+are the host's). Up to 21.11 a zone is ``ena_alloc_<n>``, n from the process-wide ``ena_alloc_cnt`` (from 1);
+from 22.11 ``ena_p<port>_mz<n>``, n the port's own ``memzone_cnt`` (from 0), a number taken even when the zone is
+freed again (the host info and debug area of a device without host attributes). The device's answers that decide
+them are given on ``-a`` (:data:`PROPS`): AWS's current devices are the defaults.
+
+At 21.11 the names are a single ENA port's: another ENA port's zones take numbers from the same counter.
+From the driver's source, not run. Pure: stdlib only.
 """
 
 from __future__ import annotations
@@ -27,17 +34,26 @@ from mpcalc.dpdk.drivers.pcibase import (
     dev_int,
     refuse,
     same_dir,
+    since,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
+from mpcalc.dpdk.drivers.pmd import RX_OFFLOAD_TIMESTAMP, QueueConf
 
 NAME = "net_ena"
 PROVENANCE = "source"
 DIRS = same_dir("drivers/net/ena")
 ENA_DEFAULT_RING_SIZE = 1024
 ENA_MIN_RING_DESC = 128
-NOT_MODELLED = (
-    "the SQ/CQ rings ena_com reserves at queue start (memzones ena_p<port>_<n>; LLQ Tx descriptors in device memory)",
-)
+ENA_ADMIN_QUEUE_DEPTH = 32  # base/ena_com.c, "aq_depth"
+ENA_ASYNC_QUEUE_DEPTH = 16  # base/ena_com.c, "aenq_depth"
+ENA_CDESC_RING_SIZE_ALIGNMENT = 4096  # (1 << 12), "cdesc_align"
+ENA_COM_BOUNCE_BUFFER_CNTRL_CNT = 4  # "bounce_cnt"
+ENA_CUSTOMER_METRICS_BUFFER_SIZE = 512  # 23.11+, "metrics_size"
+ENA_RX_RSS_TABLE_LOG_SIZE = 7  # up to 24.11 the table asked for; from 25.11 the device's max_size, "rss_log"
+SZ_4K = 4096  # the host info, "host_info_size"
+#: the debug area: 32 bytes of name (ETH_GSTRING_LEN) and a u64 value per statistic, "debug_area"
+ETH_GSTRING_LEN = 32
+LLQ_ENTRY_SIZE = 128  # llq_ring_entry_size_value, 256 with the large LLQ header, "llq_entry"
 
 KEYS = {
     "dev_private": ("ena_ethdev.c", r"sizeof\(struct ena_adapter\), eth_ena_dev_init"),
@@ -53,6 +69,88 @@ KEYS = {
     "tx_empty": ("ena_ethdev.c", r"rte_zmalloc_socket\(\"txq->empty_tx_reqs\","),
     "tx_push": ("ena_ethdev.c", r"rte_zmalloc_socket\(\"txq->push_buf_intermediate_buf\","),
     "lim": ("ena_ethdev.c", r"dev_info->rx_desc_lim.nb_max = adapter->max_rx_ring_size;"),
+    # ENA_MEM_ALLOC_COHERENT: a memzone named by a counter (21.11: the global ena_alloc_cnt, in the platform
+    # header's macro; 22.11+: ena_mem_alloc_coherent and the adapter's memzone_cnt), cache-line aligned
+    "alloc_cnt": ("base/ena_plat_dpdk.h", r"\"ena_alloc_%\" PRIi64 \"\","),
+    "alloc_cnt_add": ("base/ena_plat_dpdk.h", r"rte_atomic64_add_return\(&ena_alloc_cnt,\s*1\)\);"),
+    "plat_reserve": ("base/ena_plat_dpdk.h", r"mz = rte_memzone_reserve_aligned\(z_name, \(size\),"),
+    "mz_name": ("ena_ethdev.c", r"rc = snprintf\(z_name, RTE_MEMZONE_NAMESIZE, \"ena_p%d_mz%\" PRIu64"),
+    "mz_cnt": ("ena_ethdev.c", r"adapter->memzone_cnt\+\+;"),
+    "mz_reserve": ("ena_ethdev.c", r"memzone = rte_memzone_reserve_aligned\(z_name, size, socket_id,"),
+    "coherent_align": ("base/ena_plat_dpdk.h", r"mem_handle, RTE_CACHE_LINE_SIZE\)"),
+    "mem_alloc": ("base/ena_plat_dpdk.h", r"define ENA_MEM_ALLOC\(dmadev, size\) rte_zmalloc\(NULL, size, 1\)"),
+    "mem_alloc_node": ("base/ena_plat_dpdk.h", r"virt = rte_zmalloc_socket\(NULL, size, 0, node\);"),
+    # probe (eth_ena_dev_init, ena_device_init), in its order
+    "adapter_zero": ("ena_ethdev.c", r"memset\(adapter, 0, sizeof\(struct ena_adapter\)\);"),
+    "metrics_alloc": ("ena_ethdev.c", r"rc = ena_com_allocate_customer_metrics_buffer\(ena_dev\);"),
+    "metrics_size": ("base/ena_com.h", r"define ENA_CUSTOMER_METRICS_BUFFER_SIZE 512"),
+    "mmio_init": ("ena_ethdev.c", r"rc = ena_com_mmio_reg_read_request_init\(ena_dev\);"),
+    "mmio_size": ("base/ena_com.c", r"sizeof\(\*mmio_read->read_resp\),"),
+    "admin_init": ("ena_ethdev.c", r"rc = ena_com_admin_init\(ena_dev, &aenq_handlers\);"),
+    "aq_depth": ("base/ena_com.c", r"define ENA_ADMIN_QUEUE_DEPTH 32"),
+    "aenq_depth": ("base/ena_com.c", r"define ENA_ASYNC_QUEUE_DEPTH 16"),
+    "comp_ctx_size": ("base/ena_com.c", r"size_t size = admin_queue->q_depth \* sizeof\(struct ena_comp_ctx\);"),
+    "comp_ctx": ("base/ena_com.c", r"admin_queue->comp_ctx = ENA_MEM_ALLOC\(admin_queue->q_dmadev, size\);"),
+    "init_sq": ("base/ena_com.c", r"ret = ena_com_admin_init_sq\(admin_queue\);"),
+    "init_cq": ("base/ena_com.c", r"ret = ena_com_admin_init_cq\(admin_queue\);"),
+    "init_aenq": ("base/ena_com.c", r"ret = ena_com_admin_init_aenq\(ena_dev, aenq_handlers\);"),
+    "sq_size": (
+        "base/ena_com.h",
+        r"define ADMIN_SQ_SIZE\(depth\)\s+\(\(depth\) \* sizeof\(struct ena_admin_aq_entry\)\)",
+    ),
+    "cq_size": (
+        "base/ena_com.h",
+        r"define ADMIN_CQ_SIZE\(depth\)\s+\(\(depth\) \* sizeof\(struct ena_admin_acq_entry\)\)",
+    ),
+    "aenq_size": (
+        "base/ena_com.h",
+        r"define ADMIN_AENQ_SIZE\(depth\)\s+\(\(depth\) \* sizeof\(struct ena_admin_aenq_entry\)\)",
+    ),
+    "host_info": ("ena_ethdev.c", r"rc = ena_com_allocate_host_info\(ena_dev\);"),
+    "host_info_size": ("base/ena_com.c", r"^\s+SZ_4K,$"),
+    "host_attr_fail": ("ena_ethdev.c", r"ena_com_delete_host_info\(ena_dev\);"),
+    "config_debug": ("ena_ethdev.c", r"^\s+ena_config_debug_area\(adapter\);"),
+    "debug_area": ("ena_ethdev.c", r"debug_area_size = ss_count \* ETH_GSTRING_LEN \+ sizeof\(u64\) \* ss_count;"),
+    "gstring": ("ena_ethdev.c", r"define ETH_GSTRING_LEN\s+32"),
+    "debug_fail": ("ena_ethdev.c", r"ena_com_delete_debug_area\(&adapter->ena_dev\);"),
+    "xstats_num": ("ena_ethdev.c", r"return ENA_STATS_ARRAY_GLOBAL \+"),
+    "stats_global": ("ena_ethdev.c", r"ena_stats_global_strings\[\] = \{"),
+    "stats_eni": ("ena_ethdev.c", r"ena_stats_eni_strings\[\] = \{"),
+    "stats_metrics": ("ena_ethdev.c", r"ena_stats_metrics_strings\[\] = \{"),
+    "stats_srd": ("ena_ethdev.c", r"ena_stats_srd_strings\[\] = \{"),
+    "metrics_num": ("ena_ethdev.c", r"metrics_num = ENA_STATS_ARRAY_METRICS;"),
+    "metrics_legacy": ("ena_ethdev.c", r"metrics_num = ENA_STATS_ARRAY_METRICS_LEGACY;"),
+    "rss_init": ("ena_ethdev.c", r"rc = ena_com_rss_init\(ena_dev"),
+    "rss_log": ("ena_ethdev.h", r"define ENA_RX_RSS_TABLE_LOG_SIZE\s+7"),
+    "ind_max": ("base/ena_com.c", r"requested_log_tbl_size = get_resp.u.ind_table.max_size;"),
+    "ind_tbl": ("base/ena_com.c", r"^\s+sizeof\(struct ena_admin_rss_ind_table_entry\);"),
+    "host_ind_tbl": ("base/ena_com.c", r"rss->host_rss_ind_tbl =$"),
+    "hash_key_cap": (
+        "base/ena_com.c",
+        r"if \(!ena_com_check_supported_feature_id\(ena_dev, ENA_ADMIN_RSS_HASH_FUNCTION\)\)",
+    ),
+    "hash_key": ("base/ena_com.c", r"^\s+sizeof\(\*rss->hash_key\),$"),
+    "hash_ctrl": ("base/ena_com.c", r"^\s+sizeof\(\*rss->hash_ctrl\),$"),
+    "indirect_table": ("ena_ethdev.c", r"adapter->indirect_table = rte_zmalloc\(\"adapter RSS indirection table\","),
+    "drv_stats": ("ena_ethdev.c", r"adapter->drv_stats = rte_zmalloc\(\"adapter stats\","),
+    # dev start: every Rx queue, then every Tx queue (ena_create_io_queue -> ena_com_create_io_queue: SQ, then CQ)
+    "start_rx": ("ena_ethdev.c", r"rc = ena_queue_start_all\(dev, ENA_RING_TYPE_RX\);"),
+    "start_tx": ("ena_ethdev.c", r"rc = ena_queue_start_all\(dev, ENA_RING_TYPE_TX\);"),
+    "queue_size": ("ena_ethdev.c", r"ctx.queue_size = ring->ring_size;"),
+    "create_io": ("ena_ethdev.c", r"rc = ena_com_create_io_queue\(ena_dev, &ctx\);"),
+    "sq_desc": ("base/ena_com.c", r"sizeof\(struct ena_eth_io_tx_desc\) :"),
+    "sq_host": ("base/ena_com.c", r"if \(io_sq->mem_queue_type == ENA_ADMIN_PLACEMENT_POLICY_HOST\) \{"),
+    "bounce_size": ("base/ena_com.c", r"size = (\(size_t\))?io_sq->bounce_buf_ctrl.buffer_size \*"),
+    "bounce_cnt": ("base/ena_com.c", r"define ENA_COM_BOUNCE_BUFFER_CNTRL_CNT\s+4"),
+    "llq_entry": ("ena_ethdev.c", r"llq_config->llq_ring_entry_size_value = 128;"),
+    "cq_desc": ("base/ena_com.c", r"sizeof\(struct ena_eth_io_rx_cdesc_base\);"),
+    "cq_desc_ext": ("base/ena_com.c", r"sizeof\(struct ena_eth_io_rx_cdesc_ext\);"),
+    "rx_ts": ("ena_ethdev.c", r"adapter->ena_dev.use_extended_rx_cdesc = hw_rx_requested;"),
+    "cq_align": ("base/ena_com.c", r"ENA_CDESC_RING_SIZE_ALIGNMENT\);", 1),
+    "cdesc_align": (
+        {"21.11": "base/ena_com.h", "22.11": "base/ena_com.h", "*": "base/ena_plat_dpdk.h"},
+        r"define ENA_CDESC_RING_SIZE_ALIGNMENT\s+\(1 << 12\)",
+    ),
 }
 
 # --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
@@ -71,6 +169,69 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_empty": 1199,
         "tx_push": 1211,
         "lim": 2179,
+        "alloc_cnt": 210,
+        "alloc_cnt_add": 211,
+        "plat_reserve": 212,
+        "mz_name": None,
+        "mz_cnt": None,
+        "mz_reserve": None,
+        "coherent_align": 228,
+        "mem_alloc": 266,
+        "mem_alloc_node": 263,
+        "adapter_zero": 1835,
+        "metrics_alloc": None,
+        "metrics_size": None,
+        "mmio_init": 1450,
+        "mmio_size": 1756,
+        "admin_init": 1479,
+        "aq_depth": 15,
+        "aenq_depth": 14,
+        "comp_ctx_size": 274,
+        "comp_ctx": 278,
+        "init_sq": 1846,
+        "init_cq": 1850,
+        "init_aenq": 1883,
+        "sq_size": 22,
+        "cq_size": 23,
+        "aenq_size": 24,
+        "host_info": 419,
+        "host_info_size": 2790,
+        "host_attr_fail": 458,
+        "config_debug": 1925,
+        "debug_area": 477,
+        "gstring": 33,
+        "debug_fail": 497,
+        "xstats_num": 464,
+        "stats_global": 72,
+        "stats_eni": 79,
+        "stats_metrics": None,
+        "stats_srd": None,
+        "metrics_num": None,
+        "metrics_legacy": None,
+        "rss_init": 1938,
+        "rss_log": 56,
+        "ind_max": None,
+        "ind_tbl": 1189,
+        "host_ind_tbl": 1200,
+        "hash_key_cap": 1109,
+        "hash_key": 1113,
+        "hash_ctrl": 1142,
+        "indirect_table": None,
+        "drv_stats": 1944,
+        "start_rx": 924,
+        "start_tx": 928,
+        "queue_size": 1042,
+        "create_io": 1046,
+        "sq_desc": 330,
+        "sq_host": 336,
+        "bounce_size": 366,
+        "bounce_cnt": 33,
+        "llq_entry": 1683,
+        "cq_desc": 420,
+        "cq_desc_ext": None,
+        "rx_ts": None,
+        "cq_align": 432,
+        "cdesc_align": 26,
     },
     "22.11": {
         "dev_private": 3747,
@@ -86,6 +247,69 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_empty": 1457,
         "tx_push": 1469,
         "lim": 2495,
+        "alloc_cnt": None,
+        "alloc_cnt_add": None,
+        "plat_reserve": None,
+        "mz_name": 3708,
+        "mz_cnt": 3716,
+        "mz_reserve": 3718,
+        "coherent_align": 214,
+        "mem_alloc": 240,
+        "mem_alloc_node": 237,
+        "adapter_zero": 2135,
+        "metrics_alloc": None,
+        "metrics_size": None,
+        "mmio_init": 1708,
+        "mmio_size": 1756,
+        "admin_init": 1737,
+        "aq_depth": 15,
+        "aenq_depth": 14,
+        "comp_ctx_size": 274,
+        "comp_ctx": 278,
+        "init_sq": 1846,
+        "init_cq": 1850,
+        "init_aenq": 1883,
+        "sq_size": 22,
+        "cq_size": 23,
+        "aenq_size": 24,
+        "host_info": 710,
+        "host_info_size": 2790,
+        "host_attr_fail": 749,
+        "config_debug": 2236,
+        "debug_area": 768,
+        "gstring": 34,
+        "debug_fail": 788,
+        "xstats_num": 755,
+        "stats_global": 89,
+        "stats_eni": 96,
+        "stats_metrics": None,
+        "stats_srd": None,
+        "metrics_num": None,
+        "metrics_legacy": None,
+        "rss_init": 2249,
+        "rss_log": 32,
+        "ind_max": None,
+        "ind_tbl": 1189,
+        "host_ind_tbl": 1200,
+        "hash_key_cap": 1109,
+        "hash_key": 1113,
+        "hash_ctrl": 1142,
+        "indirect_table": None,
+        "drv_stats": 2255,
+        "start_rx": 1182,
+        "start_tx": 1186,
+        "queue_size": 1300,
+        "create_io": 1304,
+        "sq_desc": 330,
+        "sq_host": 336,
+        "bounce_size": 366,
+        "bounce_cnt": 33,
+        "llq_entry": 1936,
+        "cq_desc": 420,
+        "cq_desc_ext": None,
+        "rx_ts": None,
+        "cq_align": 432,
+        "cdesc_align": 26,
     },
     "23.11": {
         "dev_private": 3920,
@@ -101,6 +325,69 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_empty": 1519,
         "tx_push": 1531,
         "lim": 2583,
+        "alloc_cnt": None,
+        "alloc_cnt_add": None,
+        "plat_reserve": None,
+        "mz_name": 3881,
+        "mz_cnt": 3889,
+        "mz_reserve": 3891,
+        "coherent_align": 230,
+        "mem_alloc": 256,
+        "mem_alloc_node": 253,
+        "adapter_zero": 2216,
+        "metrics_alloc": 2262,
+        "metrics_size": 34,
+        "mmio_init": 1787,
+        "mmio_size": 1969,
+        "admin_init": 1816,
+        "aq_depth": 15,
+        "aenq_depth": 14,
+        "comp_ctx_size": 280,
+        "comp_ctx": 284,
+        "init_sq": 2059,
+        "init_cq": 2063,
+        "init_aenq": 2096,
+        "sq_size": 22,
+        "cq_size": 23,
+        "aenq_size": 24,
+        "host_info": 768,
+        "host_info_size": 3107,
+        "host_attr_fail": 807,
+        "config_debug": 2322,
+        "debug_area": 830,
+        "gstring": 34,
+        "debug_fail": 850,
+        "xstats_num": 815,
+        "stats_global": 92,
+        "stats_eni": None,
+        "stats_metrics": 104,
+        "stats_srd": 113,
+        "metrics_num": 1766,
+        "metrics_legacy": 1768,
+        "rss_init": 2335,
+        "rss_log": 32,
+        "ind_max": None,
+        "ind_tbl": 1195,
+        "host_ind_tbl": 1206,
+        "hash_key_cap": 1115,
+        "hash_key": 1119,
+        "hash_ctrl": 1148,
+        "indirect_table": None,
+        "drv_stats": 2341,
+        "start_rx": 1244,
+        "start_tx": 1248,
+        "queue_size": 1362,
+        "create_io": 1366,
+        "sq_desc": 336,
+        "sq_host": 342,
+        "bounce_size": 372,
+        "bounce_cnt": 33,
+        "llq_entry": 2017,
+        "cq_desc": 426,
+        "cq_desc_ext": None,
+        "rx_ts": None,
+        "cq_align": 438,
+        "cdesc_align": 63,
     },
     "24.11": {
         "dev_private": 4037,
@@ -116,6 +403,69 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_empty": 1601,
         "tx_push": 1613,
         "lim": 2686,
+        "alloc_cnt": None,
+        "alloc_cnt_add": None,
+        "plat_reserve": None,
+        "mz_name": 3998,
+        "mz_cnt": 4006,
+        "mz_reserve": 4008,
+        "coherent_align": 232,
+        "mem_alloc": 257,
+        "mem_alloc_node": 254,
+        "adapter_zero": 2317,
+        "metrics_alloc": 2363,
+        "metrics_size": 34,
+        "mmio_init": 1869,
+        "mmio_size": 2016,
+        "admin_init": 1898,
+        "aq_depth": 15,
+        "aenq_depth": 14,
+        "comp_ctx_size": 285,
+        "comp_ctx": 289,
+        "init_sq": 2106,
+        "init_cq": 2110,
+        "init_aenq": 2147,
+        "sq_size": 22,
+        "cq_size": 23,
+        "aenq_size": 24,
+        "host_info": 810,
+        "host_info_size": 3208,
+        "host_attr_fail": 849,
+        "config_debug": 2425,
+        "debug_area": 872,
+        "gstring": 37,
+        "debug_fail": 892,
+        "xstats_num": 857,
+        "stats_global": 119,
+        "stats_eni": None,
+        "stats_metrics": 130,
+        "stats_srd": 139,
+        "metrics_num": 1848,
+        "metrics_legacy": 1850,
+        "rss_init": 2438,
+        "rss_log": 32,
+        "ind_max": None,
+        "ind_tbl": 1201,
+        "host_ind_tbl": 1212,
+        "hash_key_cap": 1121,
+        "hash_key": 1125,
+        "hash_ctrl": 1154,
+        "indirect_table": None,
+        "drv_stats": 2444,
+        "start_rx": 1326,
+        "start_tx": 1330,
+        "queue_size": 1444,
+        "create_io": 1448,
+        "sq_desc": 340,
+        "sq_host": 346,
+        "bounce_size": 375,
+        "bounce_cnt": 33,
+        "llq_entry": 2118,
+        "cq_desc": 427,
+        "cq_desc_ext": None,
+        "rx_ts": None,
+        "cq_align": 438,
+        "cdesc_align": 63,
     },
     "25.11": {
         "dev_private": 4171,
@@ -131,6 +481,69 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_empty": 1692,
         "tx_push": 1704,
         "lim": 2810,
+        "alloc_cnt": None,
+        "alloc_cnt_add": None,
+        "plat_reserve": None,
+        "mz_name": 4132,
+        "mz_cnt": 4140,
+        "mz_reserve": 4142,
+        "coherent_align": 232,
+        "mem_alloc": 257,
+        "mem_alloc_node": 254,
+        "adapter_zero": 2420,
+        "metrics_alloc": 2466,
+        "metrics_size": 34,
+        "mmio_init": 1960,
+        "mmio_size": 2140,
+        "admin_init": 1994,
+        "aq_depth": 15,
+        "aenq_depth": 14,
+        "comp_ctx_size": 286,
+        "comp_ctx": 291,
+        "init_sq": 2231,
+        "init_cq": 2235,
+        "init_aenq": 2272,
+        "sq_size": 22,
+        "cq_size": 23,
+        "aenq_size": 24,
+        "host_info": 832,
+        "host_info_size": 3322,
+        "host_attr_fail": 871,
+        "config_debug": 2528,
+        "debug_area": 894,
+        "gstring": 39,
+        "debug_fail": 914,
+        "xstats_num": 879,
+        "stats_global": 130,
+        "stats_eni": None,
+        "stats_metrics": 141,
+        "stats_srd": 150,
+        "metrics_num": 1939,
+        "metrics_legacy": 1941,
+        "rss_init": 2541,
+        "rss_log": None,
+        "ind_max": 1281,
+        "ind_tbl": 1290,
+        "host_ind_tbl": 1301,
+        "hash_key_cap": 1209,
+        "hash_key": 1213,
+        "hash_ctrl": 1242,
+        "indirect_table": 2549,
+        "drv_stats": 2559,
+        "start_rx": 1411,
+        "start_tx": 1415,
+        "queue_size": 1535,
+        "create_io": 1539,
+        "sq_desc": 342,
+        "sq_host": 348,
+        "bounce_size": 375,
+        "bounce_cnt": 33,
+        "llq_entry": 2220,
+        "cq_desc": 432,
+        "cq_desc_ext": 427,
+        "rx_ts": 1389,
+        "cq_align": 443,
+        "cdesc_align": 63,
     },
     "26.07": {
         "dev_private": 4171,
@@ -146,25 +559,250 @@ LINES: dict[str, dict[str, int | None]] = {
         "tx_empty": 1692,
         "tx_push": 1704,
         "lim": 2810,
+        "alloc_cnt": None,
+        "alloc_cnt_add": None,
+        "plat_reserve": None,
+        "mz_name": 4132,
+        "mz_cnt": 4140,
+        "mz_reserve": 4142,
+        "coherent_align": 232,
+        "mem_alloc": 257,
+        "mem_alloc_node": 254,
+        "adapter_zero": 2420,
+        "metrics_alloc": 2466,
+        "metrics_size": 34,
+        "mmio_init": 1960,
+        "mmio_size": 2140,
+        "admin_init": 1994,
+        "aq_depth": 15,
+        "aenq_depth": 14,
+        "comp_ctx_size": 286,
+        "comp_ctx": 291,
+        "init_sq": 2231,
+        "init_cq": 2235,
+        "init_aenq": 2272,
+        "sq_size": 22,
+        "cq_size": 23,
+        "aenq_size": 24,
+        "host_info": 832,
+        "host_info_size": 3322,
+        "host_attr_fail": 871,
+        "config_debug": 2528,
+        "debug_area": 894,
+        "gstring": 39,
+        "debug_fail": 914,
+        "xstats_num": 879,
+        "stats_global": 130,
+        "stats_eni": None,
+        "stats_metrics": 141,
+        "stats_srd": 150,
+        "metrics_num": 1939,
+        "metrics_legacy": 1941,
+        "rss_init": 2541,
+        "rss_log": None,
+        "ind_max": 1281,
+        "ind_tbl": 1290,
+        "host_ind_tbl": 1301,
+        "hash_key_cap": 1209,
+        "hash_key": 1213,
+        "hash_ctrl": 1242,
+        "indirect_table": 2549,
+        "drv_stats": 2559,
+        "start_rx": 1411,
+        "start_tx": 1415,
+        "queue_size": 1535,
+        "create_io": 1539,
+        "sq_desc": 342,
+        "sq_host": 348,
+        "bounce_size": 375,
+        "bounce_cnt": 33,
+        "llq_entry": 2220,
+        "cq_desc": 432,
+        "cq_desc_ext": 427,
+        "rx_ts": 1389,
+        "cq_align": 443,
+        "cdesc_align": 63,
     },
 }
 # --- end LINES
 
-#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
-PROPS = ("max_rx_ring_size", "max_tx_ring_size", "max_queues", "tx_max_header_size", "llq")
-BOOL_PROPS = ("llq",)
+#: the entries of the statistics tables the debug area is sized by (ena_xstats_calc_num), counted in each table
+#: opening at its cited line (tests/conformance/test_pci_counts.py holds them to the mirror)
+# --- COUNTS: generated from the DPDK mirror
+COUNTS: dict[str, dict[str, int]] = {
+    "21.11": {"stats_global": 4, "stats_eni": 5},
+    "22.11": {"stats_global": 4, "stats_eni": 5},
+    "23.11": {"stats_global": 5, "stats_metrics": 6, "stats_srd": 5},
+    "24.11": {"stats_global": 4, "stats_metrics": 6, "stats_srd": 5},
+    "25.11": {"stats_global": 4, "stats_metrics": 6, "stats_srd": 5},
+    "26.07": {"stats_global": 4, "stats_metrics": 6, "stats_srd": 5},
+}
+# --- end COUNTS
+
+#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd): its ring limits and queues, its LLQ (the
+#: push buffer's tx_max_header_size; llq_entry_size 256 with the large LLQ header), and what ena_com asks of it at
+#: probe: host_attr (ENA_ADMIN_HOST_ATTR_CONFIG: without it the host info and debug area zones are freed),
+#: rss_hash_function (ENA_ADMIN_RSS_HASH_FUNCTION: the hash key zone), customer_metrics / eni_stats (the metrics
+#: the debug area holds, 23.11+), rss_table_log_size (25.11+: the device's indirection table, log2). Every flag
+#: defaults to on, the table to 7 (128 entries, what the driver asked for up to 24.11).
+PROPS = (
+    "max_rx_ring_size",
+    "max_tx_ring_size",
+    "max_queues",
+    "tx_max_header_size",
+    "llq",
+    "llq_entry_size",
+    "host_attr",
+    "rss_hash_function",
+    "customer_metrics",
+    "eni_stats",
+    "rss_table_log_size",
+)
+BOOL_PROPS = ("llq", "host_attr", "rss_hash_function", "customer_metrics", "eni_stats")
 
 SOURCE = Source(DIRS, KEYS, LINES)
 
-STRUCTS = (("net_ena",), ("ena_rx_buffer", "ena_tx_buffer", "ena_adapter", "ena_ring"))
+STRUCTS = (
+    ("net_ena",),
+    (
+        "ena_rx_buffer",
+        "ena_tx_buffer",
+        "ena_adapter",
+        "ena_ring",
+        "ena_admin_ena_mmio_req_read_less_resp",
+        "ena_admin_aq_entry",
+        "ena_admin_acq_entry",
+        "ena_admin_aenq_entry",
+        "ena_admin_rss_ind_table_entry",
+        "ena_admin_feature_rss_flow_hash_control",
+        "ena_admin_feature_rss_hash_control",
+        "ena_eth_io_tx_desc",
+        "ena_eth_io_rx_desc",
+        "ena_eth_io_tx_cdesc",
+        "ena_eth_io_rx_cdesc_base",
+        "ena_eth_io_rx_cdesc_ext",
+        "ena_comp_ctx",
+        "ena_driver_stats",
+    ),
+)
 SIZES: dict[str, dict[str, int]] = {
     # --- SIZES: generated from pahole
-    "21.11": {"ena_rx_buffer": 24, "ena_tx_buffer": 304, "ena_adapter": 181312, "ena_ring": 384},
-    "22.11": {"ena_rx_buffer": 24, "ena_tx_buffer": 304, "ena_adapter": 181888, "ena_ring": 384},
-    "23.11": {"ena_rx_buffer": 24, "ena_tx_buffer": 304, "ena_adapter": 182080, "ena_ring": 384},
-    "24.11": {"ena_rx_buffer": 24, "ena_tx_buffer": 304, "ena_adapter": 182144, "ena_ring": 384},
-    "25.11": {"ena_rx_buffer": 24, "ena_tx_buffer": 304, "ena_adapter": 181696, "ena_ring": 384},
-    "26.07": {"ena_rx_buffer": 24, "ena_tx_buffer": 304, "ena_adapter": 181696, "ena_ring": 384},
+    "21.11": {
+        "ena_rx_buffer": 24,
+        "ena_tx_buffer": 304,
+        "ena_adapter": 181312,
+        "ena_ring": 384,
+        "ena_admin_ena_mmio_req_read_less_resp": 8,
+        "ena_admin_aq_entry": 64,
+        "ena_admin_acq_entry": 64,
+        "ena_admin_aenq_entry": 64,
+        "ena_admin_rss_ind_table_entry": 4,
+        "ena_admin_feature_rss_flow_hash_control": 48,
+        "ena_admin_feature_rss_hash_control": 256,
+        "ena_eth_io_tx_desc": 16,
+        "ena_eth_io_rx_desc": 16,
+        "ena_eth_io_tx_cdesc": 8,
+        "ena_eth_io_rx_cdesc_base": 16,
+        "ena_comp_ctx": 120,
+        "ena_driver_stats": 32,
+    },
+    "22.11": {
+        "ena_rx_buffer": 24,
+        "ena_tx_buffer": 304,
+        "ena_adapter": 181888,
+        "ena_ring": 384,
+        "ena_admin_ena_mmio_req_read_less_resp": 8,
+        "ena_admin_aq_entry": 64,
+        "ena_admin_acq_entry": 64,
+        "ena_admin_aenq_entry": 64,
+        "ena_admin_rss_ind_table_entry": 4,
+        "ena_admin_feature_rss_flow_hash_control": 48,
+        "ena_admin_feature_rss_hash_control": 256,
+        "ena_eth_io_tx_desc": 16,
+        "ena_eth_io_rx_desc": 16,
+        "ena_eth_io_tx_cdesc": 8,
+        "ena_eth_io_rx_cdesc_base": 16,
+        "ena_comp_ctx": 120,
+        "ena_driver_stats": 32,
+    },
+    "23.11": {
+        "ena_rx_buffer": 24,
+        "ena_tx_buffer": 304,
+        "ena_adapter": 182080,
+        "ena_ring": 384,
+        "ena_admin_ena_mmio_req_read_less_resp": 8,
+        "ena_admin_aq_entry": 64,
+        "ena_admin_acq_entry": 64,
+        "ena_admin_aenq_entry": 64,
+        "ena_admin_rss_ind_table_entry": 4,
+        "ena_admin_feature_rss_flow_hash_control": 48,
+        "ena_admin_feature_rss_hash_control": 256,
+        "ena_eth_io_tx_desc": 16,
+        "ena_eth_io_rx_desc": 16,
+        "ena_eth_io_tx_cdesc": 8,
+        "ena_eth_io_rx_cdesc_base": 16,
+        "ena_comp_ctx": 120,
+        "ena_driver_stats": 32,
+    },
+    "24.11": {
+        "ena_rx_buffer": 24,
+        "ena_tx_buffer": 304,
+        "ena_adapter": 182144,
+        "ena_ring": 384,
+        "ena_admin_ena_mmio_req_read_less_resp": 8,
+        "ena_admin_aq_entry": 64,
+        "ena_admin_acq_entry": 64,
+        "ena_admin_aenq_entry": 64,
+        "ena_admin_rss_ind_table_entry": 4,
+        "ena_admin_feature_rss_flow_hash_control": 48,
+        "ena_admin_feature_rss_hash_control": 256,
+        "ena_eth_io_tx_desc": 16,
+        "ena_eth_io_rx_desc": 16,
+        "ena_eth_io_tx_cdesc": 8,
+        "ena_eth_io_rx_cdesc_base": 16,
+        "ena_comp_ctx": 120,
+        "ena_driver_stats": 32,
+    },
+    "25.11": {
+        "ena_rx_buffer": 24,
+        "ena_tx_buffer": 304,
+        "ena_adapter": 181696,
+        "ena_ring": 384,
+        "ena_admin_ena_mmio_req_read_less_resp": 8,
+        "ena_admin_aq_entry": 64,
+        "ena_admin_acq_entry": 64,
+        "ena_admin_aenq_entry": 64,
+        "ena_admin_rss_ind_table_entry": 4,
+        "ena_admin_feature_rss_flow_hash_control": 48,
+        "ena_admin_feature_rss_hash_control": 256,
+        "ena_eth_io_tx_desc": 16,
+        "ena_eth_io_rx_desc": 16,
+        "ena_eth_io_tx_cdesc": 8,
+        "ena_eth_io_rx_cdesc_base": 16,
+        "ena_eth_io_rx_cdesc_ext": 32,
+        "ena_comp_ctx": 120,
+        "ena_driver_stats": 32,
+    },
+    "26.07": {
+        "ena_rx_buffer": 24,
+        "ena_tx_buffer": 304,
+        "ena_adapter": 181696,
+        "ena_ring": 384,
+        "ena_admin_ena_mmio_req_read_less_resp": 8,
+        "ena_admin_aq_entry": 64,
+        "ena_admin_acq_entry": 64,
+        "ena_admin_aenq_entry": 64,
+        "ena_admin_rss_ind_table_entry": 4,
+        "ena_admin_feature_rss_flow_hash_control": 48,
+        "ena_admin_feature_rss_hash_control": 256,
+        "ena_eth_io_tx_desc": 16,
+        "ena_eth_io_rx_desc": 16,
+        "ena_eth_io_tx_cdesc": 8,
+        "ena_eth_io_rx_cdesc_base": 16,
+        "ena_eth_io_rx_cdesc_ext": 32,
+        "ena_comp_ctx": 120,
+        "ena_driver_stats": 32,
+    },
     # --- end SIZES
 }
 
@@ -203,6 +841,16 @@ def _check(rel: str, side: str, nb_desc: int, mx: int) -> Rejection | None:
     return None
 
 
+def _on(dev: dict[str, object] | None, key: str) -> bool:
+    """A device flag of :data:`PROPS`, on unless given as off."""
+    return bool((dev or {}).get(key, True))
+
+
+def llq(dev: dict[str, object] | None) -> bool:
+    """The Tx queues' placement: LLQ (the device's memory) unless the device lacks it (``llq=0``)."""
+    return _on(dev, "llq")
+
+
 def rx_queue_setup(
     rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
 ) -> QueueParts | Rejection:
@@ -225,7 +873,6 @@ def rx_queue_setup(
             Alloc("rxq->rx_refill_buffer", 8 * nb_desc, RTE_CACHE_LINE_SIZE, c(rel, "rx_refill"), "rx refill buffer"),
             Alloc("rxq->empty_rx_reqs", 2 * nb_desc, RTE_CACHE_LINE_SIZE, c(rel, "rx_empty"), "rx free request ids"),
         ),
-        not_modelled=NOT_MODELLED,
     )
 
 
@@ -248,7 +895,7 @@ def tx_queue_setup(
         ),
         Alloc("txq->empty_tx_reqs", 2 * nb_desc, RTE_CACHE_LINE_SIZE, c(rel, "tx_empty"), "tx free request ids"),
     ]
-    if (dev or {}).get("llq", True):
+    if llq(dev):
         allocs.append(
             Alloc(
                 "txq->push_buf_intermediate_buf",
@@ -261,24 +908,230 @@ def tx_queue_setup(
     return QueueParts(
         nb_desc,
         allocs=tuple(allocs),
-        outside=("LLQ Tx descriptors in the device's memory (BAR)",),
-        not_modelled=NOT_MODELLED,
+        outside=("LLQ Tx descriptors in the device's memory (BAR)",) if llq(dev) else (),
     )
+
+
+def zone_name(rel: str, port: int, n: int) -> str:
+    """The name of the port's n-th ENA_MEM_ALLOC_COHERENT memzone (n from 0): up to 21.11 ``ena_alloc_<n + 1>``
+    (snprintf of rte_atomic64_add_return(&ena_alloc_cnt, 1), the process's counter: a single ENA port's
+    numbers), from 22.11 ``ena_p<port>_mz<n>`` (ena_mem_alloc_coherent: the adapter's memzone_cnt, zeroed with
+    the adapter at probe and taken before the reservation).
+
+    >>> zone_name("21.11", 0, 0), zone_name("22.11", 1, 9)
+    ('ena_alloc_1', 'ena_p1_mz9')
+    """
+    return f"ena_alloc_{n + 1}" if not since(rel, "22.11") else f"ena_p{port}_mz{n}"
+
+
+def _counter(rel: str) -> str:
+    """The lines that name a zone and take its number."""
+    if not since(rel, "22.11"):
+        return SOURCE.cite(rel, "alloc_cnt", "alloc_cnt_add", "plat_reserve", "coherent_align")
+    return (
+        f"{SOURCE.cite(rel, 'mz_name', 'mz_cnt', 'mz_reserve', 'adapter_zero')}; {SOURCE.cite(rel, 'coherent_align')}"
+    )
+
+
+def rss_table_log(rel: str, dev: dict[str, object] | None) -> int:
+    """log2 of the RSS indirection table: ENA_RX_RSS_TABLE_LOG_SIZE (7) up to 24.11, the device's
+    ind_table.max_size from 25.11 (``dev["rss_table_log_size"]``, default 7)."""
+    if since(rel, "25.11"):
+        return dev_int(dev, "rss_table_log_size", ENA_RX_RSS_TABLE_LOG_SIZE)
+    return ENA_RX_RSS_TABLE_LOG_SIZE
+
+
+def debug_entries(rel: str, dev: dict[str, object] | None) -> int:
+    """ena_xstats_calc_num at probe (no queue configured yet): ENA_STATS_ARRAY_GLOBAL + ENA_STATS_ARRAY_ENI up
+    to 22.11; from 23.11 ENA_STATS_ARRAY_GLOBAL + metrics_num + ENA_STATS_ARRAY_ENA_SRD, metrics_num the
+    customer metrics (ENA_STATS_ARRAY_METRICS) with ENA_ADMIN_CUSTOMER_METRICS, else the legacy ones
+    (ENA_STATS_ARRAY_METRICS - 1) with ENA_ADMIN_ENI_STATS, else 0 (ena_get_metrics_entries)."""
+    n = COUNTS[rel]
+    if not since(rel, "23.11"):
+        return n["stats_global"] + n["stats_eni"]
+    if _on(dev, "customer_metrics"):
+        metrics = n["stats_metrics"]
+    else:
+        metrics = n["stats_metrics"] - 1 if _on(dev, "eni_stats") else 0
+    return n["stats_global"] + metrics + n["stats_srd"]
+
+
+def _probe_coherent(rel: str, dev: dict[str, object] | None) -> list[tuple[int, str, str, bool]]:
+    """What probe asks ENA_MEM_ALLOC_COHERENT for, in its order: (bytes, role, citation, kept: False for a zone
+    freed again at probe, whose number is taken all the same)."""
+    s = SIZES[rel]
+    c = SOURCE.cite
+    host = _on(dev, "host_attr")
+    out: list[tuple[int, str, str, bool]] = []
+    if since(rel, "23.11"):
+        out.append(
+            (ENA_CUSTOMER_METRICS_BUFFER_SIZE, "customer metrics buffer", c(rel, "metrics_alloc", "metrics_size"), True)
+        )
+    out += [
+        (s["ena_admin_ena_mmio_req_read_less_resp"], "MMIO read response", c(rel, "mmio_init", "mmio_size"), True),
+        (ENA_ADMIN_QUEUE_DEPTH * s["ena_admin_aq_entry"], "admin SQ", c(rel, "aq_depth", "init_sq", "sq_size"), True),
+        (ENA_ADMIN_QUEUE_DEPTH * s["ena_admin_acq_entry"], "admin CQ", c(rel, "aq_depth", "init_cq", "cq_size"), True),
+        (
+            ENA_ASYNC_QUEUE_DEPTH * s["ena_admin_aenq_entry"],
+            "AENQ",
+            c(rel, "aenq_depth", "init_aenq", "aenq_size"),
+            True,
+        ),
+        (SZ_4K, "host info", "; ".join((c(rel, "host_info", "host_attr_fail"), c(rel, "host_info_size"))), host),
+        (
+            debug_entries(rel, dev) * (ETH_GSTRING_LEN + 8),
+            "debug area (xstats names and values)",
+            c(
+                rel,
+                *[
+                    k
+                    for k in (
+                        "config_debug",
+                        "debug_area",
+                        "gstring",
+                        "debug_fail",
+                        "xstats_num",
+                        "metrics_num",
+                        "metrics_legacy",
+                        "stats_global",
+                        "stats_eni",
+                        "stats_metrics",
+                        "stats_srd",
+                    )
+                    if SOURCE.has(rel, k)
+                ],
+            ),
+            host,
+        ),
+    ]
+    log = rss_table_log(rel, dev)
+    ind = "; ".join((c(rel, "rss_init"), c(rel, "ind_max" if since(rel, "25.11") else "ind_tbl")))
+    out.append(((1 << log) * s["ena_admin_rss_ind_table_entry"], "RSS indirection table", ind, True))
+    if _on(dev, "rss_hash_function"):
+        out.append(
+            (s["ena_admin_feature_rss_flow_hash_control"], "RSS hash key", c(rel, "hash_key_cap", "hash_key"), True)
+        )
+    out.append((s["ena_admin_feature_rss_hash_control"], "RSS hash control", c(rel, "hash_ctrl"), True))
+    return out
+
+
+def probe_zones(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], int]:
+    """The memzones ena_com reserves at probe, and how many numbers of the counter they take."""
+    got = _probe_coherent(rel, dev)
+    cnt = _counter(rel)
+    zones = tuple(
+        Zone(zone_name(rel, port, n), size, RTE_CACHE_LINE_SIZE, f"{cite}; {cnt}", f"ena_com {role}")
+        for n, (size, role, cite, kept) in enumerate(got)
+        if kept
+    )
+    return zones, len(got)
 
 
 def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
-    """rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct ena_adapter), ...): the device's dev_private, an
-    rte_zmalloc_socket named by the PCI address (rte_eth_dev_pci_allocate, v22.11.11:lib/ethdev/ethdev_pci.h:97).
-    Its MAC tables and other per-device allocations are not modelled."""
-    return (), (
+    """eth_ena_dev_init: the device's dev_private (rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct
+    ena_adapter), ...), named by the PCI address, v22.11.11:lib/ethdev/ethdev_pci.h:97), then ena_com's memzones
+    (:func:`probe_zones`) and its ENA_MEM_ALLOC (rte_zmalloc(NULL, size, 1)) buffers: the admin queue's completion
+    contexts, the host copy of the RSS indirection table; the driver's own RSS table (25.11+) and statistics."""
+    s = SIZES[rel]
+    c = SOURCE.cite
+    log = rss_table_log(rel, dev)
+    allocs = [
+        Alloc("ethdev private structure", s["ena_adapter"], RTE_CACHE_LINE_SIZE, c(rel, "dev_private"), "dev_private"),
         Alloc(
-            "ethdev private structure",
-            SIZES[rel]["ena_adapter"],
-            RTE_CACHE_LINE_SIZE,
-            SOURCE.cite(rel, "dev_private"),
-            "dev_private",
+            "ena admin_queue->comp_ctx",
+            ENA_ADMIN_QUEUE_DEPTH * s["ena_comp_ctx"],
+            1,
+            "; ".join((c(rel, "aq_depth", "comp_ctx_size", "comp_ctx"), c(rel, "mem_alloc"))),
+            "admin completion contexts",
         ),
+        Alloc(
+            "ena rss->host_rss_ind_tbl",
+            (1 << log) * 2,
+            1,
+            "; ".join((c(rel, "host_ind_tbl"), c(rel, "mem_alloc"))),
+            "host RSS indirection table",
+        ),
+    ]
+    if SOURCE.has(rel, "indirect_table"):
+        allocs.append(
+            Alloc(
+                "adapter RSS indirection table",
+                4 * (1 << log),
+                RTE_CACHE_LINE_SIZE,
+                c(rel, "indirect_table"),
+                "RSS indirection table (driver's copy)",
+            )
+        )
+    allocs.append(
+        Alloc("adapter stats", s["ena_driver_stats"], RTE_CACHE_LINE_SIZE, c(rel, "drv_stats"), "driver stats")
     )
+    return probe_zones(rel, port, dev)[0], tuple(allocs)
+
+
+def start(
+    rel: str,
+    port: int,
+    nb_rxq: int,
+    nb_txq: int,
+    dev: dict[str, object] | None = None,
+    nb_rxd: int = ENA_DEFAULT_RING_SIZE,
+    nb_txd: int = ENA_DEFAULT_RING_SIZE,
+    conf: QueueConf | None = None,
+) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+    """ena_start: ena_queue_start_all for the Rx queues, then the Tx queues; each ena_create_io_queue ->
+    ena_com_create_io_queue reserves the queue's submission ring (ena_com_init_io_sq: q_depth = ring_size =
+    nb_desc descriptors of 16 bytes, unless a Tx queue is LLQ: its descriptors are the device's, and a bounce
+    buffer of ENA_COM_BOUNCE_BUFFER_CNTRL_CNT LLQ entries is rte_zmalloc'ed) then its completion ring
+    (ena_com_init_io_cq: 16-byte Rx / 8-byte Tx completions, the 32-byte extended Rx ones from 25.11 with the Rx
+    timestamp offload; ENA_CDESC_RING_SIZE_ALIGNMENT), numbered after probe's zones."""
+    s = SIZES[rel]
+    c = SOURCE.cite
+    n = probe_zones(rel, port, dev)[1]
+    cnt = _counter(rel)
+    ext = since(rel, "25.11") and bool(conf and conf.rx_offloads & RX_OFFLOAD_TIMESTAMP)
+    rx_cq = s["ena_eth_io_rx_cdesc_ext"] if ext else s["ena_eth_io_rx_cdesc_base"]
+    cq_cite = c(rel, *(("cq_desc", "cq_desc_ext", "cq_align") if ext else ("cq_desc", "cq_align")), "cdesc_align")
+    ts_cite = f"; {c(rel, 'rx_ts')}" if ext else ""
+    entry = dev_int(dev, "llq_entry_size", LLQ_ENTRY_SIZE)
+    zones: list[Zone] = []
+    allocs: list[Alloc] = []
+    for side, count, nb in (("rx", nb_rxq, nb_rxd), ("tx", nb_txq, nb_txd)):
+        at = c(rel, f"start_{side}", "queue_size", "create_io")
+        for q in range(count):
+            if side == "rx" or not llq(dev):
+                zones.append(
+                    Zone(
+                        zone_name(rel, port, n),
+                        nb * s[f"ena_eth_io_{side}_desc"],
+                        RTE_CACHE_LINE_SIZE,
+                        f"{at}; {c(rel, 'sq_desc', 'sq_host')}; {cnt}",
+                        f"ena {side} queue {q} submission ring",
+                    )
+                )
+                n += 1
+            else:
+                allocs.append(
+                    Alloc(
+                        "ena io_sq->bounce_buf_ctrl.base_buffer",
+                        ENA_COM_BOUNCE_BUFFER_CNTRL_CNT * entry,
+                        RTE_CACHE_LINE_SIZE,
+                        f"{at}; {c(rel, 'sq_host', 'bounce_cnt', 'bounce_size')}; "
+                        f"{c(rel, 'llq_entry')}; {c(rel, 'mem_alloc_node')}",
+                        f"ena tx queue {q} LLQ bounce buffer",
+                    )
+                )
+            size = nb * (rx_cq if side == "rx" else s["ena_eth_io_tx_cdesc"])
+            zones.append(
+                Zone(
+                    zone_name(rel, port, n),
+                    size,
+                    ENA_CDESC_RING_SIZE_ALIGNMENT,
+                    f"{at}{ts_cite if side == 'rx' else ''}; {cq_cite}; {cnt}",
+                    f"ena {side} queue {q} completion ring",
+                )
+            )
+            n += 1
+    return tuple(zones), tuple(allocs)
 
 
 PMD = declare(
@@ -286,4 +1139,6 @@ PMD = declare(
     name=NAME,
     source="drivers/net/ena",
     kernel_drivers=("ena",),
+    # ENA_MEM_ALLOC_COHERENT's memzones: "ena_alloc_%" PRIi64 up to 21.11, "ena_p%d_mz%" PRIu64 from 22.11
+    zones=(r"ena_alloc_\d+", r"ena_p\d+_mz\d+"),
 )

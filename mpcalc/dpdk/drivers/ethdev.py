@@ -284,8 +284,9 @@ def configure(
 
 def port_notes(ports: list[Port], q: QueueConf, p: Platform) -> list[str]:
     """What a report says of its ports beyond their memory: a driver read from its source only ("from the
-    driver's source, not run"), what a driver keeps outside the DPDK heap, and descriptors asked for that the
-    driver does not use (virtio: a queue set-up takes at most its virtqueue's size)."""
+    driver's source, not run"), what a driver keeps outside the DPDK heap, what it allocates in the heap that the
+    model does not count, and descriptors asked for that the driver does not use (virtio: a queue set-up takes
+    at most its virtqueue's size)."""
     notes = []
     for port in ports:
         pmd = get(port.driver)
@@ -293,6 +294,7 @@ def port_notes(ports: list[Port], q: QueueConf, p: Platform) -> list[str]:
         if pmd.provenance != RUN:
             notes.append(f"{who}: {NOT_RUN}")
         notes += [f"{who}: outside the DPDK heap: {text}" for text in pmd.outside_heap(port, q, p)]
+        notes += [f"{who}: in the DPDK heap, not counted: {text}" for text in pmd.not_modelled(port, q, p)]
         try:
             nb_rx, nb_tx = descriptors(port, q, p)
         except InputError:

@@ -4,7 +4,9 @@ See :mod:`.intelring`: ``rx_ring`` for ICE_MAX_RING_DESC + 32 32-byte flex descr
 Tx ring for ICE_MAX_RING_DESC 16-byte ones, whatever nb_desc; ICE_MAX_RING_DESC is 4096 up to 23.11 and 8160
 from 24.11, and from 25.11 the device's (ICE_MAX_NUM_DESC_BY_MAC: 8096 on an E830, ``dev["e830"]``). The
 software rings and queues are ``rte_zmalloc_socket(NULL, ...)``. nb_desc: a multiple of 32 in [64, max].
-A Tx queue with the Tx time offload adds a time-stamp ring (25.11+): not modelled.
+From 25.11 a Tx queue with the Tx time offload (RTE_ETH_TX_OFFLOAD_SEND_ON_TIMESTAMP, an E830 only) adds its
+time-stamp ring ``ice_tstamp_ring`` (4 bytes a descriptor for nb_desc + the fetched descriptors rounded up to 32,
+4 KiB-rounded) and its ``struct ice_txtime`` (:func:`tstamp_parts`).
 
 From the driver's source, not run. Pure: stdlib only.
 """
@@ -12,6 +14,7 @@ From the driver's source, not run. Pure: stdlib only.
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 from mpcalc.dpdk.core.errors import Rejection
 from mpcalc.dpdk.drivers import intelring as ir
@@ -22,11 +25,15 @@ from mpcalc.dpdk.drivers.pcibase import (
     QueueParts,
     Source,
     Zone,
+    align_ceil,
     dev_int,
+    eth_zone,
     intel_dirs,
+    refuse,
     since,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
+from mpcalc.dpdk.drivers.pmd import TX_OFFLOAD_SEND_ON_TIMESTAMP, QueueConf
 
 NAME = "net_ice"
 PROVENANCE = "source"
@@ -62,6 +69,29 @@ KEYS = {
     "desc_lim": ("ice_ethdev.c", r"dev_info->rx_desc_lim = \(struct rte_eth_desc_lim\) \{"),
     "ring_size": ("ice_ethdev.c", r"default_rxportconf.ring_size = ICE_BUF_SIZE_MIN;"),
     "dev_private": ("ice_ethdev.c", r"sizeof\(struct ice_adapter\)"),
+    # 25.11+: the Tx time-stamp ring of a queue with RTE_ETH_TX_OFFLOAD_SEND_ON_TIMESTAMP
+    "tx_offloads": ("ice_rxtx.c", r"offloads = tx_conf->offloads \| dev->data->dev_conf.txmode.offloads;"),
+    "ts_offload": (
+        "ice_rxtx.c",
+        r"if \(vsi->type == ICE_VSI_PF && \(offloads & RTE_ETH_TX_OFFLOAD_SEND_ON_TIMESTAMP\)\) \{",
+    ),
+    "ts_e830": ("ice_rxtx.c", r"PMD_INIT_LOG\(ERR, \"Tx Time Queue is not supported on this device\"\);"),
+    "tsq": ("ice_rxtx.c", r"txq->tsq = rte_zmalloc_socket\(NULL, sizeof\(struct ice_txtime\),"),
+    "ts_dynfield": ("ice_rxtx.c", r"rte_mbuf_dyn_tx_timestamp_register\(&txq->tsq->ts_offset,"),
+    "ts_count": (
+        "ice_rxtx.c",
+        r"txq->tsq->nb_ts_desc = ice_calc_ts_ring_count\(ICE_VSI_TO_HW\(vsi\), txq->nb_tx_desc\);",
+    ),
+    "ts_size": ("ice_rxtx.c", r"ring_size = sizeof\(struct ice_ts_desc\) \* txq->tsq->nb_ts_desc;"),
+    "ts_zone": ("ice_rxtx.c", r"const struct rte_memzone \*ts_z = rte_eth_dma_zone_reserve\(dev, \"ice_tstamp_ring\","),
+    "ts_fetch": ("ice_rxtx.c", r"max_fetch_desc = ICE_TXTIME_FETCH_TS_DESC_DFLT;"),
+    "ts_fetch_align": ("ice_rxtx.c", r"max_fetch_desc = RTE_ALIGN\(max_fetch_desc, ICE_REQ_DESC_MULTIPLE\);"),
+    "ts_count_ret": ("ice_rxtx.c", r"return tx_desc_count \+ max_fetch_desc;"),
+    "ts_dflt": ("base/ice_lan_tx_rx.h", r"define ICE_TXTIME_FETCH_TS_DESC_DFLT\s+8"),
+    "req_multiple": ("ice_rxtx.h", r"define ICE_REQ_DESC_MULTIPLE\s+32"),
+    "ts_desc": ("base/ice_lan_tx_rx.h", r"^struct ice_ts_desc \{"),
+    "dma_align": ("ice_rxtx.h", r"define ICE_DMA_MEM_ALIGN\s+4096"),
+    "base_align": ("ice_rxtx.h", r"define ICE_RING_BASE_ALIGN\s+128"),
 }
 
 # --- LINES: generated from the DPDK mirror (tests/conformance/test_pci_sources.py holds them to it)
@@ -84,6 +114,22 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 3784,
         "ring_size": 3824,
         "dev_private": 5730,
+        "tx_offloads": 1231,
+        "ts_offload": None,
+        "ts_e830": None,
+        "tsq": None,
+        "ts_dynfield": None,
+        "ts_count": None,
+        "ts_size": None,
+        "ts_zone": None,
+        "ts_fetch": None,
+        "ts_fetch_align": None,
+        "ts_count_ret": None,
+        "ts_dflt": None,
+        "req_multiple": None,
+        "ts_desc": None,
+        "dma_align": 13,
+        "base_align": 14,
     },
     "22.11": {
         "max_ring_desc": 12,
@@ -103,6 +149,22 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 3902,
         "ring_size": 3942,
         "dev_private": 6080,
+        "tx_offloads": 1337,
+        "ts_offload": None,
+        "ts_e830": None,
+        "tsq": None,
+        "ts_dynfield": None,
+        "ts_count": None,
+        "ts_size": None,
+        "ts_zone": None,
+        "ts_fetch": None,
+        "ts_fetch_align": None,
+        "ts_count_ret": None,
+        "ts_dflt": None,
+        "req_multiple": None,
+        "ts_desc": None,
+        "dma_align": 13,
+        "base_align": 14,
     },
     "23.11": {
         "max_ring_desc": 12,
@@ -122,6 +184,22 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 3928,
         "ring_size": 3968,
         "dev_private": 6490,
+        "tx_offloads": 1338,
+        "ts_offload": None,
+        "ts_e830": None,
+        "tsq": None,
+        "ts_dynfield": None,
+        "ts_count": None,
+        "ts_size": None,
+        "ts_zone": None,
+        "ts_fetch": None,
+        "ts_fetch_align": None,
+        "ts_count_ret": None,
+        "ts_dflt": None,
+        "req_multiple": None,
+        "ts_desc": None,
+        "dma_align": 13,
+        "base_align": 14,
     },
     "24.11": {
         "max_ring_desc": 12,
@@ -141,6 +219,22 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 4173,
         "ring_size": 4216,
         "dev_private": 7163,
+        "tx_offloads": 1364,
+        "ts_offload": None,
+        "ts_e830": None,
+        "tsq": None,
+        "ts_dynfield": None,
+        "ts_count": None,
+        "ts_size": None,
+        "ts_zone": None,
+        "ts_fetch": None,
+        "ts_fetch_align": None,
+        "ts_count_ret": None,
+        "ts_dflt": None,
+        "req_multiple": None,
+        "ts_desc": None,
+        "dma_align": 13,
+        "base_align": 14,
     },
     "25.11": {
         "max_ring_desc": 25,
@@ -160,6 +254,22 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 4623,
         "ring_size": 4666,
         "dev_private": 7707,
+        "tx_offloads": 1495,
+        "ts_offload": 1650,
+        "ts_e830": 1653,
+        "tsq": 1657,
+        "ts_dynfield": 1666,
+        "ts_count": 1674,
+        "ts_size": 1675,
+        "ts_zone": 1677,
+        "ts_fetch": 1472,
+        "ts_fetch_align": 1474,
+        "ts_count_ret": 1476,
+        "ts_dflt": 1281,
+        "req_multiple": 36,
+        "ts_desc": 1273,
+        "dma_align": 31,
+        "base_align": 32,
     },
     "26.07": {
         "max_ring_desc": 25,
@@ -179,12 +289,29 @@ LINES: dict[str, dict[str, int | None]] = {
         "desc_lim": 4702,
         "ring_size": 4745,
         "dev_private": 7777,
+        "tx_offloads": 1502,
+        "ts_offload": 1677,
+        "ts_e830": 1680,
+        "tsq": 1684,
+        "ts_dynfield": 1693,
+        "ts_count": 1701,
+        "ts_size": 1702,
+        "ts_zone": 1704,
+        "ts_fetch": 1479,
+        "ts_fetch_align": 1481,
+        "ts_count_ret": 1483,
+        "ts_dflt": 1281,
+        "req_multiple": 36,
+        "ts_desc": 1273,
+        "dma_align": 31,
+        "base_align": 32,
     },
 }
 # --- end LINES
 
-#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
-PROPS = ("max_queues", "e830")
+#: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd): its LAN queues, whether it is an E830, and
+#: the Tx time-stamp descriptors its E830_GLTXTIME_FETCH_PROFILE registers fetch (0: ICE_TXTIME_FETCH_TS_DESC_DFLT)
+PROPS = ("max_queues", "e830", "txtime_fetch_desc")
 BOOL_PROPS = ("e830",)
 
 SOURCE = Source(DIRS, KEYS, LINES)
@@ -201,6 +328,8 @@ STRUCTS = (
         "ci_rx_entry",
         "ci_tx_entry",
         "ice_adapter",
+        "ice_ts_desc",
+        "ice_txtime",
     ),
 )
 SIZES: dict[str, dict[str, int]] = {
@@ -209,8 +338,24 @@ SIZES: dict[str, dict[str, int]] = {
     "22.11": {"ice_rx_queue": 896, "ice_tx_queue": 120, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 296192},
     "23.11": {"ice_rx_queue": 896, "ice_tx_queue": 120, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 296192},
     "24.11": {"ice_rx_queue": 896, "ice_tx_queue": 136, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 295936},
-    "25.11": {"ci_rx_queue": 960, "ci_tx_queue": 136, "ci_rx_entry": 8, "ci_tx_entry": 16, "ice_adapter": 296000},
-    "26.07": {"ci_rx_queue": 960, "ci_tx_queue": 144, "ci_rx_entry": 8, "ci_tx_entry": 16, "ice_adapter": 296000},
+    "25.11": {
+        "ci_rx_queue": 960,
+        "ci_tx_queue": 136,
+        "ci_rx_entry": 8,
+        "ci_tx_entry": 16,
+        "ice_adapter": 296000,
+        "ice_ts_desc": 4,
+        "ice_txtime": 32,
+    },
+    "26.07": {
+        "ci_rx_queue": 960,
+        "ci_tx_queue": 144,
+        "ci_rx_entry": 8,
+        "ci_tx_entry": 16,
+        "ice_adapter": 296000,
+        "ice_ts_desc": 4,
+        "ice_txtime": 32,
+    },
     # --- end SIZES
 }
 
@@ -245,12 +390,78 @@ def rx_queue_setup(
     )
 
 
+#: ICE_TXTIME_FETCH_TS_DESC_DFLT, ICE_REQ_DESC_MULTIPLE, ICE_DMA_MEM_ALIGN, ICE_RING_BASE_ALIGN
+ICE_TXTIME_FETCH_TS_DESC_DFLT = 8
+ICE_REQ_DESC_MULTIPLE = 32
+
+
 def tx_queue_setup(
-    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+    rel: str,
+    port: int,
+    queue: int,
+    nb_desc: int,
+    dev: dict[str, object] | None = None,
+    conf: QueueConf | None = None,
 ) -> QueueParts | Rejection:
-    """ice_tx_queue_setup."""
-    return ir.tx(
-        SOURCE, SIZES[rel], rel, port, queue, nb_desc, max_ring_desc(rel, dev), NAMES, dev, _structs(rel, "tx")
+    """ice_tx_queue_setup, and from 25.11 the time-stamp ring of a queue with the Tx time offload
+    (:func:`tstamp_parts`)."""
+    got = ir.tx(SOURCE, SIZES[rel], rel, port, queue, nb_desc, max_ring_desc(rel, dev), NAMES, dev, _structs(rel, "tx"))
+    offloads = conf.tx_offloads if conf else 0
+    if (
+        not isinstance(got, QueueParts)
+        or not SOURCE.has(rel, "ts_offload")
+        or not offloads & TX_OFFLOAD_SEND_ON_TIMESTAMP
+    ):
+        return got
+    ts = tstamp_parts(rel, port, queue, nb_desc, dev)
+    if isinstance(ts, Rejection):
+        return ts
+    zone, alloc = ts
+    return replace(got, zones=(*got.zones, zone), allocs=(*got.allocs, alloc))
+
+
+def tstamp_parts(
+    rel: str, port: int, queue: int, nb_desc: int, dev: dict[str, object] | None = None
+) -> tuple[Zone, Alloc] | Rejection:
+    """The Tx time queue of ice_tx_queue_setup (25.11+; offloads = tx_conf->offloads | txmode.offloads has
+    RTE_ETH_TX_OFFLOAD_SEND_ON_TIMESTAMP, the port a PF): refused but on an E830 ("Tx Time Queue is not supported
+    on this device", -EINVAL); else its ``struct ice_txtime`` (rte_zmalloc_socket(NULL)) and the ring
+    ``ice_tstamp_ring`` of ice_calc_ts_ring_count(hw, nb_desc) = nb_desc + RTE_ALIGN(max_fetch_desc,
+    ICE_REQ_DESC_MULTIPLE) 4-byte struct ice_ts_desc, RTE_ALIGN'ed to ICE_DMA_MEM_ALIGN, ICE_RING_BASE_ALIGN
+    aligned; max_fetch_desc is the largest FETCH_TS_DESC of the device's fetch profiles
+    (``dev["txtime_fetch_desc"]``), ICE_TXTIME_FETCH_TS_DESC_DFLT when 0."""
+    c = SOURCE.cite
+    if not (dev or {}).get("e830"):
+        return refuse(
+            "Tx Time Queue is not supported on this device",
+            "ice_tx_queue_setup",
+            c(rel, "tx_offloads", "ts_offload", "ts_e830"),
+        )
+    fetch = dev_int(dev, "txtime_fetch_desc", 0) or ICE_TXTIME_FETCH_TS_DESC_DFLT
+    n = nb_desc + align_ceil(fetch, ICE_REQ_DESC_MULTIPLE)
+    s = SIZES[rel]
+    size = align_ceil(s["ice_ts_desc"] * n, ir.DMA_MEM_ALIGN)
+    zone_cite = "; ".join(
+        (
+            c(rel, "tx_offloads", "ts_offload", "ts_fetch", "ts_fetch_align", "ts_count_ret", "ts_count", "ts_size"),
+            c(rel, "ts_zone"),
+            c(rel, "ts_dflt", "ts_desc"),
+            c(rel, "req_multiple", "dma_align", "base_align"),
+        )
+    )
+    zone = Zone(eth_zone(port, queue, "ice_tstamp_ring"), size, ir.RING_BASE_ALIGN, zone_cite, "tx time-stamp ring")
+    alloc = Alloc("ice txq->tsq", s["ice_txtime"], RTE_CACHE_LINE_SIZE, c(rel, "tsq"), "tx time queue")
+    return zone, alloc
+
+
+def not_modelled(rel: str, dev: dict[str, object] | None = None, conf: QueueConf | None = None) -> tuple[str, ...]:
+    """A Tx time queue registers the mbuf timestamp dynamic field and flag, once in the process (the
+    ``rte_mbuf_dyn`` memzone of the first registration and an element for each): not counted."""
+    if conf is None or not SOURCE.has(rel, "ts_offload") or not conf.tx_offloads & TX_OFFLOAD_SEND_ON_TIMESTAMP:
+        return ()
+    return (
+        "the mbuf Tx timestamp dynamic field and flag the Tx time queues register "
+        f"(rte_mbuf_dyn_tx_timestamp_register, {SOURCE.cite(rel, 'ts_dynfield')}): once in the process",
     )
 
 

@@ -32,7 +32,7 @@ from mpcalc.dpdk.drivers import (
     vmxnet3,
 )
 from mpcalc.dpdk.drivers.pci_ids import IDS
-from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, since
+from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, call, ring_size, since
 
 #: PMD name -> module (the VF modules take their PF's figures)
 PMDS: dict[str, ModuleType] = {
@@ -72,8 +72,6 @@ ALIASES = {
     "mlx5": "mlx5_pci",
     "net_mlx5": "mlx5_pci",
 }
-#: the Linux ethdev fallback ring (RTE_ETH_DEV_FALLBACK_RX_RINGSIZE / _TX_, v22.11.11:lib/ethdev/rte_ethdev.h:1788-1791)
-FALLBACK_RING_SIZE = 512
 
 
 def release_of(dpdk: str) -> str:
@@ -184,8 +182,7 @@ def port_memory(
         out.allocs += a
     rx_lim, tx_lim = mod.desc_lim(rel, dev)
     d_rx, d_tx = mod.default_ring(rel)
-    rxd = nb_rxd or d_rx or FALLBACK_RING_SIZE
-    txd = nb_txd or d_tx or FALLBACK_RING_SIZE
+    rxd, txd = ring_size(nb_rxd, d_rx), ring_size(nb_txd, d_tx)
     for side, n, nb, lim, fn in (
         ("tx", nb_txq, txd, tx_lim, mod.tx_queue_setup),
         ("rx", nb_rxq, rxd, rx_lim, mod.rx_queue_setup),
@@ -211,7 +208,7 @@ def port_memory(
         if out.errors:
             break
     if hasattr(mod, "start") and not out.errors:
-        z, a = mod.start(rel, port, nb_rxq, nb_txq, dev)
+        z, a = call(mod.start, rel, port, nb_rxq, nb_txq, dev, nb_rxd=rxd, nb_txd=txd)
         out.zones += z
         out.allocs += a
     return out

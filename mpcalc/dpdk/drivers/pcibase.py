@@ -19,14 +19,18 @@ Pure: stdlib only.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.drivers.pmd import FALLBACK_RING_SIZE
+
+_T = TypeVar("_T")
 
 #: the releases modelled and the stable tag read for each (the project's ReleaseFacts.stable_tag)
 TAGS: dict[str, str] = {
@@ -345,3 +349,51 @@ class SimpleRing:
     ) -> QueueParts | Rejection:
         """The Tx queue set-up (the module's ``tx_queue_setup``)."""
         return self.setup(rel, "tx", port, queue, nb_desc)
+
+
+def call(fn: Callable[..., _T], *args: object, **optional: object) -> _T:
+    """``fn(*args, **optional)`` with only the keyword arguments ``fn`` declares: a driver module's function
+    takes what it reads of the port (``conf``, the descriptor counts ``nb_rxd``/``nb_txd``, ``rss``) and no more.
+
+    >>> def f(rel, port, conf=None):
+    ...     return rel, port, conf
+    >>> call(f, "22.11", 0, conf="c", nb_rxd=512)
+    ('22.11', 0, 'c')
+    """
+    params = inspect.signature(fn).parameters
+    return fn(*args, **{k: v for k, v in optional.items() if k in params})
+
+
+def ring_size(asked: int, default: int) -> int:
+    """The descriptors a queue set-up is handed: the application's, else the driver's default_rxportconf /
+    default_txportconf ring_size, else RTE_ETH_DEV_FALLBACK_RX_RINGSIZE / _TX_ (512,
+    v22.11.11:lib/ethdev/rte_ethdev.c:1962-1968, 2190-2196).
+
+    >>> ring_size(0, 1024), ring_size(0, 0), ring_size(256, 1024)
+    (1024, 512, 256)
+    """
+    return asked or default or FALLBACK_RING_SIZE
+
+
+def bitmap_footprint(n_bits: int) -> int:
+    """rte_bitmap_get_memory_footprint: the context and array1 in whole cache lines, then array2, a bit a slot
+    (__rte_bitmap_get_memory_footprint, v22.11.11:lib/eal/include/rte_bitmap.h:98-127; the same at 26.07):
+    64-bit slabs, 512 bits a cache line, sizeof(struct rte_bitmap) 40 (pahole) in 5 slabs.
+
+    >>> bitmap_footprint(4096), bitmap_footprint(0)
+    (576, 0)
+    """
+    if n_bits == 0:
+        return 0
+    cl_bits = RTE_CACHE_LINE_SIZE * 8  # RTE_BITMAP_CL_BIT_SIZE
+    cl_slabs = cl_bits // 64  # RTE_BITMAP_CL_SLAB_SIZE
+    lines2 = (n_bits + cl_bits - 1) // cl_bits
+    slabs1 = align32pow2((lines2 + 63) // 64)
+    slabs_ctx = (RTE_BITMAP_SIZEOF + 7) // 8
+    lines_ctx1 = (slabs_ctx + slabs1 + cl_slabs - 1) // cl_slabs
+    return (lines_ctx1 + lines2) * RTE_CACHE_LINE_SIZE
+
+
+#: sizeof(struct rte_bitmap): two pointers and six uint32_t (v22.11.11:lib/eal/include/rte_bitmap.h:62-77; pahole 40
+#: on bnxt's objects at every release)
+RTE_BITMAP_SIZEOF = 40

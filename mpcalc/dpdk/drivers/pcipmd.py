@@ -25,7 +25,7 @@ from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
 from mpcalc.dpdk.drivers.pci_ids import IDS
-from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone
+from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, call, ring_size
 from mpcalc.dpdk.drivers.pmd import RUN, SOURCE, DescLim, Pmd, Port, QueueConf
 
 NEWEST = RELEASES[-1]
@@ -103,17 +103,21 @@ def declare(
     def configure(port: Port, q: QueueConf, p: Platform) -> Parts:
         if not hasattr(mod, "configure"):
             return Parts()
-        if "rss" in mod.configure.__code__.co_varnames:
-            z, a = mod.configure(release(p), port.port_id, q.nb_rxq, q.nb_txq, dev(port), rss=q.nb_rxq > 1)
-        else:
-            z, a = mod.configure(release(p), port.port_id, q.nb_rxq, q.nb_txq, dev(port))
+        z, a = call(mod.configure, release(p), port.port_id, q.nb_rxq, q.nb_txq, dev(port), rss=q.nb_rxq > 1)
         return parts(z, a, p)
 
+    # a module's queue set-up and start read what they need of the port's configuration (``conf``: its MTU, the
+    # Rx pool's data room, the offloads), pcibase.call handing each only the keywords it declares
     def rx_queue_setup(port: Port, queue_id: int, nb_desc: int, q: QueueConf, p: Platform) -> Parts:
-        return _queue(mod.rx_queue_setup(release(p), port.port_id, queue_id, nb_desc, dev(port)), p)
+        return _queue(call(mod.rx_queue_setup, release(p), port.port_id, queue_id, nb_desc, dev(port), conf=q), p)
 
     def tx_queue_setup(port: Port, queue_id: int, nb_desc: int, q: QueueConf, p: Platform) -> Parts:
-        return _queue(mod.tx_queue_setup(release(p), port.port_id, queue_id, nb_desc, dev(port)), p)
+        return _queue(call(mod.tx_queue_setup, release(p), port.port_id, queue_id, nb_desc, dev(port), conf=q), p)
+
+    def rings(q: QueueConf, rel: str) -> tuple[int, int]:
+        # the descriptor counts ethdev hands the queue set-ups
+        d_rx, d_tx = mod.default_ring(rel)
+        return ring_size(q.nb_rxd, d_rx), ring_size(q.nb_txd, d_tx)
 
     def first_probe(port: Port, p: Platform) -> Parts:
         if not hasattr(mod, "first_probe"):
@@ -124,7 +128,9 @@ def declare(
     def start(port: Port, q: QueueConf, p: Platform) -> Parts:
         if not hasattr(mod, "start"):
             return Parts()
-        z, a = mod.start(release(p), port.port_id, q.nb_rxq, q.nb_txq, dev(port))
+        rel = release(p)
+        nb_rxd, nb_txd = rings(q, rel)
+        z, a = call(mod.start, rel, port.port_id, q.nb_rxq, q.nb_txq, dev(port), nb_rxd=nb_rxd, nb_txd=nb_txd, conf=q)
         return parts(z, a, p)
 
     def used(port: Port, nb_desc: int, what: str, p: Platform) -> int:
@@ -139,11 +145,24 @@ def declare(
 
         return f
 
+    def stated(port: Port, q: QueueConf, p: Platform, what: str) -> tuple[str, ...]:
+        # the sentences of the port's Rx and Tx queues (QueueParts.outside / .not_modelled), each once
+        rel = release(p)
+        out: list[str] = []
+        for fn, nb in zip((mod.rx_queue_setup, mod.tx_queue_setup), rings(q, rel), strict=True):
+            got = call(fn, rel, port.port_id, 0, nb, dev(port), conf=q)
+            if isinstance(got, QueueParts):
+                out += [s for s in getattr(got, what) if s not in out]
+        return tuple(out)
+
     def outside(port: Port, q: QueueConf, p: Platform) -> tuple[str, ...]:
-        got = mod.rx_queue_setup(release(p), port.port_id, 0, q.nb_rxd or 512, dev(port))
-        if not isinstance(got, QueueParts):
-            return ()
-        return got.outside
+        return stated(port, q, p, "outside")
+
+    def not_modelled(port: Port, q: QueueConf, p: Platform) -> tuple[str, ...]:
+        # the module's own list at the release (what probe, configure and start leave uncounted), else its queues'
+        if hasattr(mod, "not_modelled"):
+            return tuple(call(mod.not_modelled, release(p), dev(port), conf=q))
+        return stated(port, q, p, "not_modelled")
 
     ids = tuple(sorted(IDS.get(ids_of or name, {})))
     return Pmd(
@@ -170,4 +189,5 @@ def declare(
         start=start,
         descriptors_used=used,
         outside_heap=outside,
+        not_modelled=not_modelled,
     )

@@ -37,7 +37,8 @@ Adding a driver
    ``default_ring_size`` (``default_rxportconf.ring_size``/``default_txportconf``: 0 for none, then ethdev
    uses :data:`FALLBACK_RING_SIZE`), ``offload_capa``, ``max_rx_pktlen``, and ``refusal`` (what its
    ``dev_configure`` or probe refuses, in its own log text with ``file:line``); what it takes outside the DPDK
-   heap (memfd regions, kernel rings, libc ``malloc``), stated in ``outside_heap``, never counted in it.
+   heap (memfd regions, kernel rings, libc ``malloc``), stated in ``outside_heap``, never counted in it; what it
+   allocates in the heap that the model does not size, stated in ``not_modelled`` (every report says both).
 3. The names a user gives it: ``name`` (``RTE_PMD_REGISTER_VDEV``/``RTE_PMD_REGISTER_PCI``), ``aliases``
    (``RTE_PMD_REGISTER_ALIAS``), ``bus``, ``pci_ids`` from the driver's own ``rte_pci_id`` table (only for
    ``bus="pci"``: ``drivers.by_pci`` maps a ``vendor:device`` to it), ``devargs`` (the keys its
@@ -114,6 +115,7 @@ TX_OFFLOAD_TCP_TSO = 1 << 5
 TX_OFFLOAD_MT_LOCKFREE = 1 << 14
 TX_OFFLOAD_MULTI_SEGS = 1 << 15
 TX_OFFLOAD_MBUF_FAST_FREE = 1 << 16
+TX_OFFLOAD_SEND_ON_TIMESTAMP = 1 << 21  # v26.07:lib/ethdev/rte_ethdev.h:1682
 #: TAP_RX_OFFLOAD / TAP_TX_OFFLOAD (v22.11.11:drivers/net/tap/rte_eth_tap.c:76-86, the same to v26.07)
 TAP_RX_OFFLOAD = RX_OFFLOAD_SCATTER | RX_OFFLOAD_CHECKSUM
 TAP_TX_OFFLOAD = (
@@ -162,6 +164,10 @@ class QueueConf:
     mtu: int = 1500
     #: the application sets up its Tx queues before its Rx queues (VPP's dpdk_device_setup)
     tx_first: bool = False
+    #: dev_conf.rxmode.offloads and txmode.offloads: what a driver's queues read of them (bnxt's aggregation ring
+    #: and TPA area, ena's extended Rx completions, ice's Tx time-stamp ring)
+    rx_offloads: int = 0
+    tx_offloads: int = 0
 
 
 @dataclass(frozen=True)
@@ -209,7 +215,7 @@ def _unlimited_pktlen(*_args: object) -> int:
     return (1 << 32) - 1
 
 
-def _none_outside(*_args: object) -> tuple[str, ...]:
+def _nothing_stated(*_args: object) -> tuple[str, ...]:
     return ()
 
 
@@ -282,7 +288,9 @@ class Pmd:
     #: refusal(port, q, p): what the driver's probe or dev_configure refuses, in its own words, or None
     refusal: Callable[[Port, QueueConf, Platform], str | None] = _no_refusal
     #: outside_heap(port, q, p): what it allocates outside the DPDK heap, each stated in a sentence
-    outside_heap: Callable[[Port, QueueConf, Platform], tuple[str, ...]] = _none_outside
+    outside_heap: Callable[[Port, QueueConf, Platform], tuple[str, ...]] = _nothing_stated
+    #: not_modelled(port, q, p): what it allocates in the DPDK heap that the model does not count, each a sentence
+    not_modelled: Callable[[Port, QueueConf, Platform], tuple[str, ...]] = _nothing_stated
     #: the driver sets dev->data->rx_queues/tx_queues itself at probe (net_ring): ethdev allocates no arrays
     own_queue_arrays: bool = False
     #: its probe reserves memory before rte_eth_dev_allocate (net_ring's rings), so the first port's
