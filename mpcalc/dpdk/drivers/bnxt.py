@@ -36,6 +36,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     bitmap_footprint,
     dev_int,
     load_lines,
+    load_sizes,
     refuse,
     same_dir,
     since,
@@ -182,70 +183,7 @@ STRUCTS = (
         "bnxt_tpa_info",
     ),
 )
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {
-        "bnxt_rx_queue": 320,
-        "bnxt_tx_queue": 128,
-        "bnxt": 840,
-        "bnxt_rx_ring_info": 536,
-        "bnxt_tx_ring_info": 72,
-        "bnxt_cp_ring_info": 88,
-        "bnxt_ring": 56,
-        "bnxt_tpa_info": 544,
-    },
-    "22.11": {
-        "bnxt_rx_queue": 320,
-        "bnxt_tx_queue": 128,
-        "bnxt": 840,
-        "bnxt_rx_ring_info": 536,
-        "bnxt_tx_ring_info": 72,
-        "bnxt_cp_ring_info": 88,
-        "bnxt_ring": 56,
-        "bnxt_tpa_info": 544,
-    },
-    "23.11": {
-        "bnxt_rx_queue": 320,
-        "bnxt_tx_queue": 128,
-        "bnxt": 904,
-        "bnxt_rx_ring_info": 536,
-        "bnxt_tx_ring_info": 80,
-        "bnxt_cp_ring_info": 88,
-        "bnxt_ring": 56,
-        "bnxt_tpa_info": 544,
-    },
-    "24.11": {
-        "bnxt_rx_queue": 320,
-        "bnxt_tx_queue": 136,
-        "bnxt": 960,
-        "bnxt_rx_ring_info": 544,
-        "bnxt_tx_ring_info": 80,
-        "bnxt_cp_ring_info": 104,
-        "bnxt_ring": 56,
-        "bnxt_tpa_info": 544,
-    },
-    "25.11": {
-        "bnxt_rx_queue": 320,
-        "bnxt_tx_queue": 136,
-        "bnxt": 960,
-        "bnxt_rx_ring_info": 544,
-        "bnxt_tx_ring_info": 80,
-        "bnxt_cp_ring_info": 104,
-        "bnxt_ring": 56,
-        "bnxt_tpa_info": 544,
-    },
-    "26.07": {
-        "bnxt_rx_queue": 320,
-        "bnxt_tx_queue": 136,
-        "bnxt": 968,
-        "bnxt_rx_ring_info": 552,
-        "bnxt_tx_ring_info": 88,
-        "bnxt_cp_ring_info": 112,
-        "bnxt_ring": 56,
-        "bnxt_tpa_info": 544,
-    },
-    # --- end SIZES
-}
+SIZES = load_sizes("bnxt")  # mpcalc/dpdk/drivers/sizes/bnxt.json
 
 
 def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:

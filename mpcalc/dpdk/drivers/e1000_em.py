@@ -24,6 +24,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     dev_private,
     intel_dirs,
     load_lines,
+    load_sizes,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
 
@@ -76,16 +77,7 @@ SOURCE = Source(DIRS, KEYS, LINES)
 STRUCTS = (("net_e1000",), ("em_rx_queue", "em_tx_queue", "em_rx_entry", "em_tx_entry", "e1000_adapter"))
 
 #: sizeof on x86_64 (pahole on drivers/net/e1000 objects compiled from each tag)
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11200},
-    "22.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11200},
-    "23.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11200},
-    "24.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11200},
-    "25.11": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11240},
-    "26.07": {"em_rx_queue": 96, "em_tx_queue": 88, "em_rx_entry": 8, "em_tx_entry": 16, "e1000_adapter": 11248},
-    # --- end SIZES
-}
+SIZES = load_sizes("e1000_em")  # mpcalc/dpdk/drivers/sizes/e1000_em.json
 
 
 def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:

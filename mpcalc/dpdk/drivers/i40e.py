@@ -23,6 +23,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     dev_private,
     intel_dirs,
     load_lines,
+    load_sizes,
     since,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
@@ -90,40 +91,7 @@ STRUCTS = (
         "i40e_adapter",
     ),
 )
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {
-        "i40e_rx_queue": 832,
-        "i40e_tx_queue": 104,
-        "i40e_rx_entry": 8,
-        "i40e_tx_entry": 16,
-        "i40e_adapter": 10752,
-    },
-    "22.11": {
-        "i40e_rx_queue": 832,
-        "i40e_tx_queue": 104,
-        "i40e_rx_entry": 8,
-        "i40e_tx_entry": 16,
-        "i40e_adapter": 10752,
-    },
-    "23.11": {
-        "i40e_rx_queue": 832,
-        "i40e_tx_queue": 104,
-        "i40e_rx_entry": 8,
-        "i40e_tx_entry": 16,
-        "i40e_adapter": 10752,
-    },
-    "24.11": {
-        "i40e_rx_queue": 832,
-        "i40e_tx_queue": 120,
-        "i40e_rx_entry": 8,
-        "i40e_tx_entry": 16,
-        "i40e_adapter": 10752,
-    },
-    "25.11": {"ci_rx_queue": 960, "ci_tx_queue": 136, "ci_rx_entry": 8, "ci_tx_entry": 16, "i40e_adapter": 10752},
-    "26.07": {"ci_rx_queue": 960, "ci_tx_queue": 144, "ci_rx_entry": 8, "ci_tx_entry": 16, "i40e_adapter": 10752},
-    # --- end SIZES
-}
+SIZES = load_sizes("i40e")  # mpcalc/dpdk/drivers/sizes/i40e.json
 
 
 def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:

@@ -24,6 +24,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     dev_private,
     intel_dirs,
     load_lines,
+    load_sizes,
     since,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
@@ -89,52 +90,7 @@ STRUCTS = (
         "iavf_adapter",
     ),
 )
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {
-        "iavf_rx_queue": 960,
-        "iavf_tx_queue": 96,
-        "iavf_tx_entry": 16,
-        "iavf_rx_queue_stats": 72,
-        "iavf_adapter": 10240,
-    },
-    "22.11": {
-        "iavf_rx_queue": 960,
-        "iavf_tx_queue": 96,
-        "iavf_tx_entry": 16,
-        "iavf_rx_queue_stats": 72,
-        "iavf_adapter": 10240,
-    },
-    "23.11": {
-        "iavf_rx_queue": 960,
-        "iavf_tx_queue": 112,
-        "iavf_tx_entry": 16,
-        "iavf_rx_queue_stats": 72,
-        "iavf_adapter": 10240,
-    },
-    "24.11": {
-        "iavf_rx_queue": 960,
-        "iavf_tx_queue": 128,
-        "iavf_tx_entry": 16,
-        "iavf_rx_queue_stats": 72,
-        "iavf_adapter": 10240,
-    },
-    "25.11": {
-        "ci_rx_queue": 960,
-        "ci_tx_queue": 136,
-        "ci_tx_entry": 16,
-        "iavf_rx_queue_stats": 72,
-        "iavf_adapter": 10240,
-    },
-    "26.07": {
-        "ci_rx_queue": 960,
-        "ci_tx_queue": 144,
-        "ci_tx_entry": 16,
-        "iavf_rx_queue_stats": 72,
-        "iavf_adapter": 14464,
-    },
-    # --- end SIZES
-}
+SIZES = load_sizes("iavf")  # mpcalc/dpdk/drivers/sizes/iavf.json
 
 
 def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:

@@ -30,6 +30,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     eth_zone,
     intel_dirs,
     load_lines,
+    load_sizes,
     refuse,
     since,
 )
@@ -122,32 +123,7 @@ STRUCTS = (
         "ice_txtime",
     ),
 )
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {"ice_rx_queue": 896, "ice_tx_queue": 120, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 295296},
-    "22.11": {"ice_rx_queue": 896, "ice_tx_queue": 120, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 296192},
-    "23.11": {"ice_rx_queue": 896, "ice_tx_queue": 120, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 296192},
-    "24.11": {"ice_rx_queue": 896, "ice_tx_queue": 136, "ice_rx_entry": 8, "ice_tx_entry": 16, "ice_adapter": 295936},
-    "25.11": {
-        "ci_rx_queue": 960,
-        "ci_tx_queue": 136,
-        "ci_rx_entry": 8,
-        "ci_tx_entry": 16,
-        "ice_adapter": 296000,
-        "ice_ts_desc": 4,
-        "ice_txtime": 32,
-    },
-    "26.07": {
-        "ci_rx_queue": 960,
-        "ci_tx_queue": 144,
-        "ci_rx_entry": 8,
-        "ci_tx_entry": 16,
-        "ice_adapter": 296000,
-        "ice_ts_desc": 4,
-        "ice_txtime": 32,
-    },
-    # --- end SIZES
-}
+SIZES = load_sizes("ice")  # mpcalc/dpdk/drivers/sizes/ice.json
 
 
 def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:

@@ -22,6 +22,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     dev_private,
     intel_dirs,
     load_lines,
+    load_sizes,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
 
@@ -65,16 +66,7 @@ PROPS = ("max_queues",)
 SOURCE = Source(DIRS, KEYS, LINES)
 
 STRUCTS = (("net_e1000",), ("igb_rx_queue", "igb_tx_queue", "igb_rx_entry", "igb_tx_entry", "e1000_adapter"))
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11200},
-    "22.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11200},
-    "23.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11200},
-    "24.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11200},
-    "25.11": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11240},
-    "26.07": {"igb_rx_queue": 104, "igb_tx_queue": 128, "igb_rx_entry": 8, "igb_tx_entry": 16, "e1000_adapter": 11248},
-    # --- end SIZES
-}
+SIZES = load_sizes("igb")  # mpcalc/dpdk/drivers/sizes/igb.json
 
 
 def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:

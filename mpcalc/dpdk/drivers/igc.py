@@ -21,6 +21,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     dev_private,
     intel_dirs,
     load_lines,
+    load_sizes,
     refuse,
     ring_parts,
     ring_zone,
@@ -72,16 +73,7 @@ PROPS = ()
 SOURCE = Source(DIRS, KEYS, LINES)
 
 STRUCTS = (("net_igc", "net_e1000"), ("igc_rx_queue", "igc_tx_queue", "igc_rx_entry", "igc_tx_entry", "igc_adapter"))
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {"igc_rx_queue": 96, "igc_tx_queue": 112, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11480},
-    "22.11": {"igc_rx_queue": 96, "igc_tx_queue": 112, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11480},
-    "23.11": {"igc_rx_queue": 104, "igc_tx_queue": 144, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11496},
-    "24.11": {"igc_rx_queue": 104, "igc_tx_queue": 112, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11496},
-    "25.11": {"igc_rx_queue": 104, "igc_tx_queue": 144, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11592},
-    "26.07": {"igc_rx_queue": 104, "igc_tx_queue": 144, "igc_rx_entry": 8, "igc_tx_entry": 16, "igc_adapter": 11600},
-    # --- end SIZES
-}
+SIZES = load_sizes("igc")  # mpcalc/dpdk/drivers/sizes/igc.json
 
 
 def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:

@@ -27,6 +27,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     dev_private,
     intel_dirs,
     load_lines,
+    load_sizes,
     refuse,
     ring_parts,
     since,
@@ -105,64 +106,7 @@ STRUCTS = (
         "ixgbe_adapter",
     ),
 )
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {
-        "ixgbe_rx_queue": 832,
-        "ixgbe_tx_queue": 184,
-        "ixgbe_rx_entry": 8,
-        "ixgbe_scattered_rx_entry": 8,
-        "ixgbe_tx_entry": 16,
-        "ixgbe_advctx_info": 40,
-        "ixgbe_adapter": 29856,
-    },
-    "22.11": {
-        "ixgbe_rx_queue": 832,
-        "ixgbe_tx_queue": 184,
-        "ixgbe_rx_entry": 8,
-        "ixgbe_scattered_rx_entry": 8,
-        "ixgbe_tx_entry": 16,
-        "ixgbe_advctx_info": 40,
-        "ixgbe_adapter": 30664,
-    },
-    "23.11": {
-        "ixgbe_rx_queue": 832,
-        "ixgbe_tx_queue": 184,
-        "ixgbe_rx_entry": 8,
-        "ixgbe_scattered_rx_entry": 8,
-        "ixgbe_tx_entry": 16,
-        "ixgbe_advctx_info": 40,
-        "ixgbe_adapter": 30664,
-    },
-    "24.11": {
-        "ixgbe_rx_queue": 832,
-        "ixgbe_tx_queue": 184,
-        "ixgbe_rx_entry": 8,
-        "ixgbe_scattered_rx_entry": 8,
-        "ixgbe_tx_entry": 16,
-        "ixgbe_advctx_info": 40,
-        "ixgbe_adapter": 35424,
-    },
-    "25.11": {
-        "ci_rx_queue": 960,
-        "ci_tx_queue": 136,
-        "ci_rx_entry": 8,
-        "ci_rx_entry_sc": 8,
-        "ci_tx_entry": 16,
-        "ixgbe_advctx_info": 40,
-        "ixgbe_adapter": 35432,
-    },
-    "26.07": {
-        "ci_rx_queue": 960,
-        "ci_tx_queue": 144,
-        "ci_rx_entry": 8,
-        "ci_rx_entry_sc": 8,
-        "ci_tx_entry": 16,
-        "ixgbe_advctx_info": 40,
-        "ixgbe_adapter": 35448,
-    },
-    # --- end SIZES
-}
+SIZES = load_sizes("ixgbe")  # mpcalc/dpdk/drivers/sizes/ixgbe.json
 
 
 def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:

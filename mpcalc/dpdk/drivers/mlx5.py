@@ -31,6 +31,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     align32pow2,
     dev_int,
     load_lines,
+    load_sizes,
     same_dir,
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
@@ -118,58 +119,7 @@ STRUCTS = (
     ("net_mlx5", "common_mlx5"),
     ("mlx5_rxq_priv", "mlx5_rxq_ctrl", "mlx5_txq_ctrl", "mlx5_priv", "mr_cache_entry", "mlx5_common_device"),
 )
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {
-        "mlx5_rxq_priv": 216,
-        "mlx5_rxq_ctrl": 1792,
-        "mlx5_txq_ctrl": 640,
-        "mlx5_priv": 8720,
-        "mr_cache_entry": 20,
-        "mlx5_common_device": 344,
-    },
-    "22.11": {
-        "mlx5_rxq_priv": 232,
-        "mlx5_rxq_ctrl": 1920,
-        "mlx5_txq_ctrl": 704,
-        "mlx5_priv": 14048,
-        "mr_cache_entry": 20,
-        "mlx5_common_device": 368,
-    },
-    "23.11": {
-        "mlx5_rxq_priv": 224,
-        "mlx5_rxq_ctrl": 2112,
-        "mlx5_txq_ctrl": 704,
-        "mlx5_priv": 14232,
-        "mr_cache_entry": 20,
-        "mlx5_common_device": 376,
-    },
-    "24.11": {
-        "mlx5_rxq_priv": 224,
-        "mlx5_rxq_ctrl": 2112,
-        "mlx5_txq_ctrl": 704,
-        "mlx5_priv": 14344,
-        "mr_cache_entry": 20,
-        "mlx5_common_device": 384,
-    },
-    "25.11": {
-        "mlx5_rxq_priv": 232,
-        "mlx5_rxq_ctrl": 2240,
-        "mlx5_txq_ctrl": 704,
-        "mlx5_priv": 16336,
-        "mr_cache_entry": 20,
-        "mlx5_common_device": 480,
-    },
-    "26.07": {
-        "mlx5_rxq_priv": 232,
-        "mlx5_rxq_ctrl": 2496,
-        "mlx5_txq_ctrl": 704,
-        "mlx5_priv": 16864,
-        "mr_cache_entry": 20,
-        "mlx5_common_device": 472,
-    },
-    # --- end SIZES
-}
+SIZES = load_sizes("mlx5")  # mpcalc/dpdk/drivers/sizes/mlx5.json
 
 
 def desc_lim(rel: str, dev: dict[str, object] | None = None) -> tuple[DescLim, DescLim]:

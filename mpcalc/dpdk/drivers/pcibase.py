@@ -135,11 +135,27 @@ class Source:
         return re.compile(str(self.keys[key][1]))
 
 
+def _data(folder: str, module: str) -> dict[str, dict[str, int | None]]:
+    data: dict[str, dict[str, int | None]] = json.loads(
+        files(__package__).joinpath(f"{folder}/{module}.json").read_text()
+    )
+    return data
+
+
 def load_lines(module: str) -> dict[str, dict[str, int | None]]:
     """A driver module's ``LINES``: each cited key's line at each release (``lines/<module>.json``, the pattern's
     match at the release's tag in the DPDK mirror, held to it by tests/conformance/test_pci_sources.py)."""
-    data: dict[str, dict[str, int | None]] = json.loads(files(__package__).joinpath(f"lines/{module}.json").read_text())
-    return data
+    lines: dict[str, dict[str, int | None]] = json.loads(
+        files(__package__).joinpath(f"lines/{module}.json").read_text()
+    )
+    return lines
+
+
+def load_sizes(module: str) -> dict[str, dict[str, int]]:
+    """A driver module's ``SIZES``: the ``sizeof`` of each struct it reads at each release, x86_64
+    (``sizes/<module>.json``: pahole on the driver's objects compiled from the release's tag)."""
+    sizes: dict[str, dict[str, int]] = json.loads(files(__package__).joinpath(f"sizes/{module}.json").read_text())
+    return sizes
 
 
 def intel_dirs(old: str, new: str) -> dict[str, str]:

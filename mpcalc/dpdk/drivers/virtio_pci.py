@@ -30,6 +30,7 @@ from mpcalc.dpdk.drivers.pcibase import (
     align_ceil,
     dev_int,
     load_lines,
+    load_sizes,
     refuse,
     same_dir,
 )
@@ -109,16 +110,7 @@ BOOL_PROPS = ("ctrl_vq", "packed")
 SOURCE = Source(DIRS, KEYS, LINES)
 
 STRUCTS = (("net_virtio",), ("virtqueue", "vq_desc_extra", "virtio_tx_region", "virtio_pci_dev", "rte_mbuf"))
-SIZES: dict[str, dict[str, int]] = {
-    # --- SIZES: generated from pahole
-    "21.11": {"virtqueue": 256, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
-    "22.11": {"virtqueue": 248, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
-    "23.11": {"virtqueue": 248, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
-    "24.11": {"virtqueue": 256, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
-    "25.11": {"virtqueue": 256, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
-    "26.07": {"virtqueue": 256, "vq_desc_extra": 16, "virtio_tx_region": 144, "virtio_pci_dev": 168, "rte_mbuf": 128},
-    # --- end SIZES
-}
+SIZES = load_sizes("virtio_pci")  # mpcalc/dpdk/drivers/sizes/virtio_pci.json
 
 
 def _dev(dev: dict[str, object] | None) -> tuple[int, int, int, bool, bool]:
