@@ -57,7 +57,7 @@ def test_eal_command_line_is_the_one_spdk_printed():
         ("nvmf-tcp", ["nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024"]),
     ):
         printed = (SPDK / case / "stdout.txt").read_text().split("DPDK EAL parameters: ")[1].split(" ]")[0].split()
-        mine = options.eal_argv(options.parse(argv))
+        mine = options.eal_argv(options.parse(argv), profile.V24_09)
         # SPDK's pushed "-c 0x1" is one argv element; its --iova-mode=pa comes from the machine's IOMMU width
         printed = [t for t in printed if t != "--iova-mode=pa"]
         pid = next(t for t in printed if t.startswith("--file-prefix=")).removeprefix("--file-prefix=spdk_pid")
