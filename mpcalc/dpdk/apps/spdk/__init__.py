@@ -158,6 +158,7 @@ class _Start:
         self.threads: list[str] = []
         self.slack = 0  # the most the heap loses below the allocations aligned above the cache line
         self.bdev_iobuf = (BUF_SMALL_CACHE_SIZE, BUF_LARGE_CACHE_SIZE)
+        self.tcp_cache: dict[str, int] = {}  # each TCP poll group's iobuf cache (what iobuf_get_stats lists)
 
     def pool(self, name: str, count: int, elt: int, cache: int, role: str) -> None:
         # role: what the pool holds, for the reader of this code; the records keep the mempool model's roles
@@ -321,6 +322,7 @@ def build(
             "eal_command_line": eal_argv(a, prof),
             "reactors": list(e.lcores),
             "threads": list(s.threads),
+            "nvmf_tcp_iobuf_cache": s.tcp_cache or None,
             "json_config": {
                 "path": conf.path,
                 "rpcs": [r.method for r in conf.rpcs],
@@ -490,6 +492,7 @@ def _transport(s: _Start, params: dict[str, Any], iobuf: tuple[int, int, int, in
     if caches is None:
         return
     small, large, _sbuf, _lbuf = iobuf
+    s.tcp_cache = {"small_per_poll_group": caches[0], "large_per_poll_group": caches[1], "poll_groups": groups}
     # each poll group's iobuf channel fills its cache from the pools (spdk_iobuf_channel_init); the app thread's
     # bdev channel holds its share already
     small_c, large_c = s.bdev_iobuf

@@ -177,7 +177,13 @@ V26_05 = Profile(
     commit="d519b163cbc0e2f28c35d9bc86d610da368b032c",
     # v26.05:lib/env_dpdk/pci_dpdk.c:64-94: 26.03.0 too (fn_table_2211)
     dpdk_supported=(*_V26_DPDK, (26, 3, 0, 0)),
-    sizes=dict(V24_09.sizes),
+    sizes={
+        **V24_09.sizes,
+        "bdev_io": 1496,  # bdev_io elt_size: sizeof(struct spdk_bdev_io) 1216 + the largest module context 280
+        "spdk_bdev_io_struct": 1216,  # pahole of the v26.05 build's libspdk_bdev.so
+        "iscsi_pdu": 512,  # PDU_Pool elt_size (sizeof(struct spdk_iscsi_pdu), pahole 512)
+        "iscsi_task": 440,  # SCSI_TASK_Pool elt_size (sizeof(struct spdk_iscsi_task), pahole 440)
+    },
     bdev_modules=_V26_MODULES,
     subsystems=dict(V24_09.subsystems),
     measured=f"SPDK v26.05 {_V26_MEASURED}",
