@@ -50,10 +50,10 @@ def write(tmp_path: Path, *rpcs: tuple[str, str, dict]) -> str:
 # --- the command line and the EAL command line ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("release", ["v24.09", "v26.05"])
+@pytest.mark.parametrize("release", ["v24.09", "v26.05", "v26.01"])
 def test_eal_command_line_is_the_one_spdk_printed(release):
     """build_eal_cmdline's line, as the real spdk_tgt printed it ('DPDK EAL parameters', stdout.txt): v26.05's
-    ``-l 0`` for the mask 0x1 and ``--legacy-mem`` after ``--no-huge``."""
+    ``-l 0`` for the mask 0x1, v26.01's and v26.05's ``--legacy-mem`` after ``--no-huge``."""
     for case in ("nohuge-default", "huge-default", "nvmf-tcp"):
         where = sd.folder(release) / case
         argv = sd.command(str(where.relative_to(SPDK)))
@@ -194,7 +194,7 @@ def test_iobuf_checks_with_spdks_messages(tmp_path, params, said):
     assert not r.ok and said in r.errors[0].reason and r.errors[0].function == "spdk_iobuf_set_opts"
 
 
-@pytest.mark.parametrize("release", ["v24.09", "v26.05"])
+@pytest.mark.parametrize("release", ["v24.09", "v26.05", "v26.01"])
 def test_iobuf_refusal_is_the_recorded_one(release):
     """refuse-iobuf (small_pool_count 32): SPDK's message and the line it printed it from, the model's cite."""
     path = sd.folder(release) / "refuse-iobuf" / "iobuf_small.json"
@@ -207,7 +207,7 @@ def test_iobuf_refusal_is_the_recorded_one(release):
     assert f"iobuf.c: {first + 1}:spdk_iobuf_set_opts" in line
 
 
-@pytest.mark.parametrize("release", ["v24.09", "v26.05"])
+@pytest.mark.parametrize("release", ["v24.09", "v26.05", "v26.01"])
 def test_bdev_pool_check_with_spdks_message(tmp_path, release):
     """The recorded run refuse-bdev printed these two lines (stdout.txt), at the release's lines."""
     path = write(tmp_path, ("bdev", "bdev_set_options", {"bdev_io_pool_size": 300, "bdev_io_cache_size": 256}))
@@ -223,11 +223,13 @@ def test_bdev_pool_check_with_spdks_message(tmp_path, release):
     assert "bdev_io_pool_size must be at least 512" in r.errors[0].reason
 
 
-def test_transport_warnings_are_spdks():
-    """nvmf-shared-big: the real nvmf_tgt's warning and errors, word for word."""
-    path = SPDK / "nvmf-shared-big" / "nvmf_shared_big.json"
-    r = size("nvmf_tgt", "--no-huge", "-s", "1024", "--json", str(path))
-    printed = (SPDK / "nvmf-shared-big" / "stdout.txt").read_text()
+@pytest.mark.parametrize("release", ["v24.09", "v26.01"])
+def test_transport_warnings_are_spdks(release):
+    """nvmf-shared-big: the real nvmf_tgt's warning and errors, word for word (v26.01's TCP transport is
+    v24.09's)."""
+    path = sd.folder(release) / "nvmf-shared-big" / "nvmf_shared_big.json"
+    r = size("nvmf_tgt", "--no-huge", "-s", "1024", "--json", str(path), release=release)
+    printed = (sd.folder(release) / "nvmf-shared-big" / "stdout.txt").read_text()
     notes = " ".join(r.details["notes"])
     for line in (
         "The num_shared_buffers value (4095) is larger than the available iobuf pool size (256). "
@@ -415,6 +417,8 @@ def test_advice_in_spdks_terms(run):
         ("v24.09", (934, 448, 430, 424)),
         # advised 888, 402, -, 406
         ("v26.05", (886, 401, 409, 405)),
+        # the same as v26.05: the same pools (tests/test_spdk_dumps.py)
+        ("v26.01", (886, 401, 409, 405)),
     ],
 )
 def test_advice_holds_the_bisected_memory(run, release, measured):

@@ -1,6 +1,6 @@
-"""mpcalc against the real SPDK v24.09 and v26.05 (issue 29): every recorded ``env_dpdk_get_mem_stats`` dump of
-tests/conformance/spdk/ and tests/conformance/spdk/v26.05/ (their COMMAND files say how each ran), each with its
-release's profile, held by memzone name and length, mempool name,
+"""mpcalc against the real SPDK v24.09, v26.05 and v26.01 (issue 29): every recorded ``env_dpdk_get_mem_stats``
+dump of tests/conformance/spdk/ and its v26.05/ and v26.01/ (their COMMAND files say how each ran), each with
+its release's profile, held by memzone name and length, mempool name,
 size, element size and cache, and the heap to the byte.
 
 The heap: the dump's BUSY elements (``rte_malloc_dump_heaps``) less each element's alignment pad (where the
@@ -21,7 +21,7 @@ from tests import spdk_dump as sd
 
 RUNS = ["nohuge-default", "iobuf-big", "nvmf-tcp", "reactors2", "huge-default", "nvmf-shared-big"]
 #: the measured releases with their own runs (each the same RUNS), v24.09's at the top
-RELEASES = [sd.TOP_RELEASE, "v26.05"]
+RELEASES = [sd.TOP_RELEASE, "v26.05", "v26.01"]
 CASES = [c if rel == sd.TOP_RELEASE else f"{rel}/{c}" for rel in RELEASES for c in RUNS]
 HUGE = [c for c in CASES if c.endswith("huge-default") and "nohuge" not in c]
 NOT_SPDKS = "rte_eth_dev_data"
@@ -71,7 +71,7 @@ def test_the_heap_on_hugepages_lies_in_the_advice_range(case):
     assert a["heap_range"]["low"] <= real <= a["heap_range"]["high"]
     assert r.heap_bytes == a["heap_range"]["low"]
     # the dynamic heap grew to the fewest pages the target starts with without -s (bisect.txt's third
-    # bisection: 430 pages for v24.09, 409 for v26.05); the advice is for -s (tests/test_spdk.py)
+    # bisection: 430 pages for v24.09, 409 for v26.05 and v26.01); the advice is for -s (tests/test_spdk.py)
     text = (sd.folder(sd.release_of(case)) / "bisect.txt").read_text()
     dynamic = [int(line.split()[1]) for line in text.splitlines() if line.startswith("smallest")][2]
     assert d.memory_size == dynamic << 21

@@ -158,7 +158,7 @@ class _Start:
         self.threads: list[str] = []
         self.slack = 0  # the most the heap loses below the allocations aligned above the cache line
         self.bdev_iobuf = (BUF_SMALL_CACHE_SIZE, BUF_LARGE_CACHE_SIZE)
-        self.tcp_cache: dict[str, int] = {}  # each TCP poll group's iobuf cache (what iobuf_get_stats lists)
+        self.tcp_cache: dict[str, int] = {}  # the iobuf cache each TCP poll group asks (iobuf_get_stats: v26.05)
 
     def pool(self, name: str, count: int, elt: int, cache: int, role: str) -> None:
         # role: what the pool holds, for the reader of this code; the records keep the mempool model's roles

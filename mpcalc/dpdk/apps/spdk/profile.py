@@ -212,14 +212,16 @@ V26_05 = Profile(
     nvmf_iobuf_caches=True,  # v26.05:lib/nvmf/transport.c:292-308, 629-672
 )
 
-#: v26.01 (LTS, 2ef883ef96e79c3cc16da02f667a7a58c2453f2f): v26.05's event pool, iobuf per NUMA node, EAL
-#: --legacy-mem and DPDK message, but ``-c MASK`` and the v24.09 TCP transport (num_shared_buffers, io_unit_size)
+#: v26.01 (LTS, 2ef883ef96e79c3cc16da02f667a7a58c2453f2f) built as v24.09 was, measured as v26.05: v26.05's event
+#: pool, iobuf per NUMA node, EAL --legacy-mem and DPDK message, but ``-c MASK`` and the v24.09 TCP transport
+#: (num_shared_buffers, io_unit_size)
 V26_01 = Profile(
     release="v26.01",
     commit="2ef883ef96e79c3cc16da02f667a7a58c2453f2f",
     # v26.01:lib/env_dpdk/pci_dpdk.c:43-92: any 26.x falls to fn_table_2207 (its last else)
     dpdk_supported=(*_V26_DPDK, (26, 3, 0, 99), (26, 7, 0, 99), (26, 11, 0, 99)),
-    sizes=dict(V24_09.sizes),
+    # the v26.01 dumps' elt_size and its build's pahole gave v26.05's sizes, every one
+    sizes=dict(V26_05.sizes),
     bdev_modules=_V26_MODULES,
     subsystems=dict(V24_09.subsystems),
     measured=f"SPDK v26.01 {_V26_MEASURED}",
