@@ -129,7 +129,7 @@ def cache_of(cache: int, count: int, lcores: int) -> int:
     """spdk_mempool_create_ctor's cache: no more than half the elements in the caches, at most
     RTE_MEMPOOL_CACHE_MAX_SIZE (v24.09:lib/env_dpdk/env.c:191-200).
 
-    >>> cache_of(SIZE_MAX, EVENT_POOL, 1), cache_of(256, 2048, 2), cache_of(0, 100, 1)
+    >>> cache_of(SIZE_MAX, 262_143, 1), cache_of(256, 2048, 2), cache_of(0, 100, 1)
     (512, 256, 0)
     """
     return min(cache, (count // 2) // lcores, RTE_MEMPOOL_CACHE_MAX_SIZE)

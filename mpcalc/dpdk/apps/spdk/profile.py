@@ -3,12 +3,15 @@
 A profile is one SPDK release built one way: which subsystems each target (``spdk_tgt``, ``nvmf_tgt``) starts
 and, for each pool, the element size ``sizeof`` gave in that build.  The sizes are *measured*: read from
 ``env_dpdk_get_mem_stats``'s mempool dump (``elt_size``) of the real target, recorded under
-``tests/conformance/spdk/`` (the SPDK tag and commit, DPDK, the configure switches in its README).  A size
+``tests/conformance/spdk/`` and its release folders (the SPDK tag and commit, DPDK and the parts each build held:
+its README).  A size
 that depends on the build (``bdev_io``: ``sizeof(struct spdk_bdev_io)`` plus the largest per-I/O context of
 the bdev modules linked in, v24.09:lib/bdev/bdev.c:2243-2247) is exact for the module set measured, and a
 stated range for any other (:data:`BDEV_IO_RANGE`).
 
-Releases not measured are refused by name (:func:`measured`), with what their source says differs.
+Measured: v24.09 (the default, :data:`DEFAULT_RELEASE`), v26.01 (the LTS) and v26.05; what each release's source
+does differently where the model reads it is a field of its profile, cited at that release's lines.  Releases
+not measured are refused by name (:func:`measured`), with what their source says differs.
 
 Pure: stdlib only.
 """
