@@ -477,9 +477,10 @@ def _malloc_bdev(s: _Start, params: dict[str, Any]) -> None:
 
 def _transport(s: _Start, params: dict[str, Any], iobuf: tuple[int, int, int, int] | None, groups: int) -> None:
     """nvmf_create_transport (lib/nvmf/nvmf_rpc.c:2460-2660): nvmf_transport_create's checks
-    (v24.09:lib/nvmf/transport.c:255-291), each poll group's iobuf cache (:func:`_tcp_caches`), and per poll group
-    the TCP control message list when the in-capsule data size is below 8 KiB (tcp.c:1577-1610, 1656-1663,
-    v26.05:lib/nvmf/tcp.c:1607-1608, 1672-1676); the buffers are iobuf's, no memory of their own."""
+    (v24.09:lib/nvmf/transport.c:255-291), each poll group's iobuf cache (:func:`_tcp_caches_shared_buffers`,
+    :func:`_tcp_caches_iobuf`), and per poll group the TCP control message list when the in-capsule data size is
+    below 8 KiB (tcp.c:1577-1610, 1656-1663, v26.05:lib/nvmf/tcp.c:1607-1608, 1672-1676); the buffers are
+    iobuf's, no memory of their own."""
     m = "nvmf_create_transport"
     trtype = str(params.get("trtype", "")).upper()
     if trtype != "TCP":
@@ -488,7 +489,11 @@ def _transport(s: _Start, params: dict[str, Any], iobuf: tuple[int, int, int, in
     o = {k: cfg.uint(params, k, v, m) for k, v in TCP_DEFAULTS.items()}
     if iobuf is None:
         return
-    caches = _tcp_caches_v26(s, params, iobuf, groups) if s.prof.nvmf_iobuf_caches else _tcp_caches(s, o, iobuf, groups)
+    caches = (
+        _tcp_caches_iobuf(s, params, iobuf, groups)
+        if s.prof.nvmf_iobuf_caches
+        else _tcp_caches_shared_buffers(s, o, iobuf, groups)
+    )
     if caches is None:
         return
     small, large, _sbuf, _lbuf = iobuf
@@ -520,7 +525,9 @@ def _transport(s: _Start, params: dict[str, Any], iobuf: tuple[int, int, int, in
             )
 
 
-def _tcp_caches(s: _Start, o: dict[str, int], iobuf: tuple[int, int, int, int], groups: int) -> tuple[int, int] | None:
+def _tcp_caches_shared_buffers(
+    s: _Start, o: dict[str, int], iobuf: tuple[int, int, int, int], groups: int
+) -> tuple[int, int] | None:
     """Up to v26.01: io_unit_size's checks, num_shared_buffers against the pools, and each poll group's cache,
     three quarters of num_shared_buffers shared by the poll groups, large buffers only when io_unit_size is above
     the small buffer (v24.09:lib/nvmf/transport.c:255-291, 606-617)."""
@@ -547,7 +554,7 @@ def _tcp_caches(s: _Start, o: dict[str, int], iobuf: tuple[int, int, int, int], 
     return cache, cache if o["io_unit_size"] > sbuf else 0
 
 
-def _tcp_caches_v26(
+def _tcp_caches_iobuf(
     s: _Start, params: dict[str, Any], iobuf: tuple[int, int, int, int], groups: int
 ) -> tuple[int, int] | None:
     """From v26.05: iobuf_small_cache_size (buf_cache_size its deprecated name) and iobuf_large_cache_size, each
