@@ -447,6 +447,12 @@ def test_plan_item_of_an_spdk_target(run, tmp_path):
     assert (
         doc["items"][0]["result"]["heap_bytes"] == size("nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024").heap_bytes
     )
+    plan.write_text(plan.read_text() + 'spdk_release = "v26.05"\n')
+    rc, out, err = run("plan", str(plan), "--json")
+    assert rc == 0, err
+    item = json.loads(out)["items"][0]["result"]
+    assert item["details"]["spdk"]["release"] == "v26.05"
+    assert item["heap_bytes"] == size("nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024", release="v26.05").heap_bytes
 
 
 def test_the_json_validates_against_mpcalc_schema(run):
