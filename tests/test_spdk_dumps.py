@@ -23,6 +23,8 @@ RUNS = ["nohuge-default", "iobuf-big", "nvmf-tcp", "reactors2", "huge-default", 
 #: the measured releases with their own runs (each the same RUNS), v24.09's at the top
 RELEASES = [sd.TOP_RELEASE, "v26.05", "v26.01"]
 CASES = [c if rel == sd.TOP_RELEASE else f"{rel}/{c}" for rel in RELEASES for c in RUNS]
+#: v26.05's run with iobuf_set_options enable_numa (one NUMA node: the same pools as without)
+CASES.append("v26.05/iobuf-numa")
 HUGE = [c for c in CASES if c.endswith("huge-default") and "nohuge" not in c]
 NOT_SPDKS = "rte_eth_dev_data"
 
