@@ -1,6 +1,9 @@
 """Reading the recorded ``env_dpdk_get_mem_stats`` dumps of tests/conformance/spdk/ (SPDK's
 spdk_env_dpdk_dump_mem_stats: rte_memzone_dump, rte_mempool_list_dump, rte_malloc_dump_stats,
-rte_malloc_dump_heaps, v24.09:lib/env_dpdk/env.c:450-463), with the run's pid replaced by ``<pid>``."""
+rte_malloc_dump_heaps, v24.09:lib/env_dpdk/env.c:450-463), with the run's pid replaced by ``<pid>``.
+
+A case is a folder of tests/conformance/spdk/: v24.09's at the top (``nohuge-default``), the other releases'
+under the release (``v26.05/nohuge-default``)."""
 
 from __future__ import annotations
 
@@ -27,11 +30,27 @@ def pid_of(case: str) -> str:
     return m[1]
 
 
+#: the release whose runs are at the top of tests/conformance/spdk/
+TOP_RELEASE = "v24.09"
+
+
+def release_of(case: str) -> str:
+    """The SPDK release of a case: its release folder, v24.09 at the top."""
+    return case.split("/")[0] if "/" in case else TOP_RELEASE
+
+
+def folder(release: str) -> Path:
+    """The folder of a release's runs (and its bisect.txt)."""
+    return SPDK if release == TOP_RELEASE else SPDK / release
+
+
 def command(case: str) -> list[str]:
-    """The command line of the case (COMMAND's first line starting with the program)."""
+    """The command line of the case (COMMAND's first line starting with the program), its JSON config the one
+    kept in the case's folder."""
     for line in (SPDK / case / "COMMAND").read_text().splitlines():
         if line.startswith(("spdk_tgt ", "nvmf_tgt ")):
-            return [tok.replace("@CASE@", str(SPDK / case)) for tok in shlex.split(line)]
+            toks = shlex.split(line)
+            return [str(SPDK / case / Path(t).name) if t.endswith(".json") else t for t in toks]
     raise AssertionError(case)
 
 

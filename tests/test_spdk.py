@@ -18,13 +18,14 @@ from mpcalc.dpdk.apps import spdk
 from mpcalc.dpdk.apps.spdk import json_config, options, profile
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.platform import Platform, make_platform
+from tests import spdk_dump as sd
 
 MPCALC = Path(sys.executable).with_name("mpcalc")  # the installed command
 SPDK = Path(__file__).parent / "conformance" / "spdk"
 
 
-def size(*argv: str, p: Platform | None = None):
-    return apps.size(list(argv), p or Platform())
+def size(*argv: str, p: Platform | None = None, release: str | None = None):
+    return apps.size(list(argv), p or Platform(), spdk_release=release)
 
 
 def pools(r) -> dict[str, object]:
@@ -49,15 +50,15 @@ def write(tmp_path: Path, *rpcs: tuple[str, str, dict]) -> str:
 # --- the command line and the EAL command line ------------------------------------------------------------
 
 
-def test_eal_command_line_is_the_one_spdk_printed():
-    """build_eal_cmdline's line, as the real spdk_tgt printed it ('DPDK EAL parameters', stdout.txt)."""
-    for case, argv in (
-        ("nohuge-default", ["spdk_tgt", "--no-huge", "-s", "1024", "-r", "/tmp/spdk-a.sock"]),
-        ("huge-default", ["spdk_tgt", "--huge-dir", "/mnt/huge-spdk", "-r", "/tmp/spdk-e.sock"]),
-        ("nvmf-tcp", ["nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024"]),
-    ):
-        printed = (SPDK / case / "stdout.txt").read_text().split("DPDK EAL parameters: ")[1].split(" ]")[0].split()
-        mine = options.eal_argv(options.parse(argv))
+@pytest.mark.parametrize("release", ["v24.09", "v26.05", "v26.01"])
+def test_eal_command_line_is_the_one_spdk_printed(release):
+    """build_eal_cmdline's line, as the real spdk_tgt printed it ('DPDK EAL parameters', stdout.txt): v26.05's
+    ``-l 0`` for the mask 0x1, v26.01's and v26.05's ``--legacy-mem`` after ``--no-huge``."""
+    for case in ("nohuge-default", "huge-default", "nvmf-tcp"):
+        where = sd.folder(release) / case
+        argv = sd.command(str(where.relative_to(SPDK)))
+        printed = (where / "stdout.txt").read_text().split("DPDK EAL parameters: ")[1].split(" ]")[0].split()
+        mine = options.eal_argv(options.parse(argv), profile.measured(release))
         # SPDK's pushed "-c 0x1" is one argv element; its --iova-mode=pa comes from the machine's IOMMU width
         printed = [t for t in printed if t != "--iova-mode=pa"]
         pid = next(t for t in printed if t.startswith("--file-prefix=")).removeprefix("--file-prefix=spdk_pid")
@@ -193,11 +194,28 @@ def test_iobuf_checks_with_spdks_messages(tmp_path, params, said):
     assert not r.ok and said in r.errors[0].reason and r.errors[0].function == "spdk_iobuf_set_opts"
 
 
-def test_bdev_pool_check_with_spdks_message(tmp_path):
-    """The recorded run refuse-bdev printed these two lines (stdout.txt)."""
+@pytest.mark.parametrize("release", ["v24.09", "v26.05", "v26.01"])
+def test_iobuf_refusal_is_the_recorded_one(release):
+    """refuse-iobuf (small_pool_count 32): SPDK's message and the line it printed it from, the model's cite."""
+    path = sd.folder(release) / "refuse-iobuf" / "iobuf_small.json"
+    r = size("spdk_tgt", "--no-huge", "-s", "1024", "--json", str(path), release=release)
+    printed = (sd.folder(release) / "refuse-iobuf" / "stdout.txt").read_text()
+    cite = profile.measured(release).cite["iobuf_small_pool_count"]
+    first = int(cite.split(":")[1].split("-")[0])
+    line = next(x for x in printed.splitlines() if "small_pool_count must be at least 64" in x)
+    assert not r.ok and r.errors[0].source == f"{release}:{cite}"
+    assert f"iobuf.c: {first + 1}:spdk_iobuf_set_opts" in line
+
+
+@pytest.mark.parametrize("release", ["v24.09", "v26.05", "v26.01"])
+def test_bdev_pool_check_with_spdks_message(tmp_path, release):
+    """The recorded run refuse-bdev printed these two lines (stdout.txt), at the release's lines."""
     path = write(tmp_path, ("bdev", "bdev_set_options", {"bdev_io_pool_size": 300, "bdev_io_cache_size": 256}))
-    r = size("spdk_tgt", "--no-huge", "-s", "1024", "--json", path)
-    printed = (SPDK / "refuse-bdev" / "stdout.txt").read_text()
+    r = size("spdk_tgt", "--no-huge", "-s", "1024", "--json", path, release=release)
+    printed = (sd.folder(release) / "refuse-bdev" / "stdout.txt").read_text()
+    first = int(profile.measured(release).cite["bdev_set_opts"].split(":")[1].split("-")[0])
+    assert r.errors[0].source == f"{release}:{profile.measured(release).cite['bdev_set_opts']}"
+    assert f"bdev.c: {first + 2}:spdk_bdev_set_opts: *ERROR*: bdev_io_pool_size 300" in printed
     assert "bdev_io_pool_size 300 is not compatible with bdev_io_cache_size 256 and 1 threads" in printed
     assert "bdev_io_pool_size must be at least 512" in printed
     assert not r.ok
@@ -205,11 +223,13 @@ def test_bdev_pool_check_with_spdks_message(tmp_path):
     assert "bdev_io_pool_size must be at least 512" in r.errors[0].reason
 
 
-def test_transport_warnings_are_spdks():
-    """nvmf-shared-big: the real nvmf_tgt's warning and errors, word for word."""
-    path = SPDK / "nvmf-shared-big" / "nvmf_shared_big.json"
-    r = size("nvmf_tgt", "--no-huge", "-s", "1024", "--json", str(path))
-    printed = (SPDK / "nvmf-shared-big" / "stdout.txt").read_text()
+@pytest.mark.parametrize("release", ["v24.09", "v26.01"])
+def test_transport_warnings_are_spdks(release):
+    """nvmf-shared-big: the real nvmf_tgt's warning and errors, word for word (v26.01's TCP transport is
+    v24.09's)."""
+    path = sd.folder(release) / "nvmf-shared-big" / "nvmf_shared_big.json"
+    r = size("nvmf_tgt", "--no-huge", "-s", "1024", "--json", str(path), release=release)
+    printed = (sd.folder(release) / "nvmf-shared-big" / "stdout.txt").read_text()
     notes = " ".join(r.details["notes"])
     for line in (
         "The num_shared_buffers value (4095) is larger than the available iobuf pool size (256). "
@@ -220,6 +240,35 @@ def test_transport_warnings_are_spdks():
     ):
         assert line in printed and line in notes
     assert r.ok  # SPDK warns and runs
+
+
+def test_transport_of_v26_05_takes_no_shared_buffers():
+    """nvmf-shared-big on v26.05: num_shared_buffers is decoded and logged as deprecated, no warning about the
+    pools nor a failed cache (each poll group takes half of each pool: iobuf_get_stats, tests/test_spdk_dumps.py)."""
+    path = sd.folder("v26.05") / "nvmf-shared-big" / "nvmf_shared_big.json"
+    r = size("nvmf_tgt", "--no-huge", "-s", "1024", "--json", str(path), release="v26.05")
+    printed = (sd.folder("v26.05") / "nvmf-shared-big" / "stdout.txt").read_text()
+    notes = " ".join(r.details["notes"])
+    assert "nvmf_create_transport_num_shared_buffers: deprecated feature" in printed
+    assert "num_shared_buffers: SPDK logs it as deprecated and does not use it" in notes
+    for v24 in ("The num_shared_buffers value", "Failed to populate", "Unable to reserve the full number"):
+        assert v24 not in printed and v24 not in notes
+    assert r.details["spdk"]["nvmf_tcp_iobuf_cache"] == {
+        "small_per_poll_group": 1024 // 2,
+        "large_per_poll_group": 256 // 2,
+        "poll_groups": 1,
+    }
+
+
+def test_v26_05_caps_a_cache_the_cores_cannot_hold(tmp_path):
+    """iobuf_small_cache_size x cores above the pool: SPDK warns and takes half the pool over the cores
+    (v26.05:lib/nvmf/transport.c:292-308)."""
+    path = write(tmp_path, ("nvmf", "nvmf_create_transport", {"trtype": "TCP", "iobuf_small_cache_size": 5000}))
+    r = size("nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024", "--json", path, release="v26.05")
+    assert "per core iobuf_small_cache_size 10000 is larger than iobuf small buffer count 8192" in " ".join(
+        r.details["notes"]
+    )
+    assert r.details["spdk"]["nvmf_tcp_iobuf_cache"]["small_per_poll_group"] == 8192 // 2 // 2
 
 
 def test_malloc_bdev_and_tcp_control_messages(tmp_path):
@@ -301,13 +350,46 @@ def test_spdk_refuses_the_dpdk_it_refuses():
 def test_a_release_not_measured_is_refused_with_what_its_source_says():
     with pytest.raises(InputError, match=r"v24\.01 is not measured.*no fsdev subsystem"):
         profile.measured("v24.01")
+    with pytest.raises(InputError, match=r"v25\.05 is not measured \(measured: v24\.09, v26\.01, v26\.05\)"):
+        size("spdk_tgt", "--no-huge", "-s", "1024", release="v25.05")
+
+
+def test_the_releases_dpdk_checks():
+    """v26.01 and v26.05 refuse every DPDK they refuse with one message (not_supported:); v26.05 takes 26.03.0
+    and 24.11.0-2, v26.01 takes any 26.x (its last else, fn_table_2207)."""
+    v26_05, v26_01 = profile.V26_05, profile.V26_01
+    assert profile.dpdk_check(v26_05, "22.11.11") == "DPDK version 22.11.11 is not supported."
+    assert profile.dpdk_check(v26_05, "24.11.2") is None and profile.dpdk_check(v26_05, "24.11.3") is not None
+    assert profile.dpdk_check(v26_05, "26.03") is None and profile.dpdk_check(v26_05, "26.07") is not None
+    assert profile.dpdk_check(v26_01, "26.07") is None
+    assert profile.dpdk_check(v26_05, "27.03") == "DPDK version 27.03.0 is not supported."
+
+
+def test_v26_event_pool_trace_order_and_core_list():
+    """v26.05: 16,383 events (EVENT_MSG_MEMPOOL_SHIFT 14) and -l for a core mask; v26.01 keeps -c."""
+    r = size("spdk_tgt", "-m", "0xd", "--no-huge", "-s", "1024", release="v26.05")
+    assert pools(r)["evtpool_<pid>"].count == 16_383
+    assert r.details["spdk"]["eal_command_line"][2:4] == ["-l", "0,2-3"]
+    old = size("spdk_tgt", "-m", "0xd", "--no-huge", "-s", "1024", release="v26.01")
+    assert old.details["spdk"]["eal_command_line"][2:4] == ["-c", "0xd"]
+    with pytest.raises(InputError, match="Invalid core mask 'zz'"):
+        size("spdk_tgt", "-m", "zz", "--no-huge", "-s", "1024", release="v26.05")
+
+
+def test_spdk_release_option(run):
+    rc, out, err = run("app", "--json", "--spdk-release", "v26.05", "--", "spdk_tgt", "--no-huge", "-s", "1024")
+    assert rc == 0, err
+    assert json.loads(out)["results"][0]["details"]["spdk"]["release"] == "v26.05"
+    rc, _, err = run("app", "--spdk-release", "v25.09", "--", "spdk_tgt", "--no-huge", "-s", "1024")
+    assert rc != 0 and "v25.09 is not measured" in err
 
 
 # --- the advice ------------------------------------------------------------------------------------------
 
 
 def advice(run, *argv: str) -> dict:
-    rc, out, err = run("app", "--json", "--", *argv)
+    """The advice of ``mpcalc app --json [OPTIONS --] COMMAND``: ``--`` added unless given."""
+    rc, out, err = run("app", "--json", *(argv if "--" in argv else ("--", *argv)))
     assert rc == 0, err
     return json.loads(out)["results"][0]["details"]["advice"]
 
@@ -328,20 +410,32 @@ def test_advice_in_spdks_terms(run):
     assert pod == a["run_as"]
 
 
-def test_advice_holds_the_bisected_memory(run):
-    """The smallest memory the real targets start with (tests/conformance/spdk/bisect.txt) against the advice:
-    the advice is never below it, and above it by at most the aligned buffers' worst-case gaps."""
-    text = (SPDK / "bisect.txt").read_text()
-    smallest = [int(line.split()[1]) for line in text.splitlines() if line.startswith("smallest")]
-    nohuge_tgt, nohuge_nvmf, pages_dynamic, pages_preallocated = smallest
-    a = advice(run, "spdk_tgt", "--no-huge", "-s", "1024")
-    assert nohuge_tgt <= a["no_huge"]["memory_mb"] <= nohuge_tgt + 3  # 934 measured, 935 advised
-    assert pages_preallocated <= a["sockets"][0]["pages"] <= pages_preallocated + 1  # 424 measured, 425 advised
-    assert pages_dynamic == 430  # without -s: the heap grows by allocation; the advice is for -s
+@pytest.mark.parametrize(
+    "release, measured",
+    [
+        # (spdk_tgt -s, nvmf_tgt -s, pages without -s, pages with -s): bisect.txt; advised 935, 449, -, 425
+        ("v24.09", (934, 448, 430, 424)),
+        # advised 888, 402, -, 406
+        ("v26.05", (886, 401, 409, 405)),
+        # the same as v26.05: the same pools (tests/test_spdk_dumps.py)
+        ("v26.01", (886, 401, 409, 405)),
+    ],
+)
+def test_advice_holds_the_bisected_memory(run, release, measured):
+    """The smallest memory the real targets start with (the release's bisect.txt) against the advice: the advice
+    is never below it, and above it by at most the aligned buffers' worst-case gaps."""
+    text = (sd.folder(release) / "bisect.txt").read_text()
+    smallest = tuple(int(line.split()[1]) for line in text.splitlines() if line.startswith("smallest"))
+    assert smallest == measured
+    nohuge_tgt, nohuge_nvmf, _pages_dynamic, pages_preallocated = smallest
+    a = advice(run, "--spdk-release", release, "--", "spdk_tgt", "--no-huge", "-s", "1024")
+    assert nohuge_tgt <= a["no_huge"]["memory_mb"] <= nohuge_tgt + 3
+    assert pages_preallocated <= a["sockets"][0]["pages"] <= pages_preallocated + 1
+    cfg = str(sd.folder(release) / "nvmf-tcp" / "nvmf_tcp.json")
     nvmf = advice(
-        run, "nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024", "--json", str(SPDK / "nvmf-tcp" / "nvmf_tcp.json")
+        run, "--spdk-release", release, "--", "nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024", "--json", cfg
     )
-    assert nohuge_nvmf <= nvmf["no_huge"]["memory_mb"] <= nohuge_nvmf + 6  # 448 measured, 449 advised
+    assert nohuge_nvmf <= nvmf["no_huge"]["memory_mb"] <= nohuge_nvmf + 6
 
 
 def test_plan_item_of_an_spdk_target(run, tmp_path):
@@ -353,6 +447,12 @@ def test_plan_item_of_an_spdk_target(run, tmp_path):
     assert (
         doc["items"][0]["result"]["heap_bytes"] == size("nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024").heap_bytes
     )
+    plan.write_text(plan.read_text() + 'spdk_release = "v26.05"\n')
+    rc, out, err = run("plan", str(plan), "--json")
+    assert rc == 0, err
+    item = json.loads(out)["items"][0]["result"]
+    assert item["details"]["spdk"]["release"] == "v26.05"
+    assert item["heap_bytes"] == size("nvmf_tgt", "-m", "0x3", "--no-huge", "-s", "1024", release="v26.05").heap_bytes
 
 
 def test_the_json_validates_against_mpcalc_schema(run):

@@ -30,6 +30,7 @@ def _app(inputs: Mapping[str, Any], result: Result, platform: Platform) -> dict[
         parse_cpus(cpus) if cpus is not None else None,
         list(nics) if nics else None,
         read_devbind(devbind),
+        inputs.get("spdk_release"),
     )
 
 

@@ -29,13 +29,15 @@ def advice(
     cpus: tuple[int, ...] | None = None,
     nics: list[str] | None = None,
     devbind: str | None = None,
+    spdk_release: str | None = None,
 ) -> dict[str, object]:
     """The pages per socket and the settings for the application on ``platform``'s hugepages (on the
-    machine of ``cpus``, when given; its PCI NICs bound by ``nics``/``devbind``, as the sizing had them)."""
+    machine of ``cpus``, when given; its PCI NICs bound by ``nics``/``devbind``, as the sizing had them; an SPDK
+    target of ``spdk_release``)."""
     page = platform.page_size if platform.page_size > 4096 else DEFAULT_PAGE_SIZE
     p = platform._replace(page_size=page)
     huge = apps.hugepage_command(argv)
-    result: Result = apps.size(huge, p, cpus, nics, devbind)
+    result: Result = apps.size(huge, p, cpus, nics, devbind, spdk_release=spdk_release)
     # an application's buffers aligned above the cache line may leave up to that much free below them (SPDK's
     # alignment_slack_bytes): the pages hold the worst case
     planned = result._replace(heap_bytes=result.heap_bytes + slack_of(result))
@@ -72,7 +74,7 @@ def advice(
         "run_as": [*huge[:1], *str(settings.get("eal_args", "")).split(), *huge[1:]] if settings else huge,
     }
     if huge != argv and "--no-huge" in argv[: argv.index("--") if "--" in argv else len(argv)]:
-        out["no_huge"] = no_huge(argv, apps.size(argv, platform, cpus, nics, devbind))
+        out["no_huge"] = no_huge(argv, apps.size(argv, platform, cpus, nics, devbind, spdk_release=spdk_release))
     if apps.program_of(argv) == "spdk":
         from mpcalc.service.pages_spdk import in_spdk_terms
 

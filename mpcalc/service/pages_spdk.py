@@ -10,7 +10,8 @@ The pages are the plan's page model's (:mod:`mpcalc.service.plan`), on the heap 
 aligned buffers can leave free below them (the model's ``alignment_slack_bytes``).  Proven on SPDK v24.09's
 spdk_tgt (tests/conformance/spdk/bisect.txt): ``-s 848`` (424 pages) is the smallest that starts it on 2 MiB
 pages, 430 pages without ``-s`` (the heap then grows by allocation, ``--match-allocations``), and
-``--no-huge -s 934`` under 4 KiB pages.
+``--no-huge -s 934`` under 4 KiB pages; on v26.05 (tests/conformance/spdk/v26.05/bisect.txt) 405 pages with ``-s``,
+409 without and ``--no-huge -s 886``.
 
 Pure: no click, no rich.
 """
@@ -43,8 +44,8 @@ def in_spdk_terms(out: dict[str, Any], huge: list[str]) -> dict[str, Any]:
             "notes": [
                 f"-s {mb} becomes EAL's -m {mb}: SPDK preallocates it at start-up (build_eal_cmdline, "
                 "v24.09:lib/env_dpdk/init.c:298-303); without -s the heap grows by each allocation "
-                "(--match-allocations) and needs a few pages more (measured: 430 pages for spdk_tgt's defaults "
-                "against 424 with -s 848)",
+                "(--match-allocations) and needs a few pages more (measured on SPDK v24.09: 430 pages for spdk_tgt's "
+                "defaults against 424 with -s 848; on v26.05 409 against 405)",
                 "scripts/setup.sh puts NRHUGE (or HUGEMEM / page size) pages on every NUMA node unless HUGENODE "
                 "names them (v24.09:scripts/setup.sh:518-560): HUGENODE keeps the other nodes' pages free",
             ],
@@ -79,7 +80,7 @@ def in_spdk_terms(out: dict[str, Any], huge: list[str]) -> dict[str, Any]:
                 "spdk_args": ["--no-huge", "-s", str(mb)],
                 "note": str(nh["note"]).replace("the memory is -m", "the memory is -s").replace("needs -m", "needs -s")
                 + "; SPDK's aligned buffers' worst-case gaps included (measured: spdk_tgt's defaults start with "
-                "-s 934 and not 933)",
+                "-s 934 and not 933 on SPDK v24.09, -s 886 and not 885 on v26.05)",
             },
         }
     return out

@@ -2,7 +2,8 @@
 its ``env_dpdk_get_mem_stats`` dump, hold mpcalc to it by memzone name and length, mempool and heap.
 
 Skips unless ``SPDK_BUILD`` names an SPDK build folder (its ``build/bin`` and ``scripts/rpc.py``; the recorded
-runs are tests/conformance/spdk/, held by tests/test_spdk_dumps.py in every run).  SPDK v24.09 refuses Debian's
+runs are tests/conformance/spdk/, held by tests/test_spdk_dumps.py in every run); ``SPDK_RELEASE`` names its
+release (a measured profile: v24.09 by default).  SPDK v24.09 refuses Debian's
 DPDK 22.11.11 by its version string (tests/conformance/spdk/README.md): the run preloads the one-function
 library of that README, compiled here, when ``SPDK_DPDK_VERSION_SHIM`` is set.
 """
@@ -22,6 +23,7 @@ from mpcalc.dpdk.core.platform import Platform
 from tests import spdk_dump as sd
 
 BUILD = Path(os.environ.get("SPDK_BUILD", "/nonexistent"))
+RELEASE = os.environ.get("SPDK_RELEASE")
 pytestmark = pytest.mark.skipif(
     not (BUILD / "build" / "bin" / "spdk_tgt").exists() or os.geteuid() != 0,
     reason="no SPDK build (SPDK_BUILD) or not root",
@@ -69,7 +71,7 @@ def test_live_target_against_mpcalc(tmp_path, argv):
     (case / "mem_dump.txt").write_text(dump)
     (case / "stdout.txt").write_text((tmp_path / "stdout.txt").read_text())
     d = sd.read(str(case))
-    r = apps.size(argv, Platform())
+    r = apps.size(argv, Platform(), spdk_release=RELEASE)
     mine = {z.name: z.len for mp in r.mempools for z in mp.memzones} | {z.name: z.len for z in r.zones}
     assert mine == {k: v for k, v in d.memzones.items() if k != "rte_eth_dev_data"}
     eth = d.memzones.get("rte_eth_dev_data")

@@ -28,6 +28,8 @@ from typing import Any
 
 from mpcalc.dpdk.apps.eal import EalArgs, check_cpus, check_eal, eal_parts, on_hugepages, parse_eal, platform_for
 from mpcalc.dpdk.apps.names import real_names
+from mpcalc.dpdk.apps.spdk.profile import DEFAULT_RELEASE as SPDK_DEFAULT_RELEASE
+from mpcalc.dpdk.apps.spdk.profile import RELEASES as SPDK_RELEASES
 from mpcalc.dpdk.apps.testpmd import ANON_ROLE
 from mpcalc.dpdk.apps.vpp.profiles import PROFILES as VPP_PROFILES
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
@@ -72,15 +74,16 @@ def program_of(argv: list[str]) -> str:
     return PROGRAMS[base]
 
 
-def eal_of(argv: list[str], release: str | None = None) -> tuple[EalArgs, list[str]]:
+def eal_of(argv: list[str], release: str | None = None, app_release: str | None = None) -> tuple[EalArgs, list[str]]:
     """EAL's options of an application's command line and the application's own arguments: read off the
     command line itself (testpmd, l3fwd: EAL's options, then ``--``), or off the EAL command line the
-    application builds from its own options (SPDK: its module's ``eal_command_line``)."""
+    application builds from its own options (SPDK: its module's ``eal_command_line``, of the application's
+    release ``app_release``)."""
     module = importlib.import_module(f"{__package__}.{program_of(argv)}")
     translate = getattr(module, "eal_command_line", None)
     if translate is None:
         return parse_eal(argv, release)
-    eal_argv, app_argv = translate(list(argv))
+    eal_argv, app_argv = translate(list(argv), app_release)
     e, _ = parse_eal(eal_argv, release)
     return e, app_argv
 
@@ -101,15 +104,17 @@ def size(
     nics: list[str] | tuple[str, ...] | None = None,
     devbind: str | None = None,
     vpp_release: str | None = None,
+    spdk_release: str | None = None,
 ) -> Result:
     """Every memzone and allocation of the application's start-up, and their totals; with ``cpus``, the
     target machine's CPUs, the lcores checked against them; ``vpp_release``: the VPP profile (the newest by
-    default)."""
+    default); ``spdk_release``: the SPDK release of spdk_tgt/nvmf_tgt (v24.09 by default)."""
     program = program_of(argv)
     module = importlib.import_module(f"{__package__}.{program}")
     if program in OWN_SIZERS:
         return module.size(argv, p, cpus, release=vpp_release, nics=nics, devbind=devbind)  # type: ignore[no-any-return]
-    e, app_argv = eal_of(argv, p.release.version)
+    app_release = spdk_release if program == "spdk" else None
+    e, app_argv = eal_of(argv, p.release.version, app_release)
     # the target machine's NICs: which driver takes each PCI address (--nic, --devbind: drivers.naming)
     e.pci_bindings, e.devbind = bindings_of(nics, devbind), devbind
     notes = check_eal(e)
@@ -118,7 +123,8 @@ def size(
     sizes(where)  # the struct sizes are known for the releases and architectures measured: refuse the others
     parts = Parts()
     parts.allocations += eal_parts(where)
-    app_parts, pools, details, app_notes = module.build(e, app_argv, where)
+    build_args = (e, app_argv, where) if app_release is None else (e, app_argv, where, app_release)
+    app_parts, pools, details, app_notes = module.build(*build_args)
     parts.extend(app_parts)
     parts.mempools += pools
     parts.allocations = real_names(parts.allocations)  # DPDK's own type strings (names.py)
@@ -152,6 +158,7 @@ def _resolve(args: Mapping[str, Any]) -> Resolved:
         "nic": list(nics) if nics else None,
         "devbind": devbind,
         "vpp_release": args.get("vpp_release"),
+        "spdk_release": args.get("spdk_release"),
     }
     extra = {
         "cpus": parse_cpus(cpus) if cpus is not None else None,
@@ -169,6 +176,7 @@ def _build(inputs: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: P
         extra.get("nic"),
         extra.get("devbind"),
         inputs.get("vpp_release"),
+        inputs.get("spdk_release"),
     )
 
 
@@ -195,6 +203,15 @@ APP = ObjectDecl(
             "The FD.io VPP release whose profile reads a vpp command line (its startup.conf keys and facts).",
             default=VPP_RELEASES[-1],
             choices=VPP_RELEASES,
+            show_default=True,
+        ),
+        Param(
+            "spdk_release",
+            "choice",
+            "The SPDK release of an spdk_tgt/nvmf_tgt command line (its measured profile: pools, sizes, EAL "
+            "command line, checks); a release not measured is refused with what its source says differs.",
+            default=SPDK_DEFAULT_RELEASE,
+            choices=SPDK_RELEASES,
             show_default=True,
         ),
     ),

@@ -282,6 +282,10 @@ def parse_eal(argv: Sequence[str], release: str | None = None) -> tuple[EalArgs,
             if name == "proc-type":
                 out.proc_type = given
             continue  # EAL's own default: the run is the one without the option
+        if name == "legacy-mem" and any(t == "--no-huge" for t in eal_argv):
+            # --no-huge is legacy mode already: eal_legacy_hugepage_init sets legacy_mem itself
+            # (v22.11.11:lib/eal/linux/eal_memory.c:1166-1167, the same to v25.11.2:1164-1165)
+            continue
         if name in _NOT_MODELLED:
             raise InputError(f"{tok}: {_NOT_MODELLED[name]}; the model does not cover it", param="command")
         if name == "l" and value and ("@" in value or "(" in value):

@@ -11,11 +11,13 @@ every pool, ring and buffer is sized by mpcalc's own mempool, ring and heap mode
 ``rte_eal_init`` (``build_eal_cmdline``); :mod:`.json_config` the JSON config; :mod:`.profile` the measured sizes of
 the release; :func:`build` the start-up, in SPDK's order:
 
-1. ``spdk_reactors_init`` (v24.09:lib/event/reactor.c:270-330): ``evtpool_<pid>`` (262,143 events, the default
-   cache) and, through ``spdk_thread_lib_init_ext``, ``msgpool_<pid>`` (``max(262,143, cores x 4,096)``
-   messages, no cache; app.c:276-290, thread.c:339-357); one 65,536-entry event ring per reactor.
+1. ``spdk_reactors_init`` (v24.09:lib/event/reactor.c:270-330): ``evtpool_<pid>`` (262,143 events up to v24.09,
+   16,383 from v25.01: :attr:`.profile.Profile.event_pool`; the default cache) and, through
+   ``spdk_thread_lib_init_ext``, ``msgpool_<pid>`` (``max(262,143, cores x 4,096)`` messages, no cache;
+   app.c:276-290, thread.c:339-357); one 65,536-entry event ring per reactor.
 2. ``spdk_thread_create("app_thread")``: a 65,536-entry message ring (thread.c:528), as every SPDK thread.
-3. ``spdk_trace_init``'s bit array of threads (v24.09:lib/trace/trace.c:270) unless ``--num-trace-entries 0``.
+3. ``spdk_trace_init``'s bit array of threads (v24.09:lib/trace/trace.c:270) unless ``--num-trace-entries 0``
+   (before the app thread from v26.01: :attr:`.profile.Profile.trace_before_app_thread`).
 4. The subsystems (:data:`.profile.Profile.subsystems`): fsdev's ``fsdev_io_<pid>`` pool; iobuf's two rings and
    two ``spdk_malloc``s of the whole pools (lib/thread/iobuf.c:95-150); bdev's ``bdev_io_<pid>`` pool and 1 MiB
    zero buffer (lib/bdev/bdev.c:2221-2262), the ftl module's two 1 MiB buffers (lib/ftl/ftl_core.c:782-800) and
@@ -49,7 +51,6 @@ __all__ = ["build", "eal_command_line", "on_hugepages", "parse"]
 PID = "<pid>"  # getpid() in SPDK's names: the recorded dumps' pids are replaced by it
 RTE_MEMPOOL_CACHE_MAX_SIZE = 512  # v22.11:config/rte_config.h:60
 SIZE_MAX = 2**64 - 1  # SPDK_MEMPOOL_DEFAULT_CACHE_SIZE (v24.09:include/spdk/env.h:310)
-EVENT_POOL = 262_144 - 1  # reactor.c:279
 SPDK_DEFAULT_MSG_MEMPOOL_SIZE = 262_144 - 1  # include/spdk/thread.h:183
 SPDK_MSG_MEMPOOL_CACHE_SIZE = 1024  # include/spdk/thread.h:181
 PER_CORE_MSG = 4 * SPDK_MSG_MEMPOOL_CACHE_SIZE  # SPDK_APP_PER_CORE_MSG_MEMPOOL_SIZE (lib/event/app.c:43)
@@ -72,6 +73,7 @@ MALLOC_BDEV_ALIGNMENT = 0x200000
 # nvmf (lib/nvmf/nvmf.c:23, nvmf_internal.h:268; lib/nvmf/tcp.c:32-49; include/spdk_internal/nvme_tcp.h:29)
 SPDK_NVMF_DEFAULT_MAX_SUBSYSTEMS = 1024
 NVMF_MAX_LISTENERS_PER_SUBSYSTEM = 16
+UINT32_MAX = 2**32 - 1  # the transport's "computed" cache size (SPDK_NVMF_TCP_DEFAULT_*BUFFER_CACHE_SIZE)
 TCP_DEFAULTS = {
     "max_queue_depth": 128,
     "max_io_qpairs_per_ctrlr": 127,
@@ -80,7 +82,7 @@ TCP_DEFAULTS = {
     "io_unit_size": 131072,
     "max_aq_depth": 128,
     "num_shared_buffers": 511,
-    "buf_cache_size": 2**32 - 1,
+    "buf_cache_size": UINT32_MAX,
     "control_msg_num": 32,
 }
 SPDK_NVME_TCP_IN_CAPSULE_DATA_MAX_SIZE = 8192
@@ -100,11 +102,11 @@ DEFAULT_TASK_POOL_SIZE = 32768
 SPDK_BDEV_MAX_INTERLEAVED_MD_SIZE = 64
 
 
-def eal_command_line(argv: list[str]) -> tuple[list[str], list[str]]:
-    """The EAL command line SPDK builds from ``argv`` (:func:`.options.eal_argv`), and ``argv`` itself: what
-    :func:`mpcalc.dpdk.apps.size` parses as EAL's and passes to :func:`build`."""
+def eal_command_line(argv: list[str], release: str | None = None) -> tuple[list[str], list[str]]:
+    """The EAL command line SPDK ``release`` builds from ``argv`` (:func:`.options.eal_argv`), and ``argv``
+    itself: what :func:`mpcalc.dpdk.apps.size` parses as EAL's and passes to :func:`build`."""
     a = parse(argv)
-    return eal_argv(a), list(argv)
+    return eal_argv(a, measured(release)), list(argv)
 
 
 def on_hugepages(argv: list[str]) -> list[str]:
@@ -127,7 +129,7 @@ def cache_of(cache: int, count: int, lcores: int) -> int:
     """spdk_mempool_create_ctor's cache: no more than half the elements in the caches, at most
     RTE_MEMPOOL_CACHE_MAX_SIZE (v24.09:lib/env_dpdk/env.c:191-200).
 
-    >>> cache_of(SIZE_MAX, EVENT_POOL, 1), cache_of(256, 2048, 2), cache_of(0, 100, 1)
+    >>> cache_of(SIZE_MAX, 262_143, 1), cache_of(256, 2048, 2), cache_of(0, 100, 1)
     (512, 256, 0)
     """
     return min(cache, (count // 2) // lcores, RTE_MEMPOOL_CACHE_MAX_SIZE)
@@ -156,6 +158,7 @@ class _Start:
         self.threads: list[str] = []
         self.slack = 0  # the most the heap loses below the allocations aligned above the cache line
         self.bdev_iobuf = (BUF_SMALL_CACHE_SIZE, BUF_LARGE_CACHE_SIZE)
+        self.tcp_cache: dict[str, int] = {}  # the iobuf cache each TCP poll group asks (iobuf_get_stats: v26.05)
 
     def pool(self, name: str, count: int, elt: int, cache: int, role: str) -> None:
         # role: what the pool holds, for the reader of this code; the records keep the mempool model's roles
@@ -177,18 +180,25 @@ class _Start:
         self.threads.append(name)
         self.ring(THREAD_RING, f"{name}: message ring", SC_DEQ)
 
+    def at(self, key: str) -> str:
+        """Where the release's source has the check or rule ``key`` (``v26.05:lib/...:lines``)."""
+        return f"{self.prof.release}:{self.prof.cite[key]}"
+
     def refuse(self, reason: str, function: str, source: str, errno: str = "EINVAL") -> None:
         self.parts.errors.append(Rejection(errno, reason, function, source))
 
 
-def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool], dict[str, object], list[str]]:
-    """Everything the target allocates from DPDK's heap up to its RPC server taking requests, in SPDK's order."""
+def build(
+    e: EalArgs, argv: list[str], p: Platform, release: str | None = None
+) -> tuple[Parts, list[Mempool], dict[str, object], list[str]]:
+    """Everything the target allocates from DPDK's heap up to its RPC server taking requests, in SPDK's order;
+    ``release``: the SPDK release (:data:`.profile.DEFAULT_RELEASE` by default)."""
     a = parse(argv)
-    prof = measured()
+    prof = measured(release)
     refusal = dpdk_check(prof, p.release.version)
     if refusal is not None:
         raise InputError(
-            f"SPDK {prof.release} exits: '{refusal}' (dpdk_pci_init, {prof.release}:lib/env_dpdk/pci_dpdk.c:16-85); "
+            f"SPDK {prof.release} exits: '{refusal}' (dpdk_pci_init, {prof.release}:{prof.cite['dpdk_pci_init']}); "
             "give the DPDK release it is built against (--release)",
             param="command",
         )
@@ -197,7 +207,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         # mpcalc's release is the branch's newest stable tag; SPDK checks the point release it runs with
         s_notes = [
             f"SPDK {prof.release} refuses DPDK {stable} itself ('{dpdk_check(prof, stable)}', dpdk_pci_init, "
-            f"{prof.release}:lib/env_dpdk/pci_dpdk.c:49-59): it runs on {p.release.version}'s earlier point "
+            f"{prof.release}:{prof.cite['dpdk_22_11']}): it runs on {p.release.version}'s earlier point "
             "releases (the recorded runs are 22.11.11 with its version string changed: "
             "tests/conformance/spdk/README.md)"
         ]
@@ -211,21 +221,26 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     sz = prof.sizes
     rel = prof.release
     # 1. spdk_reactors_init: the event pool, the message pool, one event ring per reactor
-    s.pool(f"evtpool_{PID}", EVENT_POOL, sz["spdk_event"], SIZE_MAX, "events (spdk_reactors_init)")
+    s.pool(f"evtpool_{PID}", prof.event_pool, sz["spdk_event"], SIZE_MAX, "events (spdk_reactors_init)")
     msg = a.msg_mempool_size or max(SPDK_DEFAULT_MSG_MEMPOOL_SIZE, s.lcores * PER_CORE_MSG)
     s.pool(f"msgpool_{PID}", msg, sz["spdk_msg"], 0, "messages (spdk_thread_lib_init_ext)")
     for core in e.lcores:
         s.ring(THREAD_RING, f"reactor {core}: event ring", SC_DEQ)
-    # 2. the app thread
-    s.thread("app_thread")
-    # 3. spdk_trace_init (app.c:537, when num_entries != 0): its thread bit array (0 user threads)
+    # 2. the app thread and 3. spdk_trace_init (when num_entries != 0): its thread bit array (0 user threads),
+    # after the app thread up to v24.09, before it from v26.01 (prof.cite["app_start"])
+    if not prof.trace_before_app_thread:
+        s.thread("app_thread")
     if a.num_entries:
         s.malloc(bit_array_bytes(0), 64, "spdk_trace_init: thread bit array")
+    if prof.trace_before_app_thread:
+        s.thread("app_thread")
     # 4. the subsystems; the start-up RPCs of the JSON config first
     iobuf = _iobuf_opts(s, conf)
     bdev = _bdev_opts(s, conf)
     for sub in prof.subsystems[a.program]:
         if sub == "iobuf" and iobuf is not None:
+            # one small and one large pool per NUMA node with enable_numa (iobuf_node_initialize): the model's
+            # machine is one node, whose pools these are
             small, large, sbuf, lbuf = iobuf
             s.ring(small, "iobuf small pool ring (spdk_iobuf_initialize)")
             s.malloc(small * sbuf, IOBUF_ALIGNMENT, f"iobuf small pool: {small:,} x {sbuf:,} B")
@@ -266,7 +281,8 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         s.notes.append(
             f"each SPDK thread that opens a bdev channel takes bdev_io_cache_size {bdev[1]} bdev_ios and "
             f"{small_c} small and {large_c} large iobuf buffers from the pools (bdev_mgmt_channel_create, "
-            f"{rel}:lib/bdev/bdev.c:2046-2075): at start-up the app thread's; more threads with bdevs take more"
+            f"{rel}:{prof.cite['bdev_mgmt_channel_create']}): at start-up the app thread's; more threads with "
+            "bdevs take more"
         )
     if conf.ignored:
         s.notes.append(
@@ -303,9 +319,10 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             "release": rel,
             "commit": prof.commit,
             "options": a.to_dict(),
-            "eal_command_line": eal_argv(a),
+            "eal_command_line": eal_argv(a, prof),
             "reactors": list(e.lcores),
             "threads": list(s.threads),
+            "nvmf_tcp_iobuf_cache": s.tcp_cache or None,
             "json_config": {
                 "path": conf.path,
                 "rpcs": [r.method for r in conf.rpcs],
@@ -322,7 +339,6 @@ def _iobuf_opts(s: _Start, conf: cfg.Config) -> tuple[int, int, int, int] | None
     checks (v24.09:lib/thread/iobuf.c:216-262); the buffer sizes rounded up to IOBUF_ALIGNMENT at init."""
     small, large = IOBUF_DEFAULT_SMALL_POOL_SIZE, IOBUF_DEFAULT_LARGE_POOL_SIZE
     sbuf, lbuf = IOBUF_DEFAULT_SMALL_BUFSIZE, IOBUF_DEFAULT_LARGE_BUFSIZE
-    src = f"{s.prof.release}:lib/thread/iobuf.c"
     for params in conf.startup("iobuf_set_options"):
         m = "iobuf_set_options"
         n_small = cfg.uint(params, "small_pool_count", small, m, 64)
@@ -333,23 +349,37 @@ def _iobuf_opts(s: _Start, conf: cfg.Config) -> tuple[int, int, int, int] | None
             (
                 n_small < IOBUF_MIN_SMALL_POOL_SIZE,
                 f"small_pool_count must be at least {IOBUF_MIN_SMALL_POOL_SIZE}",
-                "228-232",
+                "iobuf_small_pool_count",
             ),
             (
                 n_large < IOBUF_MIN_LARGE_POOL_SIZE,
                 f"large_pool_count must be at least {IOBUF_MIN_LARGE_POOL_SIZE}",
-                "233-237",
+                "iobuf_large_pool_count",
             ),
-            (b_small < IOBUF_MIN_SMALL_BUFSIZE, f"small_bufsize must be at least {IOBUF_MIN_SMALL_BUFSIZE}", "239-243"),
-            (b_large < IOBUF_MIN_LARGE_BUFSIZE, f"large_bufsize must be at least {IOBUF_MIN_LARGE_BUFSIZE}", "245-249"),
+            (
+                b_small < IOBUF_MIN_SMALL_BUFSIZE,
+                f"small_bufsize must be at least {IOBUF_MIN_SMALL_BUFSIZE}",
+                "iobuf_small_bufsize",
+            ),
+            (
+                b_large < IOBUF_MIN_LARGE_BUFSIZE,
+                f"large_bufsize must be at least {IOBUF_MIN_LARGE_BUFSIZE}",
+                "iobuf_large_bufsize",
+            ),
         ):
             if bad:
                 s.refuse(
                     f"{text}: the RPC fails and the JSON config does not load (the application stops)",
                     "spdk_iobuf_set_opts",
-                    f"{src}:{line}",
+                    s.at(line),
                 )
                 return None
+        if s.prof.iobuf_numa and params.get("enable_numa") is True:
+            s.notes.append(
+                "iobuf_set_options enable_numa: one small and one large pool per NUMA node (iobuf_node_initialize); "
+                "the model's machine is one node (a build with SPDK_CONFIG_MAX_NUMA_NODES "
+                f"{s.prof.max_numa_nodes} refuses a machine with more, {s.at('iobuf_enable_numa')})"
+            )
         small, large, sbuf, lbuf = n_small, n_large, b_small, b_large
     align = IOBUF_ALIGNMENT
     return small, large, -(-sbuf // align) * align, -(-lbuf // align) * align
@@ -370,7 +400,7 @@ def _bdev_opts(s: _Start, conf: cfg.Config) -> tuple[int, int] | None:
                 f"bdev_io_pool_size {n_pool} is not compatible with bdev_io_cache_size {n_cache} and {threads} "
                 f"threads; bdev_io_pool_size must be at least {need}",
                 "spdk_bdev_set_opts",
-                f"{s.prof.release}:lib/bdev/bdev.c:513-520",
+                s.at("bdev_set_opts"),
             )
             return None
         pool, cache = n_pool, n_cache
@@ -403,7 +433,7 @@ def _iscsi(s: _Start, conf: cfg.Config) -> None:
                 s.refuse(
                     f"0 is invalid. {key} must be more than 0",
                     "iscsi_parse_options",
-                    f"{s.prof.release}:lib/iscsi/iscsi_subsystem.c:493-506",
+                    s.at("iscsi_parse_options"),
                 )
                 return
     sz = s.prof.sizes
@@ -425,20 +455,19 @@ def _malloc_bdev(s: _Start, params: dict[str, Any]) -> None:
     """bdev_malloc_create: the disk's buffer, 2 MiB aligned, and a separate metadata buffer when md_size is
     given without md_interleave (v24.09:module/bdev/malloc/bdev_malloc.c:705-775)."""
     m = "bdev_malloc_create"
-    src = f"{s.prof.release}:module/bdev/malloc/bdev_malloc.c"
     blocks = cfg.uint(params, "num_blocks", 0, m, 64)
     bs = cfg.uint(params, "block_size", 512, m)
     md = cfg.uint(params, "md_size", 0, m)
     inter = bool(params.get("md_interleave", False))
     name = params.get("name") or "Malloc"
     if blocks == 0:
-        s.refuse("Disk num_blocks must be greater than 0", "create_malloc_disk", f"{src}:714-717")
+        s.refuse("Disk num_blocks must be greater than 0", "create_malloc_disk", s.at("malloc_num_blocks"))
         return
     if bs % 512:
-        s.refuse("Data block size must be 512 bytes aligned", "create_malloc_disk", f"{src}:719-722")
+        s.refuse("Data block size must be 512 bytes aligned", "create_malloc_disk", s.at("malloc_block_size"))
         return
     if md not in (0, 8, 16, 32, 64, 128):
-        s.refuse(f"metadata size {md} is not supported", "create_malloc_disk", f"{src}:729-740")
+        s.refuse(f"metadata size {md} is not supported", "create_malloc_disk", s.at("malloc_md_size"))
         return
     block = bs + md if inter else bs
     s.malloc(blocks * block, MALLOC_BDEV_ALIGNMENT, f"{name}: malloc bdev buffer ({blocks:,} x {block} B)")
@@ -448,42 +477,32 @@ def _malloc_bdev(s: _Start, params: dict[str, Any]) -> None:
 
 def _transport(s: _Start, params: dict[str, Any], iobuf: tuple[int, int, int, int] | None, groups: int) -> None:
     """nvmf_create_transport (lib/nvmf/nvmf_rpc.c:2460-2660): nvmf_transport_create's checks
-    (v24.09:lib/nvmf/transport.c:255-291), and per poll group the TCP control message list when the in-capsule
-    data size is below 8 KiB (tcp.c:1577-1610, 1656-1663); the shared buffers are iobuf's, no memory of their own."""
+    (v24.09:lib/nvmf/transport.c:255-291), each poll group's iobuf cache (:func:`_tcp_caches_shared_buffers`,
+    :func:`_tcp_caches_iobuf`), and per poll group the TCP control message list when the in-capsule data size is
+    below 8 KiB (tcp.c:1577-1610, 1656-1663, v26.05:lib/nvmf/tcp.c:1607-1608, 1672-1676); the buffers are
+    iobuf's, no memory of their own."""
     m = "nvmf_create_transport"
     trtype = str(params.get("trtype", "")).upper()
-    src = f"{s.prof.release}:lib/nvmf/transport.c"
     if trtype != "TCP":
         s.notes.append(f"nvmf_create_transport {trtype or '?'}: only the TCP transport is modelled; not counted")
         return
     o = {k: cfg.uint(params, k, v, m) for k, v in TCP_DEFAULTS.items()}
     if iobuf is None:
         return
-    small, large, sbuf, lbuf = iobuf
-    if o["io_unit_size"] == 0:
-        s.refuse("io_unit_size cannot be 0", "nvmf_transport_create", f"{src}:269-272")
+    caches = (
+        _tcp_caches_iobuf(s, params, iobuf, groups)
+        if s.prof.nvmf_iobuf_caches
+        else _tcp_caches_shared_buffers(s, o, iobuf, groups)
+    )
+    if caches is None:
         return
-    if o["io_unit_size"] > lbuf:
-        s.refuse(
-            f"io_unit_size {o['io_unit_size']} is larger than iobuf pool large buffer size {lbuf}",
-            "nvmf_transport_create",
-            f"{src}:274-278",
-        )
-        return
-    count = small if o["io_unit_size"] <= sbuf else min(small, large)
-    if o["num_shared_buffers"] > count:
-        s.notes.append(
-            f"SPDK warns: 'The num_shared_buffers value ({o['num_shared_buffers']}) is larger than the available "
-            f"iobuf pool size ({count}). Please increase the iobuf pool sizes.' ({src}:287-291)"
-        )
-    cache = o["buf_cache_size"]
-    if cache == 2**32 - 1:
-        cache = (o["num_shared_buffers"] * 3 // 4) // max(groups, 1)  # transport.c:606-617
-    # each poll group's iobuf channel fills its cache from the pools (spdk_iobuf_channel_init,
-    # lib/thread/iobuf.c:357-380); the app thread's bdev channel holds its share already
+    small, large, _sbuf, _lbuf = iobuf
+    s.tcp_cache = {"small_per_poll_group": caches[0], "large_per_poll_group": caches[1], "poll_groups": groups}
+    # each poll group's iobuf channel fills its cache from the pools (spdk_iobuf_channel_init); the app thread's
+    # bdev channel holds its share already
     small_c, large_c = s.bdev_iobuf
     free = {"small": small - small_c, "large": large - large_c}
-    want = {"small": cache, "large": cache if o["io_unit_size"] > sbuf else 0}
+    want = dict(zip(("small", "large"), caches, strict=True))
     counts = {"small": small, "large": large}
     for _g in range(groups):
         for kind in ("small", "large"):
@@ -492,7 +511,7 @@ def _transport(s: _Start, params: dict[str, Any], iobuf: tuple[int, int, int, in
                     f"SPDK logs: 'Failed to populate 'nvmf_TCP' iobuf {kind} buffer cache at {free[kind]}/{want[kind]} "
                     f"entries. You may need to increase spdk_iobuf_opts.{kind}_pool_count ({counts[kind]})' and "
                     "'Unable to reserve the full number of buffers for the pg buffer cache.': the poll group runs "
-                    f"without a cache (lib/thread/iobuf.c:357-380, {src}:633-641)"
+                    f"without a cache (spdk_iobuf_channel_init, {s.at('transport_poll_group_cache')})"
                 )
                 break
         else:
@@ -504,3 +523,69 @@ def _transport(s: _Start, params: dict[str, Any], iobuf: tuple[int, int, int, in
                 NVMF_DATA_BUFFER_ALIGNMENT,
                 f"nvmf_tgt_poll_group_{i:03d}: TCP control messages ({o['control_msg_num']} x 8 KiB)",
             )
+
+
+def _tcp_caches_shared_buffers(
+    s: _Start, o: dict[str, int], iobuf: tuple[int, int, int, int], groups: int
+) -> tuple[int, int] | None:
+    """Up to v26.01: io_unit_size's checks, num_shared_buffers against the pools, and each poll group's cache,
+    three quarters of num_shared_buffers shared by the poll groups, large buffers only when io_unit_size is above
+    the small buffer (v24.09:lib/nvmf/transport.c:255-291, 606-617)."""
+    small, large, sbuf, lbuf = iobuf
+    if o["io_unit_size"] == 0:
+        s.refuse("io_unit_size cannot be 0", "nvmf_transport_create", s.at("transport_io_unit_zero"))
+        return None
+    if o["io_unit_size"] > lbuf:
+        s.refuse(
+            f"io_unit_size {o['io_unit_size']} is larger than iobuf pool large buffer size {lbuf}",
+            "nvmf_transport_create",
+            s.at("transport_io_unit_large"),
+        )
+        return None
+    count = small if o["io_unit_size"] <= sbuf else min(small, large)
+    if o["num_shared_buffers"] > count:
+        s.notes.append(
+            f"SPDK warns: 'The num_shared_buffers value ({o['num_shared_buffers']}) is larger than the available "
+            f"iobuf pool size ({count}). Please increase the iobuf pool sizes.' ({s.at('transport_shared_buffers')})"
+        )
+    cache = o["buf_cache_size"]
+    if cache == UINT32_MAX:
+        cache = (o["num_shared_buffers"] * 3 // 4) // max(groups, 1)
+    return cache, cache if o["io_unit_size"] > sbuf else 0
+
+
+def _tcp_caches_iobuf(
+    s: _Start, params: dict[str, Any], iobuf: tuple[int, int, int, int], groups: int
+) -> tuple[int, int] | None:
+    """From v26.05: iobuf_small_cache_size (buf_cache_size its deprecated name) and iobuf_large_cache_size, each
+    cut to half the pool over the cores when it and the cores would take more than the pool, and by default half
+    of each pool shared by the poll groups; num_shared_buffers and io_unit_size are decoded, logged as deprecated
+    and not used (v26.05:lib/nvmf/transport.c:292-308, 639-655; lib/nvmf/nvmf_rpc.c:2413-2432)."""
+    m = "nvmf_create_transport"
+    small, large, _sbuf, _lbuf = iobuf
+    for key, use in (
+        ("num_shared_buffers", "does not use it"),
+        ("io_unit_size", "does not use it"),
+        ("buf_cache_size", "takes it as iobuf_small_cache_size"),
+    ):
+        if key in params:
+            cfg.uint(params, key, 0, m)
+            s.notes.append(
+                f"nvmf_create_transport {key}: SPDK logs it as deprecated and {use} ({s.at('transport_deprecated')})"
+            )
+    small_c = cfg.uint(params, "buf_cache_size", UINT32_MAX, m)
+    small_c = cfg.uint(params, "iobuf_small_cache_size", small_c, m)
+    large_c = cfg.uint(params, "iobuf_large_cache_size", UINT32_MAX, m)
+    if small_c == 0 and large_c == 0:
+        return 0, 0  # nvmf_transport_use_iobuf: no cache, no iobuf channel
+    cores = s.lcores
+    out = []
+    for kind, given, pool in (("small", small_c, small), ("large", large_c, large)):
+        if given not in (UINT32_MAX, 0) and given * cores > pool:
+            s.notes.append(
+                f"SPDK warns: 'per core iobuf_{kind}_cache_size {given * cores} is larger than iobuf {kind} buffer "
+                f"count {pool}, limiting to 50% of the pool' ({s.at('transport_iobuf_cache_cap')})"
+            )
+            given = pool // cores // 2
+        out.append((pool // 2) // max(groups, 1) if given == UINT32_MAX else given)
+    return out[0], out[1]

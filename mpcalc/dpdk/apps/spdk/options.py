@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mpcalc.dpdk.apps.spdk.profile import Profile
 from mpcalc.dpdk.core.errors import InputError
 
 #: short options that take a value and flags (SPDK_APP_GETOPT_STRING, v24.09:include/spdk/event.h:294)
@@ -278,9 +279,36 @@ def _apply(out: SpdkArgs, key: str, value: str | None) -> None:
         raise InputError(f"{prog} -{key} prints and exits: nothing is allocated", param="command")
 
 
-def eal_argv(a: SpdkArgs) -> list[str]:
-    """The EAL command line ``build_eal_cmdline`` makes (v24.09:lib/env_dpdk/init.c:218-566), one EAL argv
-    element per option as SPDK pushes them (``-c 0x1`` is one element, as DPDK's getopt reads it)."""
+def coremask_to_corelist(mask: str) -> str:
+    """``coremask_to_corelist``: a core mask as a core list, runs of cores as ``a-b`` (spdk_cpuset_parse's hex,
+    with or without 0x; v26.05:lib/env_dpdk/init.c:290-330); SPDK refuses a mask it cannot read.
+
+    >>> coremask_to_corelist("0x1"), coremask_to_corelist("0x3"), coremask_to_corelist("0xd")
+    ('0', '0-1', '0,2-3')
+    """
+    try:
+        bits = int(mask.removeprefix("0x").removeprefix("0X"), 16)
+    except ValueError:
+        bits = 0
+    if bits <= 0:
+        raise InputError(f"Invalid core mask '{mask}' (build_eal_cmdline, v26.05:lib/env_dpdk/init.c:396-403)")
+    runs: list[str] = []
+    cpu = 0
+    while bits >> cpu:
+        if not bits >> cpu & 1:
+            cpu += 1
+            continue
+        start = cpu
+        while bits >> (cpu + 1) & 1:
+            cpu += 1
+        runs.append(str(start) if cpu == start else f"{start}-{cpu}")
+        cpu += 1
+    return ",".join(runs)
+
+
+def eal_argv(a: SpdkArgs, prof: Profile) -> list[str]:
+    """The EAL command line ``build_eal_cmdline`` of ``prof``'s release makes (``prof.cite["build_eal_cmdline"]``),
+    one EAL argv element per option value as DPDK's getopt reads it."""
     prog = a.program
     no_huge = a.no_huge or (a.env_context is not None and "--no-huge" in a.env_context)
     out = [prog]
@@ -293,6 +321,8 @@ def eal_argv(a: SpdkArgs) -> list[str]:
         out += mask.split()
     elif mask is not None and mask.startswith("["):
         out += ["-l", mask[1:].removesuffix("]")]
+    elif mask is not None and prof.mask_as_core_list:
+        out += ["-l", coremask_to_corelist(mask)]
     elif mask is not None:
         out += ["-c", mask]
     if a.mem_channel > 0:
@@ -314,7 +344,7 @@ def eal_argv(a: SpdkArgs) -> list[str]:
             )
         if a.iova_mode == "pa":  # init.c:346-352
             raise InputError(f"{prog}: iova-mode=pa is incompatible with specified no-huge parameter", param="command")
-        out += ["--no-huge", "--iova-mode=va"]
+        out += ["--no-huge", *(["--legacy-mem"] if prof.no_huge_legacy_mem else []), "--iova-mode=va"]
     else:
         if a.hugepage_single_segments:
             out.append("--single-file-segments")
@@ -338,7 +368,9 @@ def eal_argv(a: SpdkArgs) -> list[str]:
     if a.shm_id < 0:
         out.append("--file-prefix=spdk_pid<pid>")
     else:
-        out += [f"--file-prefix=spdk{a.shm_id}", "--proc-type=auto"]
+        out.append(f"--file-prefix=spdk{a.shm_id}")
+        if not (prof.proc_type_unless_given and a.env_context and "--proc-type" in a.env_context):
+            out.append("--proc-type=auto")
     if a.env_context:
         out += a.env_context.split()
     return out
