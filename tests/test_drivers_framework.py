@@ -122,10 +122,10 @@ def test_a_nic_is_bound_by_driver_name_by_id_and_by_devbind(fake_nic):
     }
     assert naming.probed_by_devbind(DEVBIND) == ["0000:3b:00.0", "0000:3b:00.1"]
     binds = naming.bindings_of(["3b:00.0=testnic", "3b:00.1=1234:abcd"], None)
-    ports = naming.pci_ports(["0000:3b:00.1,rxq=2", "3b:00.0"], binds)
+    ports = naming.pci_ports(["0000:3b:00.1,rxq=2", "3b:00.0"], binds, None)
     assert [(p.port_id, p.name, p.args) for p in ports] == [(0, "0000:3b:00.0", {}), (1, "0000:3b:00.1", {"rxq": "2"})]
     with pytest.raises(InputError, match="argument 'txq' is not modelled"):
-        naming.pci_ports(["3b:00.0,txq=2"], binds)
+        naming.pci_ports(["3b:00.0,txq=2"], binds, None)
 
 
 def test_eal_ports_put_pci_first_in_address_order_then_the_vdevs(fake_nic):
@@ -133,19 +133,19 @@ def test_eal_ports_put_pci_first_in_address_order_then_the_vdevs(fake_nic):
 
     e, _ = parse_eal(["dpdk-testpmd", "-a", "3b:00.1", "-a", "3b:00.0", "--vdev", "net_null0", "--", "-i"])
     e.pci_bindings = naming.bindings_of(None, DEVBIND)
-    assert [(p.port_id, p.name, p.driver) for p in ethdev.eal_ports(e)] == [
+    assert [(p.port_id, p.name, p.driver) for p in ethdev.eal_ports(e, None)] == [
         (0, "0000:3b:00.0", "net_testnic"),
         (1, "0000:3b:00.1", "net_testnic"),
         (2, "net_null0", "net_null"),
     ]
     bare, _ = parse_eal(["dpdk-testpmd", "--vdev", "net_null0", "--", "-i"])
     bare.devbind, bare.pci_bindings = DEVBIND, naming.bindings_of(None, DEVBIND)
-    assert [p.name for p in ethdev.eal_ports(bare)] == ["0000:3b:00.0", "0000:3b:00.1", "net_null0"]
+    assert [p.name for p in ethdev.eal_ports(bare, None)] == ["0000:3b:00.0", "0000:3b:00.1", "net_null0"]
 
 
 def test_an_unbound_or_unknown_nic_is_refused_saying_how_to_name_it(fake_nic):
     with pytest.raises(InputError, match=r"give --nic 0000:3b:00.0=DRIVER"):
-        naming.pci_ports(["0000:3b:00.0"], {})
+        naming.pci_ports(["0000:3b:00.0"], {}, None)
     with pytest.raises(InputError, match=r"no modelled driver has PCI id 1234:5678"):
         naming.binding("3b:00.0=1234:5678")
     with pytest.raises(InputError, match=r"the net_nope driver is not modelled for a PCI device"):

@@ -87,8 +87,8 @@ def test_the_registered_pmds_give_the_same_memzones_through_ethdev(case):
     probed = [m.groups() for m in map(PROBE.search, out.splitlines()) if m]
     allowed = [addr + "".join(f",{k}={int(v)}" for k, v in sorted(devices[addr].items())) for *_, addr in probed]
     bindings = {addr: naming.binding(f"{addr}={v}:{dv}")[1] for _, v, dv, addr in probed}
-    ports = naming.pci_ports(allowed, bindings)
     p = Platform()
+    ports = naming.pci_ports(allowed, bindings, p)
     zones = list(ethdev.probe_ports(ports, p).zones)
     rxq, txq = _arg(cmd, "rxq") or 1, _arg(cmd, "txq") or 1
     q = QueueConf(rxq, txq, _arg(cmd, "rxd"), _arg(cmd, "txd"), lsc_interrupt=False, tx_first=True)

@@ -84,12 +84,12 @@ def vdev_driver(name: str) -> str:
     return "net_" + driver[4:] if driver.startswith("eth_") else driver
 
 
-def eal_ports(e: object) -> list[Port]:
+def eal_ports(e: object, p: Platform | None) -> list[Port]:
     """The ports EAL probes for an application's EAL options: the PCI devices first, in address order (the
     ``-a`` list; without one and without --no-pci, the devices ``--devbind`` shows bound to DPDK less those of
-    ``-b``), each bound
-    to its driver by ``--nic``/``--devbind`` (:mod:`.naming`), then the ``--vdev`` devices in their order
-    (rte_bus_probe probes the vdev bus last, v22.11.11:lib/eal/common/eal_common_bus.c:70-90)."""
+    ``-b``), each bound to its driver by ``--nic``/``--devbind`` (:mod:`.naming`), then the ``--vdev`` devices in their order
+    (rte_bus_probe probes the vdev bus last, v22.11.11:lib/eal/common/eal_common_bus.c:70-90); their devargs
+    held to what their drivers do with them at ``p``'s release."""
     from mpcalc.dpdk.drivers.naming import pci_addr, pci_ports, probed_by_devbind
 
     allowed: list[str] = list(getattr(e, "pci_allowed", []))
@@ -98,7 +98,7 @@ def eal_ports(e: object) -> list[Port]:
     if not allowed and not no_pci and devbind:
         blocked = {pci_addr(parse_devargs(b)[0]) for b in getattr(e, "pci_blocked", [])}
         allowed = [a for a in probed_by_devbind(devbind) if a not in blocked]
-    pci = [] if no_pci else pci_ports(allowed, dict(getattr(e, "pci_bindings", {}) or {}))
+    pci = [] if no_pci else pci_ports(allowed, dict(getattr(e, "pci_bindings", {}) or {}), p)
     return pci + vdev_ports(list(getattr(e, "vdevs", [])), first_id=len(pci), before=pci)
 
 
@@ -284,15 +284,20 @@ def configure(
 
 def port_notes(ports: list[Port], q: QueueConf, p: Platform) -> list[str]:
     """What a report says of its ports beyond their memory: a driver read from its source only ("from the
-    driver's source, not run"), what a driver keeps outside the DPDK heap, what it allocates in the heap that the
-    model does not count, and descriptors asked for that the driver does not use (virtio: a queue set-up takes
+    driver's source, not run"), what its driver does with each devarg the model does not use
+    (:func:`.naming.driver_devargs`), what a driver keeps outside the DPDK heap, what it allocates in the heap that
+    the model does not count, and descriptors asked for that the driver does not use (virtio: a queue set-up takes
     at most its virtqueue's size)."""
+    from mpcalc.dpdk.drivers.naming import driver_devargs
+
     notes = []
     for port in ports:
         pmd = get(port.driver)
         who = f"port {port.port_id} ({port.name}, {pmd.name})"
         if pmd.provenance != RUN:
             notes.append(f"{who}: {NOT_RUN}")
+        if pmd.bus == "pci":
+            notes += [f"{who}: {text}" for text in driver_devargs(pmd, port.name, port.pairs, p)]
         notes += [f"{who}: outside the DPDK heap: {text}" for text in pmd.outside_heap(port, q, p)]
         notes += [f"{who}: in the DPDK heap, not counted: {text}" for text in pmd.not_modelled(port, q, p)]
         try:

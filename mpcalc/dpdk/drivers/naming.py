@@ -20,7 +20,10 @@ from dataclasses import dataclass
 
 from mpcalc.dpdk.core.declare import Param
 from mpcalc.dpdk.core.errors import InputError
+from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.drivers import all_pmds, by_pci, find, names
+from mpcalc.dpdk.drivers.pci_devargs import DROP, NONE, PROBE_FAILED, REFUSE, WARN, Devargs
+from mpcalc.dpdk.drivers.pcipmd import release
 from mpcalc.dpdk.drivers.pmd import Pmd, Port, parse_devargs
 
 _ADDR = re.compile(r"^(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2}):([0-9a-fA-F]{2})\.([0-7])$")
@@ -165,9 +168,12 @@ def probed_by_devbind(text: str) -> list[str]:
     return sorted(e.addr for e in parse_devbind(text) if e.dpdk_bound or (e.addr in binds and binds[e.addr].bifurcated))
 
 
-def pci_ports(allowed: list[str], bindings: dict[str, Pmd], first_id: int = 0, option: str = "-a") -> list[Port]:
+def pci_ports(
+    allowed: list[str], bindings: dict[str, Pmd], p: Platform | None, first_id: int = 0, option: str = "-a"
+) -> list[Port]:
     """EAL's ``-a ADDR[,devargs]`` list as ports, in PCI address order (the bus scan's), each bound to its
-    driver by ``bindings``; an address without a binding is refused, saying how to give one."""
+    driver by ``bindings``; an address without a binding is refused, saying how to give one. Each devarg the model
+    does not use is held to what the driver does with it at ``p``'s release (:func:`driver_devargs`)."""
     specs: dict[str, tuple[tuple[str, str], ...]] = {}
     for spec in allowed:
         addr, pairs = parse_devargs(spec)
@@ -183,11 +189,75 @@ def pci_ports(allowed: list[str], bindings: dict[str, Pmd], first_id: int = 0, o
                 param="nic",
             )
         pairs = specs[addr]
-        for k, _ in pairs:
-            if k not in pmd.devargs:
-                raise InputError(f"{option} {addr}: {pmd.name} argument {k!r} is not modelled", param="command")
+        driver_devargs(pmd, addr, pairs, p, option)
         ports.append(Port(first_id + i, addr, pmd.name, dict(pairs), pairs))
     return ports
+
+
+def driver_devargs(
+    pmd: Pmd, addr: str, pairs: tuple[tuple[str, str], ...], p: Platform | None, option: str = "-a"
+) -> list[str]:
+    """What the driver does, at ``p``'s release, with the devargs of its ``-a`` that the model does not use (not
+    its ``devargs``), from its own parsing (:mod:`.pci_devargs`): a key it reads is noted, its memory not modelled;
+    a key it does not know is refused in its own words when its probe fails on it, and noted as ignored when it
+    parses no devargs, passes over the key or (ixgbe, i40e: its rte_kvargs_parse fails) over all its keys; a
+    devarg with which its probe leaves the device to another driver is refused. Returns the notes, one per key."""
+    given = [(k, v) for k, v in pairs if k not in pmd.devargs]
+    if not given:
+        return []
+    if pmd.parsing is None:
+        k = given[0][0]
+        raise InputError(f"{option} {addr}: {pmd.name} argument {k!r} is not modelled", param="command")
+    d = pmd.parsing(p)
+    rel = release(p)
+    strangers = [k for k, _ in given if k not in d.keys]
+    notes: list[str] = []
+    for k, v in dict.fromkeys(given):
+        pair = f"{k}={v}" if v else k
+        shown = f"devarg {pair}"
+        for leave in d.leaves:
+            if leave.key == k and (v == leave.value if leave.value else not set(v.split(":")) & set(leave.unless)):
+                raise InputError(
+                    f"{option} {addr}: {pair}: {pmd.name}'s probe leaves the device to another driver "
+                    f"({leave.cite}), which is not modelled",
+                    param="command",
+                )
+        if k in d.keys or k in d.ethdev:
+            if d.unknown == DROP and k in d.keys and strangers:
+                notes.append(
+                    f"{shown}: ignored by {pmd.name}: with {strangers[0]} in its devargs its rte_kvargs_parse fails"
+                )
+            else:
+                notes.append(f"{shown}: read by {pmd.name}, its memory not modelled")
+        elif d.unknown == REFUSE:
+            raise InputError(_refusal(option, addr, pmd.name, rel, k, d, given), param="command")
+        elif d.unknown == NONE:
+            notes.append(f"{shown}: ignored by {pmd.name} (it parses no devargs)")
+        elif d.unknown == DROP:
+            notes.append(f"{shown}: ignored by {pmd.name}, and its other devargs: its rte_kvargs_parse fails")
+        elif d.unknown == WARN:
+            notes.append(f"{shown}: ignored by {pmd.name}, which logs '{_said(d, k, given)}'")
+        else:
+            notes.append(f"{shown}: ignored by {pmd.name} (it reads only {', '.join(d.keys)})")
+    return notes
+
+
+def _said(d: Devargs, key: str, given: list[tuple[str, str]]) -> str:
+    """The driver's log line, its %s the unknown key or the devargs string."""
+    if d.fills == "args":
+        return d.said.replace("%s", ",".join(f"{k}={v}" if v else k for k, v in given), 1)
+    return d.said.replace("%s", key, 1)
+
+
+def _refusal(option: str, addr: str, name: str, rel: str, key: str, d: Devargs, given: list[tuple[str, str]]) -> str:
+    """A driver's refusal of a devarg it does not know: its own log line and where its probe fails, then EAL's."""
+    said = f"it logs '{_said(d, key, given)}' ({d.said_at})" if d.said else f"its devargs parse fails ({d.said_at})"
+    eal, eal_at = PROBE_FAILED[rel]
+    return (
+        f"{option} {addr}: {name} at {rel} does not know devarg {key!r} (not among the keys it reads, {d.keys_at}): "
+        f"{said} and its probe fails ({d.fails_at}); EAL: '{eal.replace('%s', addr)}' ({eal_at}): "
+        "the device is not a port"
+    )
 
 
 def _params() -> tuple[Param, Param]:

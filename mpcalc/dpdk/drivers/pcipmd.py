@@ -10,7 +10,8 @@ Each PCI driver module (``e1000_em``, ``igb``, ``igc``, ``ixgbe``, ``i40e``, ``i
 A NIC's own properties the model needs (virtio's queue pairs and queue sizes, vmxnet3's device version, a
 VF's granted queues) are not DPDK devargs: the driver reads them from the device. They are given on the
 device's ``-a`` as the keys of the module's ``PROPS`` (``-a 0000:00:13.0,max_queue_pairs=4``) and their
-defaults are the common device's (QEMU's for virtio and vmxnet3).
+defaults are the common device's (QEMU's for virtio and vmxnet3). The driver's real devargs are held to its own
+parsing at the release (:mod:`.pci_devargs`, ``Pmd.parsing``).
 
 Pure: stdlib only.
 """
@@ -24,6 +25,7 @@ from mpcalc.dpdk.core.heap import memzone_len
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
+from mpcalc.dpdk.drivers import pci_devargs
 from mpcalc.dpdk.drivers.pci_ids import IDS
 from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, call, ring_size
 from mpcalc.dpdk.drivers.pmd import RUN, SOURCE, DescLim, Pmd, Port, QueueConf
@@ -174,6 +176,7 @@ def declare(
         bifurcated=bifurcated,
         zones=zones,
         devargs=frozenset(devargs) | frozenset(getattr(mod, "PROPS", ())),
+        parsing=lambda p: pci_devargs.parsing(name, release(p)),
         provenance=RUN if mod.PROVENANCE == "run" else SOURCE,
         evidence=evidence
         or ("tests/conformance/drivers/qemu/" if mod.PROVENANCE == "run" else f"{source} at 21.11..26.07"),

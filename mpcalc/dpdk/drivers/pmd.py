@@ -75,6 +75,7 @@ from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
 from mpcalc.dpdk.core.struct_sizes import since, sizes
+from mpcalc.dpdk.drivers.pci_devargs import Devargs
 
 RTE_MAX_ETHPORTS = 32  # v22.11:config/rte_config.h:77
 RTE_MAX_QUEUES_PER_PORT = 1024  # v22.11:config/rte_config.h:78
@@ -253,6 +254,9 @@ class Pmd:
     member_keys: tuple[str, ...] = ()
     #: the devargs keys the driver accepts (its kvargs)
     devargs: frozenset[str] = frozenset()
+    #: its own devargs parsing at a platform's release (a PCI driver's, :mod:`.pci_devargs`): the keys it reads
+    #: beyond the model's ``devargs`` and what it does with others; None: those are refused as not modelled
+    parsing: Callable[[Platform | None], Devargs] | None = None
     #: :data:`RUN` (a real run here holds every memzone) or :data:`SOURCE` (from the driver's source, not run)
     provenance: str = SOURCE
     #: what the provenance rests on: the captures (tests/conformance/...) or the source files read

@@ -56,7 +56,7 @@ def _device(pp: PortPlan, port_id: int, bindings: dict[str, Any], parts: Parts, 
     except InputError:
         addr = None
     if addr is not None:
-        [dev] = naming.pci_ports([devargs], bindings, first_id=port_id, option="dpdk-devargs")
+        [dev] = naming.pci_ports([devargs], bindings, p, first_id=port_id, option="dpdk-devargs")
     else:
         [dev] = ethdev.vdev_ports([devargs], first_id=port_id)
     pmd = get(dev.driver)

@@ -116,13 +116,13 @@ def eal_argv(cfg: VppConfig, blocked: tuple[str, ...] = ()) -> list[str]:
     return out
 
 
-def blocked_devices(cfg: VppConfig, e: EalArgs) -> tuple[str, ...]:
+def blocked_devices(cfg: VppConfig, e: EalArgs, p: Platform) -> tuple[str, ...]:
     """dpdk_bind_devices_to_uio: without ``dev <pci>`` lines VPP takes every NIC it supports but puts a vmxnet3
     on its blacklist (EAL's ``-b``) unless a ``dev`` line names it; of the ports ``--devbind`` shows bound to
     DPDK, the vmxnet3 ones."""
     if cfg.devs or cfg.no_pci:
         return ()
-    return tuple(pt.name for pt in ethdev.eal_ports(e) if pt.driver == VMXNET3)
+    return tuple(pt.name for pt in ethdev.eal_ports(e, p) if pt.driver == VMXNET3)
 
 
 def _devconf(cfg: VppConfig, port: ethdev.Port) -> DevConf:
@@ -326,7 +326,7 @@ def size(
         # VPP passes no lcores: EAL takes the main thread's affinity, the main core (vpp main sets it)
         lcore = ["-l", str(cfg.main_core or 0)]
         e = _eal(eal_argv(cfg) + lcore, p, nics, devbind)
-        blocked = blocked_devices(cfg, e)
+        blocked = blocked_devices(cfg, e, p)
         if blocked:
             e = _eal(eal_argv(cfg, blocked) + lcore, p, nics, devbind)
             notes.append(
@@ -342,7 +342,7 @@ def size(
         where = platform_for(e, p._replace(page_size=huge))
         sizes(where)  # the struct sizes are known for the releases measured: refuse the others
         parts.allocations += eal_parts(where)
-        ports = ethdev.eal_ports(e)
+        ports = ethdev.eal_ports(e, where)
         parts.extend(ethdev.probe_ports(ports, where))
         pools, pool_errors = vpp_pools(maps, where, pr)
         parts.mempools += pools
