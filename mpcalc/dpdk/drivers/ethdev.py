@@ -60,6 +60,7 @@ from mpcalc.dpdk.drivers.pmd import (  # ethdev's names, used by the application
     QueueConf,
     intr_instance,
     parse_devargs,
+    ring_size,
     sizes,
 )
 
@@ -87,7 +88,8 @@ def vdev_driver(name: str) -> str:
 def eal_ports(e: object, p: Platform | None) -> list[Port]:
     """The ports EAL probes for an application's EAL options: the PCI devices first, in address order (the
     ``-a`` list; without one and without --no-pci, the devices ``--devbind`` shows bound to DPDK less those of
-    ``-b``), each bound to its driver by ``--nic``/``--devbind`` (:mod:`.naming`), then the ``--vdev`` devices in their order
+    ``-b``), each bound to its driver by ``--nic``/``--devbind`` (:mod:`.naming`), then the ``--vdev`` devices in
+    their order
     (rte_bus_probe probes the vdev bus last, v22.11.11:lib/eal/common/eal_common_bus.c:70-90); their devargs
     held to what their drivers do with them at ``p``'s release."""
     from mpcalc.dpdk.drivers.naming import pci_addr, pci_ports, probed_by_devbind
@@ -229,7 +231,7 @@ def descriptors(port: Port, q: QueueConf, p: Platform) -> tuple[int, int]:
 
 def _descriptors(port: Port, q: QueueConf, p: Platform) -> tuple[int, int]:
     drx, dtx = get(port.driver).default_ring_size(port, p)
-    return q.nb_rxd or drx or FALLBACK_RING_SIZE, q.nb_txd or dtx or FALLBACK_RING_SIZE
+    return ring_size(q.nb_rxd, drx), ring_size(q.nb_txd, dtx)
 
 
 def descriptor_refusals(port: Port, q: QueueConf, p: Platform) -> dict[str, str]:

@@ -32,7 +32,8 @@ from mpcalc.dpdk.drivers import (
     vmxnet3,
 )
 from mpcalc.dpdk.drivers.pci_ids import IDS
-from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, call, ring_size, since
+from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, call, since
+from mpcalc.dpdk.drivers.pmd import ring_size
 
 #: PMD name -> module (the VF modules take their PF's figures)
 PMDS: dict[str, ModuleType] = {

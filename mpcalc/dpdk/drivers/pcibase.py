@@ -28,7 +28,6 @@ from importlib.resources import files
 from typing import NamedTuple, TypeVar
 
 from mpcalc.dpdk.core.errors import Rejection
-from mpcalc.dpdk.drivers.pmd import FALLBACK_RING_SIZE
 
 _T = TypeVar("_T")
 
@@ -378,17 +377,6 @@ def call(fn: Callable[..., _T], *args: object, **optional: object) -> _T:
     """
     params = inspect.signature(fn).parameters
     return fn(*args, **{k: v for k, v in optional.items() if k in params})
-
-
-def ring_size(asked: int, default: int) -> int:
-    """The descriptors a queue set-up is handed: the application's, else the driver's default_rxportconf /
-    default_txportconf ring_size, else RTE_ETH_DEV_FALLBACK_RX_RINGSIZE / _TX_ (512,
-    v22.11.11:lib/ethdev/rte_ethdev.c:1962-1968, 2190-2196).
-
-    >>> ring_size(0, 1024), ring_size(0, 0), ring_size(256, 1024)
-    (1024, 512, 256)
-    """
-    return asked or default or FALLBACK_RING_SIZE
 
 
 def bitmap_footprint(n_bits: int) -> int:

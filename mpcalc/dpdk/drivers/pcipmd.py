@@ -27,8 +27,8 @@ from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
 from mpcalc.dpdk.drivers import pci_devargs
 from mpcalc.dpdk.drivers.pci_ids import IDS
-from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, call, ring_size
-from mpcalc.dpdk.drivers.pmd import RUN, SOURCE, DescLim, Pmd, Port, QueueConf
+from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, call
+from mpcalc.dpdk.drivers.pmd import RUN, SOURCE, DescLim, Pmd, Port, QueueConf, ring_size
 
 NEWEST = RELEASES[-1]
 

@@ -68,6 +68,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.heap import memzone_len
@@ -75,7 +76,9 @@ from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
 from mpcalc.dpdk.core.struct_sizes import since, sizes
-from mpcalc.dpdk.drivers.pci_devargs import Devargs
+
+if TYPE_CHECKING:  # pci_devargs reads pcibase, which reads this module
+    from mpcalc.dpdk.drivers.pci_devargs import Devargs
 
 RTE_MAX_ETHPORTS = 32  # v22.11:config/rte_config.h:77
 RTE_MAX_QUEUES_PER_PORT = 1024  # v22.11:config/rte_config.h:78
@@ -192,6 +195,18 @@ class DescLim:
 
 #: rte_eth_dev_info_get's limits before the driver's dev_infos_get (v22.11.11:lib/ethdev/rte_ethdev.c:3325-3330)
 DEFAULT_DESC_LIM = DescLim(nb_max=65535, nb_min=0, nb_align=1)
+
+
+def ring_size(asked: int, default: int) -> int:
+    """The descriptors a queue set-up is handed: the application's, else the driver's default_rxportconf /
+    default_txportconf ring_size, else RTE_ETH_DEV_FALLBACK_RX_RINGSIZE / _TX_ (512,
+    v22.11.11:lib/ethdev/rte_ethdev.c:1962-1968, 2190-2196).
+
+    >>> ring_size(0, 1024), ring_size(0, 0), ring_size(256, 1024)
+    (1024, 512, 256)
+    """
+    return asked or default or FALLBACK_RING_SIZE
+
 
 Hook = Callable[..., Parts]
 
