@@ -5,7 +5,7 @@ through the driver's own functions and macros down to the ``RTE_ETH_RX_OFFLOAD_*
 (their values: :mod:`.pmd`'s ``RX_OFFLOAD_*`` / ``TX_OFFLOAD_*``, lib/ethdev/rte_ethdev.h). Where the capability
 depends on the device, the common full-featured device's is taken (:data:`DEVICE` says which): every condition of
 the driver holds (ice not in safe mode, mlx5's HCA and virtio's negotiated features all present, ena's device
-answering every offload, bnxt a PF of a P5 chip), less what :data:`NOT_ON` says that device lacks; a bit a device
+answering every offload, bnxt a PF with TPA and PTP), less what :data:`NOT_ON` says that device lacks; a bit a device
 property decides is :data:`ONLY_WITH` that property (the module's ``PROPS``, given on ``-a``).
 Generated data (``python tests/conformance/test_pci_offloads.py``); tests/conformance/test_pci_offloads.py holds
 it to the mirror. Pure: stdlib only.
@@ -30,7 +30,7 @@ DEVICE: dict[str, str] = {
     "mlx5_pci": "a ConnectX-6 Dx or later with every HCA capability",
     "net_virtio": "QEMU's virtio-net with every offload feature negotiated",
     "net_ena": "an ENA device answering every offload",
-    "net_bnxt": "a P5 (BCM575xx) PF with TPA and PTP",
+    "net_bnxt": "a PF whose firmware offers TPA (LRO), PTP and the tunnel offloads, of any chip",
 }
 
 #: the bits a driver's code can give that the modelled device does not, each with the condition in the source
