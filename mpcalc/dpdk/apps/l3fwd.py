@@ -25,7 +25,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mpcalc.dpdk import drivers
 from mpcalc.dpdk.apps.eal import EalArgs
@@ -360,6 +360,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
         tx = (ethdev.TX_OFFLOAD_MULTI_SEGS if q.mtu > ethdev.RTE_ETHER_MTU else 0) | (
             ethdev.TX_OFFLOAD_MBUF_FAST_FREE & tx_capa
         )
+        q = replace(q, rx_offloads=rx, tx_offloads=tx)  # port_conf's, which the queue set-ups read
         why = ethdev.configure_refusal(port, q, p, rx, tx)
         if why is not None:
             hint = ""

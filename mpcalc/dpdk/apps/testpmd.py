@@ -11,7 +11,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mpcalc.dpdk import drivers
 from mpcalc.dpdk.apps.eal import EalArgs
@@ -511,6 +511,8 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             # init_config_port_offloads drops MBUF_FAST_FREE when the port lacks it
             # (v22.11.11:app/test-pmd/testpmd.c:1618-1620)
             tx = t.tx_offloads & ~(ethdev.TX_OFFLOAD_MBUF_FAST_FREE & ~tx_capa)
+            # the port's dev_conf.rxmode/txmode.offloads, which its queue set-ups read
+            q = replace(q, rx_offloads=t.rx_offloads, tx_offloads=tx)
             why = ethdev.configure_refusal(port, q, p, t.rx_offloads, tx)
             if why is not None:
                 # start_port returns at the first port whose eth_dev_configure_mp fails: it and the ports after

@@ -27,6 +27,7 @@ from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
 from mpcalc.dpdk.drivers import pci_devargs
 from mpcalc.dpdk.drivers.pci_ids import IDS
+from mpcalc.dpdk.drivers.pci_offloads import capa
 from mpcalc.dpdk.drivers.pcibase import RELEASES, Alloc, QueueParts, Zone, call
 from mpcalc.dpdk.drivers.pmd import RUN, SOURCE, DescLim, Pmd, Port, QueueConf, ring_size
 
@@ -191,6 +192,7 @@ def declare(
         tx_queue_setup=tx_queue_setup,
         start=start,
         descriptors_used=used,
+        offload_capa=lambda port, p: capa(name, release(p), dev(port)),  # dev_infos_get's (pci_offloads)
         outside_heap=outside,
         not_modelled=not_modelled,
     )
