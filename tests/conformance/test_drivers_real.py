@@ -28,7 +28,7 @@ from mpcalc.dpdk.drivers import bonding, vhost
 
 HERE = Path(__file__).resolve().parent / "drivers"
 #: each recorded release and the folder of its runs
-RUNS = {"22.11": HERE, "24.11": HERE / "v24.11.6"}
+RUNS = {"22.11": HERE, "24.11": HERE / "v24.11.6", "25.11": HERE / "v25.11.2"}
 CAPTURES = [
     (rel, p.stem) for rel, d in RUNS.items() for p in sorted(d.glob("*.txt")) if not p.stem.startswith("refuse-")
 ]
@@ -83,10 +83,15 @@ def _peer(ident: str, release: str) -> list:
 EXACT = [(rel, ident) for rel, ident in CAPTURES if (rel, ident) not in BOND_REFUSED and ident not in CONNECTED]
 
 
+LATER = [rel for rel in RUNS if rel != "22.11"]  # the releases run on their own testpmd
+
+
 def test_the_releases_recorded():
-    """Every 22.11 run but the refusals is also recorded at 24.11, and the same runs are replayed."""
+    """Every 22.11 run but the refusals is also recorded at each later release, and every run is replayed."""
     at = {rel: {ident for r, ident in CAPTURES if r == rel} for rel in RUNS}
-    assert at["22.11"] <= at["24.11"], at["22.11"] - at["24.11"]
+    assert LATER == ["24.11", "25.11"]
+    for rel in LATER:
+        assert at["22.11"] <= at[rel], (rel, at["22.11"] - at[rel])
     assert len(EXACT) + len(BOND_REFUSED) + len(CONNECTED) * len(RUNS) == len(CAPTURES)
 
 
@@ -126,16 +131,17 @@ def test_virtio_user_rings_follow_queue_size_not_rxd(release):
     assert "--rxd=256" in argv
 
 
-def test_virtio_user_multi_queue_without_cq_is_refused_at_22_11_and_given_the_control_queue_from_23_11():
+@pytest.mark.parametrize("release", LATER)
+def test_virtio_user_multi_queue_without_cq_is_refused_at_22_11_and_given_the_control_queue_from_23_11(release):
     """22.11's probe refuses queues=2,cq=0 (refuse-vu-multiq-nocq); 24.11's sets cq = 1 once there is more than
-    one queue pair (v24.11.6:drivers/net/virtio/virtio_user/virtio_user_dev.c:776-777): the real run has the
-    control queue port0_vq4 and its page."""
+    one queue pair (v24.11.6:drivers/net/virtio/virtio_user/virtio_user_dev.c:776-777), and 25.11's: the real
+    runs have the control queue port0_vq4 and its page."""
     assert "multi-q requires ctrl-q" in (HERE / "refuse-vu-multiq-nocq.txt").read_text()
-    argv, zones, _ = recorded("vu-q2-cq0", "24.11")
+    argv, zones, _ = recorded("vu-q2-cq0", release)
     assert any(a.endswith("queues=2,cq=0") for a in argv) and zones["port0_vq4_hdr"] == 4096
     with pytest.raises(InputError, match="multi-q requires ctrl-q"):
         apps.size(argv, Platform(dpdk="22.11"))
-    assert {z.name for z in apps.size(argv, Platform(dpdk="24.11")).memzones} >= {"port0_vq4", "port0_vq4_hdr"}
+    assert {z.name for z in apps.size(argv, Platform(dpdk=release)).memzones} >= {"port0_vq4", "port0_vq4_hdr"}
 
 
 @pytest.mark.parametrize("release", RUNS)
@@ -150,8 +156,8 @@ def test_a_connected_memif_client_adds_what_the_model_states_as_connection_state
 
 @pytest.mark.parametrize("case", BOND_REFUSED, ids=ids(BOND_REFUSED))
 def test_bonding_with_the_other_releases_key_is_refused_and_the_real_bond_is_absent(case):
-    """22.11 takes slave=, 24.11 member=: given the other, the real bond does not probe and testpmd runs on the
-    members alone (22.11: bond4-member; 24.11: every slave= run)."""
+    """22.11 takes slave=, 24.11 and 25.11 member=: given the other, the real bond does not probe and testpmd runs
+    on the members alone (22.11: bond4-member; later: every slave= run)."""
     release, ident = case
     argv, zones, _ = recorded(ident, release)
     wrong = "member" if release == "22.11" else "slave"
@@ -197,9 +203,10 @@ def test_the_drivers_refusals_are_the_programs_words(case):
     assert said in str(exc.value)
 
 
-def test_24_11_accepts_more_than_8_virtio_user_queue_pairs():
-    """22.11 refuses queues=9 at probe (refuse-vu-queues9); 24.11 ran it (vu-q9: 19 virtqueues)."""
-    _, zones, _ = recorded("vu-q9", "24.11")
+@pytest.mark.parametrize("release", LATER)
+def test_later_releases_accept_more_than_8_virtio_user_queue_pairs(release):
+    """22.11 refuses queues=9 at probe (refuse-vu-queues9); 24.11 and 25.11 ran it (vu-q9: 19 virtqueues)."""
+    _, zones, _ = recorded("vu-q9", release)
     assert {f"port0_vq{i}" for i in range(19)} <= set(zones) and "port0_vq18_hdr" in zones
 
 

@@ -5,7 +5,7 @@ Its rings (fill, completion, Rx, Tx) are kernel memory mapped into the process, 
 XDP_UMEM_UNALIGNED_CHUNK_FLAG (Debian's libxdp build) the UMEM is the application's own mbuf pool,
 registered with the kernel: no packet memory of its own on the heap.  On the heap are the internals,
 the Rx and Tx queue arrays, the process private (from 22.11) and, per Rx queue set-up, the UMEM's
-descriptor (``umem``).  Proven on Debian's 22.11.11 testpmd and DPDK 24.11.6's on a veth (tests/conformance/drivers/); a
+descriptor (``umem``).  Proven on the testpmd of 22.11.11, 24.11.6 and 25.11.2 on a veth (tests/conformance/drivers/); a
 build without XDP_UMEM_UNALIGNED_CHUNK_FLAG reserves an ``af_xdp_umem`` memzone per queue instead
 (xdp_umem_configure, v22.11.11:drivers/net/af_xdp/rte_eth_af_xdp.c:1185-1260), not modelled.
 
@@ -95,7 +95,7 @@ PMD = Pmd(
     source="drivers/net/af_xdp",
     devargs=frozenset(DEVARGS_SINCE),
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (testpmd 22.11.11, 24.11.6 on a veth)",
+    evidence="tests/conformance/drivers/ (testpmd 22.11.11, 24.11.6, 25.11.2 on a veth)",
     # dev_info.max_rx_queues = queue_cnt; default_rxportconf.ring_size ETH_AF_XDP_DFLT_NUM_DESCS
     # (v22.11.11:drivers/net/af_xdp/rte_eth_af_xdp.c:809-828)
     max_queues=lambda port, p: (queues(port), queues(port)),

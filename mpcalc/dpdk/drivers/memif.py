@@ -8,7 +8,7 @@ nothing on the heap (proven: the same heap to the byte with ``rsize=12,bsize=409
 port's structures, the process-wide socket hash ``memif-sh`` (an rte_hash of 256 entries with a 108-byte
 key: its ``RG_HT_memif-sh`` ring memzone, made by the first memif port), a socket per port, the
 listener's interrupt handle (and the copy ``rte_intr_callback_register`` makes of it), and per queue a
-``struct memif_queue`` with its interrupt handle.  Proven on Debian's 22.11.11 testpmd and DPDK 24.11.6's
+``struct memif_queue`` with its interrupt handle.  Proven on the testpmd of 22.11.11, 24.11.6 and 25.11.2
 as a server without a peer (tests/conformance/drivers/).
 
 Pure: stdlib only.
@@ -122,7 +122,7 @@ PMD = Pmd(
     source="drivers/net/memif",
     devargs=DEVARGS,
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (testpmd 22.11.11, 24.11.6, a server without its peer)",
+    evidence="tests/conformance/drivers/ (testpmd 22.11.11, 24.11.6, 25.11.2, a server without its peer)",
     # ETH_MEMIF_MAX_NUM_Q_PAIRS (v22.11.11:drivers/net/memif/rte_eth_memif.c:196-197)
     max_queues=lambda port, p: (ETH_MEMIF_MAX_NUM_Q_PAIRS, ETH_MEMIF_MAX_NUM_Q_PAIRS),
     zones=(r"RG_HT_memif-sh",),

@@ -6,7 +6,7 @@ RTE_PMD_PCAP_MAX_QUEUES 16, 135 KB), and the timestamp dynamic field and flag (t
 memzone, reserved before the port, the first time in the process).  With ``infinite_rx=1`` each Rx queue
 set-up reads the whole file into mbufs of the application's pool and keeps them in a ring
 ``PCAP_RING<n>`` of rte_align64pow2(packets + 1) (eth_rx_queue_setup, v22.11.11:drivers/net/pcap/
-pcap_ethdev.c:891-940): the file's packet count sizes it.  Proven on Debian's 22.11.11 testpmd and DPDK 24.11.6's
+pcap_ethdev.c:891-940): the file's packet count sizes it.  Proven on the testpmd of 22.11.11, 24.11.6 and 25.11.2
 (tests/conformance/drivers/).
 
 Pure: stdlib only (the pcap file's packet count is read from its record headers).
@@ -133,7 +133,7 @@ PMD = Pmd(
     aliases=("eth_pcap",),  # RTE_PMD_REGISTER_ALIAS(net_pcap, eth_pcap) (pcap_ethdev.c:1654)
     devargs=DEVARGS,
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (testpmd 22.11.11, 24.11.6, rx_pcap/tx_pcap, infinite_rx, iface)",
+    evidence="tests/conformance/drivers/ (testpmd 22.11.11, 24.11.6, 25.11.2, rx_pcap/tx_pcap, infinite_rx, iface)",
     # dev_info.max_rx_queues = dev->data->nb_rx_queues: the queues its devargs give (pcap_ethdev.c:745)
     max_queues=lambda port, p: (RTE_PMD_PCAP_MAX_QUEUES, RTE_PMD_PCAP_MAX_QUEUES),
     zones=(r"RG_PCAP_RING\d+",),

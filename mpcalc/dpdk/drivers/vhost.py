@@ -6,7 +6,7 @@ vring state table; a ``struct vhost_queue`` per queue).  Its rings are the peer'
 the guest's memory and allocates, when the peer connects, a ``struct virtio_net`` for the device, a
 ``struct vhost_virtqueue`` per vring, the guest page table and memory table and, per vring, a shadow used
 ring and a batch copy array sized by the *peer's* ring size (:func:`peer`); none of it exists before a
-peer connects.  Proven on Debian's 22.11.11 testpmd and DPDK 24.11.6's with and without a virtio_user peer
+peer connects.  Proven on the testpmd of 22.11.11, 24.11.6 and 25.11.2 with and without a virtio_user peer
 (tests/conformance/drivers/).
 
 Pure: stdlib only.
@@ -130,7 +130,7 @@ PMD = Pmd(
     aliases=("eth_vhost",),  # RTE_PMD_REGISTER_ALIAS(net_vhost, eth_vhost) (rte_eth_vhost.c:1744)
     devargs=DEVARGS,
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (testpmd 22.11.11, 24.11.6, with and without a virtio_user peer)",
+    evidence="tests/conformance/drivers/ (testpmd 22.11.11, 24.11.6, 25.11.2, with and without a virtio_user peer)",
     max_queues=max_queues,
     probe=probe,
     configure=configure,
