@@ -108,8 +108,13 @@ def test_virtio_user_queues_are_made_at_probe_sized_by_queue_size(release, vq):
     sw = [a.size for a in parts.allocations if a.name == "sw_ring"]
     if release in ("21.11", "22.11"):
         assert sw == [(64 + 512) * 8, 128] * 2  # RX_MAX_BURST + size pointers, a fake mbuf, per Rx queue
-    else:  # the vectorized datapath's only (virtio_rxq_sw_ring_alloc), none at probe: the 24.11.6 runs
+    else:  # the vectorized datapath's only (virtio_rxq_sw_ring_alloc): the 24.11.6 runs
         assert sw == []
+        vec = ethdev.vdev_ports(["net_virtio_user0,path=/tmp/s,queues=2,queue_size=512,vectorized=1"])[0]
+        assert [a.size for a in virtio_user.probe(vec, plat(release)).allocations if a.name == "sw_ring"] == [
+            (64 + 512) * 8,
+            128,
+        ] * 2
     dev = parts.allocations[0]
     assert dev.size == virtio_user.VIRTIO_USER_DEV[release]
     metadata = [a for a in parts.allocations if a.name == "virtio_user_dev"]

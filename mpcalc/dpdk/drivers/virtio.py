@@ -14,9 +14,10 @@ both named ``sw_ring`` (v22.11.11:drivers/net/virtio/virtio_ethdev.c:473-640; fr
 virtqueue_alloc and its headers: v23.11.7:drivers/net/virtio/virtqueue.c:301-345, 422-512, unchanged in the
 lines to v26.07:drivers/net/virtio/virtqueue.c:301, 422).  From 23.11 the Rx software ring is made only for
 the vectorized datapath (virtio_rxq_sw_ring_alloc returns early without hw->use_vec_rx,
-v24.11.6:drivers/net/virtio/virtqueue.c:386-388), which virtio_user sets only after eth_virtio_dev_init has
-made the queues (v24.11.6:drivers/net/virtio/virtio_user_ethdev.c:704-723): none at probe (the real 24.11.6
-runs: no ``sw_ring``).
+v24.11.6:drivers/net/virtio/virtqueue.c:386-388), which eth_virtio_dev_init sets before it makes the queues
+when the device's devargs say ``vectorized=1`` (exactly "1": vectorized_check_handler;
+v24.11.6:drivers/net/virtio/virtio_ethdev.c:1956-1977, 2034-2046): without it no ``sw_ring`` (the real
+24.11.6 runs, with and without ``vectorized=1``).
 
 The queue set-ups allocate nothing: they take min(nb_desc, queue size) of the queue's descriptors
 (virtio_dev_rx_queue_setup, v22.11.11:drivers/net/virtio/virtio_rxtx.c:708-712;
@@ -62,6 +63,13 @@ VTNET_RQ, VTNET_TQ, VTNET_CQ = "rx", "tx", "ctrl"
 #: from 23.11 an Rx queue's software ring and fake mbuf are the vectorized datapath's only
 #: (v24.11.6:drivers/net/virtio/virtqueue.c:386-388; v23.11.7:...:386-388)
 SW_RING_VECTORIZED_SINCE = "23.11"
+
+
+def sw_ring(port: Port, p: Platform) -> bool:
+    """Whether each Rx queue gets its ``sw_ring``: always up to 22.11, from 23.11 with ``vectorized=1`` only
+    (hw->use_vec_rx, set from the devarg before the queues are made: v24.11.6:drivers/net/virtio/
+    virtio_ethdev.c:1974-1977)."""
+    return not since(p, SW_RING_VECTORIZED_SINCE) or port.args.get("vectorized") == "1"
 
 
 def queue_type(index: int, max_queue_pairs: int) -> str:
@@ -124,7 +132,7 @@ def virtqueues(port: Port, max_queue_pairs: int, ctrl: bool, size: int, packed: 
             out.zones.append(Memzone(f"{name}_hdr", memzone_len(size * VIRTIO_TX_REGION, p), f"{role}: tx headers"))
         elif kind == VTNET_CQ:
             out.zones.append(Memzone(f"{name}_hdr", memzone_len(PAGE_SIZE, p), f"{role}: command page"))
-        elif not since(p, SW_RING_VECTORIZED_SINCE):
+        elif sw_ring(port, p):
             out.allocations += [
                 Allocation("sw_ring", (RTE_PMD_VIRTIO_RX_MAX_BURST + size) * 8, f"{role}: sw_ring"),
                 Allocation("sw_ring", RTE_MBUF, f"{role}: fake mbuf"),
