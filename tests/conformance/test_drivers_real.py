@@ -28,7 +28,7 @@ from mpcalc.dpdk.drivers import bonding, vhost
 
 HERE = Path(__file__).resolve().parent / "drivers"
 #: each recorded release and the folder of its runs
-RUNS = {"22.11": HERE, "24.11": HERE / "v24.11.6", "25.11": HERE / "v25.11.2"}
+RUNS = {"22.11": HERE, "24.11": HERE / "v24.11.6", "25.11": HERE / "v25.11.2", "26.07": HERE / "v26.07"}
 CAPTURES = [
     (rel, p.stem) for rel, d in RUNS.items() for p in sorted(d.glob("*.txt")) if not p.stem.startswith("refuse-")
 ]
@@ -89,7 +89,7 @@ LATER = [rel for rel in RUNS if rel != "22.11"]  # the releases run on their own
 def test_the_releases_recorded():
     """Every 22.11 run but the refusals is also recorded at each later release, and every run is replayed."""
     at = {rel: {ident for r, ident in CAPTURES if r == rel} for rel in RUNS}
-    assert LATER == ["24.11", "25.11"]
+    assert LATER == ["24.11", "25.11", "26.07"]
     for rel in LATER:
         assert at["22.11"] <= at[rel], (rel, at["22.11"] - at[rel])
     assert len(EXACT) + len(BOND_REFUSED) + len(CONNECTED) * len(RUNS) == len(CAPTURES)

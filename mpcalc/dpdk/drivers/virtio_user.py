@@ -7,7 +7,7 @@ Probe makes everything (:mod:`.virtio`): the virtqueues of ``queues`` pairs plus
 vring memzone ``port<p>_vq<i>`` sized by the ``queue_size`` devarg (256 by default) and, for Tx and
 control queues, a ``port<p>_vq<i>_hdr`` zone; the
 application's ``--rxd``/``--txd`` change nothing in it, they only say how many of a queue's descriptors
-it uses.  Proven on the testpmd of 22.11.11, 24.11.6 and 25.11.2 against a net_vhost backend
+it uses.  Proven on real testpmd runs (pmd.VDEV_RUNS) against a net_vhost backend
 (tests/conformance/drivers/: every memzone by name and length, and the heap).
 
 Pure: stdlib only.
@@ -33,6 +33,7 @@ from mpcalc.dpdk.drivers.pmd import (
     TX_OFFLOAD_TCP_TSO,
     TX_OFFLOAD_UDP_CKSUM,
     TX_OFFLOAD_VLAN_INSERT,
+    VDEV_RUNS,
     DescLim,
     Pmd,
     Port,
@@ -184,7 +185,7 @@ PMD = Pmd(
     ),  # RTE_PMD_REGISTER_ALIAS(net_virtio_user, virtio_user) (v22.11.11:drivers/net/virtio/virtio_user_ethdev.c:785)
     devargs=DEVARGS,
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (testpmd 22.11.11, 24.11.6, 25.11.2 against net_vhost)",
+    evidence=f"tests/conformance/drivers/ ({VDEV_RUNS} against net_vhost)",
     max_queues=max_queues,
     rx_desc_lim=desc_lim,
     tx_desc_lim=desc_lim,
