@@ -1,13 +1,14 @@
-"""The container and virtual PMDs (issue 31) against real runs of testpmd: Debian's 22.11.11 and v24.11.6's own.
+"""The container and virtual PMDs (issue 31) against real runs of testpmd: Debian's 22.11.11, and the own
+testpmd of v24.11.6, v25.11.2 and v26.07.
 
-tests/conformance/drivers/ holds each 22.11 run, tests/conformance/drivers/v24.11.6/ each 24.11 one (their
-command lines first, README.md there says how the peers and the veth were set up): ``mpcalc app`` given the
-same command line at that release must name every memzone with its exact length (none more, none fewer)
-and account for socket 0's heap to the element and the byte; a vring memzone aligned to 4096 may leave up
-to MALLOC_ELEM_OVERHEAD + MIN_DATA_SIZE (192 B) of its free block in its element (malloc_elem_alloc,
-v22.11.11:lib/eal/common/malloc_elem.c:413-470), which no model of the addresses sees: the heap bytes are
-held within that.  The runs need nothing: these tests replay them; the last ones re-run what this machine
-can (skipped without testpmd and hugepages).
+tests/conformance/drivers/ holds each 22.11 run, its v24.11.6/, v25.11.2/ and v26.07/ those of each later
+release (their command lines first, README.md there says how the peers and the veth were set up):
+``mpcalc app`` given the same command line at that release must name every memzone with its exact length
+(none more, none fewer) and account for socket 0's heap to the element and the byte; a vring memzone
+aligned to 4096 may leave up to MALLOC_ELEM_OVERHEAD + MIN_DATA_SIZE (192 B) of its free block in its
+element (malloc_elem_alloc, v22.11.11:lib/eal/common/malloc_elem.c:413-470), which no model of the
+addresses sees: the heap bytes are held within that.  The runs need nothing: these tests replay them; the
+last ones re-run what this machine can (skipped without testpmd and hugepages).
 """
 
 from __future__ import annotations
