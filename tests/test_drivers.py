@@ -106,7 +106,15 @@ def test_virtio_user_queues_are_made_at_probe_sized_by_queue_size(release, vq):
     structs = [a.size for a in parts.allocations if a.name.startswith("port0_vq")]
     assert structs == [-(-(vq + 512 * 16) // 64) * 64] * 5  # struct virtqueue + a vq_desc_extra per entry
     sw = [a.size for a in parts.allocations if a.name == "sw_ring"]
-    assert sw == [(64 + 512) * 8, 128] * 2  # RX_MAX_BURST + size pointers, a fake mbuf, per Rx queue
+    if release in ("21.11", "22.11"):
+        assert sw == [(64 + 512) * 8, 128] * 2  # RX_MAX_BURST + size pointers, a fake mbuf, per Rx queue
+    else:  # the vectorized datapath's only (virtio_rxq_sw_ring_alloc): the 24.11.6 runs
+        assert sw == []
+        vec = ethdev.vdev_ports(["net_virtio_user0,path=/tmp/s,queues=2,queue_size=512,vectorized=1"])[0]
+        assert [a.size for a in virtio_user.probe(vec, plat(release)).allocations if a.name == "sw_ring"] == [
+            (64 + 512) * 8,
+            128,
+        ] * 2
     dev = parts.allocations[0]
     assert dev.size == virtio_user.VIRTIO_USER_DEV[release]
     metadata = [a for a in parts.allocations if a.name == "virtio_user_dev"]
@@ -129,6 +137,8 @@ def test_virtio_user_refusals_are_the_probes_own():
     one = ethdev.vdev_ports(["net_virtio_user0,path=/tmp/s,queues=2,cq=0"])[0]
     with pytest.raises(InputError, match="multi-q requires ctrl-q"):
         virtio_user.probe(one, plat())
+    # from 23.11 more than one queue pair makes the control queue whatever cq= says (virtio_user_dev_init)
+    assert [z.name for z in virtio_user.probe(one, plat("23.11")).zones][-2:] == ["port0_vq4", "port0_vq4_hdr"]
     nine = ethdev.vdev_ports(["net_virtio_user0,path=/tmp/s,queues=9"])[0]
     with pytest.raises(InputError, match="arg queues 9 exceeds the limit 8"):
         virtio_user.probe(nine, plat("22.11"))
@@ -164,6 +174,10 @@ def test_vhost_peer_rings_are_sized_by_the_peers_ring_size():
     assert [x.size for x in a] == [6336, 384, 384, 256, 64, 2048, 8192, 2048, 8192]
     b = vhost.peer(None, 4, 1024, plat("24.11"))  # type: ignore[arg-type]
     assert b[0].size == 6464 and sum(x.size for x in b[-8:]) == 4 * (1024 * 8 + 1024 * 32)
+    # the memory table: the peer's one region up to 25.11, room for VHOST_MEMORY_MAX_NREGIONS 8 from 26.07
+    peers = {r: vhost.peer(None, 2, 256, plat(r)) for r in RELEASES}  # type: ignore[arg-type]
+    tables = {r: [x.size for x in got if x.name == "vhost-mem-table"] for r, got in peers.items()}
+    assert tables == {r: [8 + 56 * (8 if r == "26.07" else 1)] for r in RELEASES}
 
 
 # --- memif ---------------------------------------------------------------------------------------------
@@ -250,9 +264,22 @@ def test_pcap_infinite_rx_ring_is_sized_by_the_files_packets(tmp_path):
     assert not pcap.rx_queue_setup(plain, 0, 512, q(), plat()).zones
 
 
-def test_pcap_reserves_the_mbuf_dyn_zone_before_its_port():
+def test_pcap_reserves_the_mbuf_dyn_zone_before_its_port_up_to_25_11():
     ports = ethdev.vdev_ports(["net_pcap0,iface=veth0"])
     assert [z.name for z in ethdev.probe_ports(ports, plat()).zones] == ["rte_mbuf_dyn", "rte_eth_dev_data"]
+    assert [z.name for z in ethdev.probe_ports(ports, plat("25.11")).zones] == ["rte_mbuf_dyn", "rte_eth_dev_data"]
+    # 26.07: the timestamp field is dev_configure's, with RTE_ETH_RX_OFFLOAD_TIMESTAMP only
+    assert [z.name for z in ethdev.probe_ports(ports, plat("26.07")).zones] == ["rte_eth_dev_data"]
+
+
+def test_pcap_tx_queue_bounce_buffer_of_snaplen_from_26_07():
+    port = ethdev.vdev_ports(["net_pcap0,iface=veth0"])[0]
+    assert [a.size for a in pcap.tx_queue_setup(port, 0, 512, q(), plat("26.07")).allocations] == [65535]
+    assert not pcap.tx_queue_setup(port, 0, 512, q(), plat("25.11")).allocations
+    short = ethdev.vdev_ports(["net_pcap0,iface=veth0,snaplen=1500"])[0]
+    assert [a.size for a in pcap.tx_queue_setup(short, 0, 512, q(), plat("26.07")).allocations] == [1500]
+    with pytest.raises(InputError, match=r"snaplen is a net_pcap argument from DPDK 26\.07"):
+        pcap.probe(short, plat("25.11"))
 
 
 # --- bonding -------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ container's veth without a kernel bypass.
 Its packet rings are kernel memory mapped into the process (PACKET_RX_RING / PACKET_TX_RING, one
 ``mmap`` of 2 x blocksz x blocks per queue pair), not the DPDK heap; on the heap are the internals, the
 queue arrays, the interface name and per queue an iovec per frame.  Everything is made at probe, for
-``qpairs`` queue pairs; the application's ``nb_desc`` is unused.  Proven on Debian's 22.11.11 testpmd on a
-veth (tests/conformance/drivers/).
+``qpairs`` queue pairs; the application's ``nb_desc`` is unused.  Proven on real testpmd runs (pmd.VDEV_RUNS)
+on a veth (tests/conformance/drivers/).
 
 Pure: stdlib only.
 """
@@ -23,6 +23,7 @@ from mpcalc.dpdk.drivers.pmd import (
     RX_OFFLOAD_VLAN_STRIP,
     TX_OFFLOAD_MULTI_SEGS,
     TX_OFFLOAD_VLAN_INSERT,
+    VDEV_RUNS,
     Pmd,
     Port,
     QueueConf,
@@ -131,7 +132,7 @@ PMD = Pmd(
     aliases=("eth_af_packet",),  # RTE_PMD_REGISTER_ALIAS(net_af_packet, eth_af_packet)
     devargs=DEVARGS,
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd on a veth)",
+    evidence=f"tests/conformance/drivers/ ({VDEV_RUNS} on a veth)",
     # dev_info.max_rx_queues = internals->nb_queues, the qpairs devarg (rte_eth_af_packet.c:364-365)
     max_queues=lambda port, p: (qpairs(port), qpairs(port)),
     probe=probe,

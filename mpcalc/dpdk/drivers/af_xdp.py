@@ -5,7 +5,7 @@ Its rings (fill, completion, Rx, Tx) are kernel memory mapped into the process, 
 XDP_UMEM_UNALIGNED_CHUNK_FLAG (Debian's libxdp build) the UMEM is the application's own mbuf pool,
 registered with the kernel: no packet memory of its own on the heap.  On the heap are the internals,
 the Rx and Tx queue arrays, the process private (from 22.11) and, per Rx queue set-up, the UMEM's
-descriptor (``umem``).  Proven on Debian's 22.11.11 testpmd on a veth (tests/conformance/drivers/); a
+descriptor (``umem``).  Proven on real testpmd runs (pmd.VDEV_RUNS) on a veth (tests/conformance/drivers/); a
 build without XDP_UMEM_UNALIGNED_CHUNK_FLAG reserves an ``af_xdp_umem`` memzone per queue instead
 (xdp_umem_configure, v22.11.11:drivers/net/af_xdp/rte_eth_af_xdp.c:1185-1260), not modelled.
 
@@ -18,7 +18,7 @@ from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation
 from mpcalc.dpdk.core.standalone import Parts
-from mpcalc.dpdk.drivers.pmd import RUN, DescLim, Pmd, Port, QueueConf, int_arg, since
+from mpcalc.dpdk.drivers.pmd import RUN, VDEV_RUNS, DescLim, Pmd, Port, QueueConf, int_arg, since
 
 ETH_AF_XDP_DFLT_NUM_DESCS = 2048  # XSK_RING_CONS__DEFAULT_NUM_DESCS (v22.11.11:drivers/net/af_xdp/rte_eth_af_xdp.c:71)
 #: sizeof on x86_64 by release (the compiler's sizeof on each tag's rte_eth_af_xdp.c with libxdp; 22.11's
@@ -95,7 +95,7 @@ PMD = Pmd(
     source="drivers/net/af_xdp",
     devargs=frozenset(DEVARGS_SINCE),
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd on a veth)",
+    evidence=f"tests/conformance/drivers/ ({VDEV_RUNS} on a veth)",
     # dev_info.max_rx_queues = queue_cnt; default_rxportconf.ring_size ETH_AF_XDP_DFLT_NUM_DESCS
     # (v22.11.11:drivers/net/af_xdp/rte_eth_af_xdp.c:809-828)
     max_queues=lambda port, p: (queues(port), queues(port)),

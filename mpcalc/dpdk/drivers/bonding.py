@@ -7,8 +7,9 @@ again by the bond with the bond's queues (the same sizes: nothing more).  Mode 4
 start, per member a pool ``<slave|member>_port<id>_pool`` of 1 + the bond's Tx descriptors (cache 32, a
 data room of a slow protocol frame + RTE_PKTMBUF_HEADROOM) and two rings ``<slave|member>_<id>_rx`` /
 ``_tx`` for LACP frames (bond_mode_8023ad_activate_slave, v22.11.11:drivers/net/bonding/
-rte_eth_bond_8023ad.c:1040-1135).  Proven on Debian's 22.11.11 testpmd over net_null and net_ring members
-(tests/conformance/drivers/); with ``member=`` that bond fails to probe.
+rte_eth_bond_8023ad.c:1040-1135).  Proven on real testpmd runs (pmd.VDEV_RUNS) over net_null and
+net_ring members (tests/conformance/drivers/); with the other release's key (22.11 ``member=``, later
+``slave=``) that bond fails to probe.
 
 Pure: stdlib only.
 """
@@ -20,7 +21,7 @@ from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation
 from mpcalc.dpdk.core.standalone import Parts
 from mpcalc.dpdk.drivers import get
-from mpcalc.dpdk.drivers.pmd import FALLBACK_RING_SIZE, RUN, Pmd, Port, QueueConf, int_arg, since, sizes
+from mpcalc.dpdk.drivers.pmd import FALLBACK_RING_SIZE, RUN, VDEV_RUNS, Pmd, Port, QueueConf, int_arg, since, sizes
 from mpcalc.dpdk.objects.mbuf import MbufSpec, mbuf_pool
 from mpcalc.dpdk.objects.ring import ring_parts
 
@@ -159,7 +160,7 @@ PMD = Pmd(
     aliases=("eth_bond",),  # RTE_PMD_REGISTER_ALIAS(net_bonding, eth_bond) (rte_eth_bond_pmd.c:4023)
     devargs=frozenset({"slave", "member", *KEYS}),
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd, modes 1 and 4 over net_null and net_ring)",
+    evidence=f"tests/conformance/drivers/ ({VDEV_RUNS}: modes 1, 4 on net_null, net_ring)",
     max_queues=max_queues,
     zones=(r"(RG_MP_|MP_)(slave|member)_port\d+_pool(_\d+)?", r"RG_(slave|member)_\d+_(rx|tx)"),
     probe=probe,

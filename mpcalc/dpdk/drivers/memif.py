@@ -8,8 +8,8 @@ nothing on the heap (proven: the same heap to the byte with ``rsize=12,bsize=409
 port's structures, the process-wide socket hash ``memif-sh`` (an rte_hash of 256 entries with a 108-byte
 key: its ``RG_HT_memif-sh`` ring memzone, made by the first memif port), a socket per port, the
 listener's interrupt handle (and the copy ``rte_intr_callback_register`` makes of it), and per queue a
-``struct memif_queue`` with its interrupt handle.  Proven on Debian's 22.11.11 testpmd as a server without
-a peer (tests/conformance/drivers/).
+``struct memif_queue`` with its interrupt handle.  Proven on real testpmd runs (pmd.VDEV_RUNS)
+as a server without a peer (tests/conformance/drivers/).
 
 Pure: stdlib only.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation
 from mpcalc.dpdk.core.standalone import Parts
-from mpcalc.dpdk.drivers.pmd import RUN, TX_OFFLOAD_MULTI_SEGS, Pmd, Port, QueueConf, int_arg, intr_instance
+from mpcalc.dpdk.drivers.pmd import RUN, TX_OFFLOAD_MULTI_SEGS, VDEV_RUNS, Pmd, Port, QueueConf, int_arg, intr_instance
 from mpcalc.dpdk.objects import hash as rte_hash
 
 ETH_MEMIF_DEFAULT_RING_SIZE = 10  # log2 (v22.11.11:drivers/net/memif/rte_eth_memif.h:17)
@@ -122,7 +122,7 @@ PMD = Pmd(
     source="drivers/net/memif",
     devargs=DEVARGS,
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd, a server without its peer)",
+    evidence=f"tests/conformance/drivers/ ({VDEV_RUNS}, a server without its peer)",
     # ETH_MEMIF_MAX_NUM_Q_PAIRS (v22.11.11:drivers/net/memif/rte_eth_memif.c:196-197)
     max_queues=lambda port, p: (ETH_MEMIF_MAX_NUM_Q_PAIRS, ETH_MEMIF_MAX_NUM_Q_PAIRS),
     zones=(r"RG_HT_memif-sh",),

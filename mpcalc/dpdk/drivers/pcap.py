@@ -2,12 +2,13 @@
 them to one, for replaying captures.
 
 On the heap: the process private (its pcap handles), the internals (its queue arrays for
-RTE_PMD_PCAP_MAX_QUEUES 16, 135 KB), and the timestamp dynamic field and flag (the ``rte_mbuf_dyn``
-memzone, reserved before the port, the first time in the process).  With ``infinite_rx=1`` each Rx queue
-set-up reads the whole file into mbufs of the application's pool and keeps them in a ring
-``PCAP_RING<n>`` of rte_align64pow2(packets + 1) (eth_rx_queue_setup, v22.11.11:drivers/net/pcap/
-pcap_ethdev.c:891-940): the file's packet count sizes it.  Proven on Debian's 22.11.11 testpmd
-(tests/conformance/drivers/).
+RTE_PMD_PCAP_MAX_QUEUES 16, 135 KB), up to 25.11 the timestamp dynamic field and flag (the ``rte_mbuf_dyn``
+memzone, reserved before the port, the first time in the process; from 26.07 dev_configure registers them
+only for RTE_ETH_RX_OFFLOAD_TIMESTAMP), and from 26.07 a Tx queue's bounce buffer of ``snaplen``.  With
+``infinite_rx=1`` each Rx queue set-up reads the whole file into mbufs of the application's pool and keeps
+them in a ring ``PCAP_RING<n>`` of rte_align64pow2(packets + 1) (eth_rx_queue_setup, v22.11.11:drivers/net/
+pcap/pcap_ethdev.c:891-940): the file's packet count sizes it.  Proven on real testpmd runs (pmd.VDEV_RUNS,
+tests/conformance/drivers/).
 
 Pure: stdlib only (the pcap file's packet count is read from its record headers).
 """
@@ -21,7 +22,7 @@ from mpcalc.dpdk.core.heap import memzone_len
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
-from mpcalc.dpdk.drivers.pmd import RUN, Pmd, Port, QueueConf, sizes
+from mpcalc.dpdk.drivers.pmd import RUN, VDEV_RUNS, Pmd, Port, QueueConf, int_arg, since, sizes
 from mpcalc.dpdk.objects.ring import SC_DEQ, SP_ENQ, ring_parts
 
 RTE_PMD_PCAP_MAX_QUEUES = 16  # v22.11.11:drivers/net/pcap/pcap_ethdev.c:40 (v26.07: :57)
@@ -34,9 +35,23 @@ PMD_PROCESS_PRIVATE = 384
 MBUF_DYN_SHM = 136
 MBUF_DYNFIELD_ELT = 96
 MBUF_DYNFLAG_ELT = 72
+#: 26.07's devargs (ETH_PCAP_EOF_ARG, ETH_PCAP_SNAPSHOT_LEN_ARG, v26.07:drivers/net/pcap/pcap_ethdev.c:45-46)
+DEVARGS_SINCE = {"eof": "26.07", "snaplen": "26.07"}
 DEVARGS = frozenset(
-    {"rx_pcap", "tx_pcap", "rx_iface", "rx_iface_in", "tx_iface", "iface", "phy_mac", "infinite_rx"}
-)  # ETH_PCAP_*_ARG (v22.11.11:drivers/net/pcap/pcap_ethdev.c:29-36; v26.07 adds snaplen)
+    {"rx_pcap", "tx_pcap", "rx_iface", "rx_iface_in", "tx_iface", "iface", "phy_mac", "infinite_rx", *DEVARGS_SINCE}
+)  # ETH_PCAP_*_ARG (v22.11.11:drivers/net/pcap/pcap_ethdev.c:29-36; v26.07:...:37-46)
+#: from 26.07 the Rx timestamp field and flag are registered by eth_dev_configure, and only with
+#: RTE_ETH_RX_OFFLOAD_TIMESTAMP (v26.07:drivers/net/pcap/pcap_ethdev.c:1028-1037), no longer at probe
+#: (v25.11.2:drivers/net/pcap/pcap_ethdev.c:1434; the real 26.07 runs: no dynfield before the port)
+TIMESTAMP_AT_CONFIGURE_SINCE = "26.07"
+#: from 26.07 eth_tx_queue_setup allocates a bounce buffer of the snapshot length per Tx queue
+#: (rte_malloc_socket(NULL, internals->snapshot_len, RTE_CACHE_LINE_SIZE), v26.07:drivers/net/pcap/
+#: pcap_ethdev.c:1337-1356): the snaplen devarg, RTE_ETHER_HDR_LEN to ETH_PCAP_MAXIMUM_SNAPLEN (:1613-1630),
+#: ETH_PCAP_SNAPSHOT_LEN_DEFAULT by default (:48, 1865)
+BOUNCE_SINCE = "26.07"
+ETH_PCAP_SNAPSHOT_LEN_DEFAULT = 65535
+ETH_PCAP_MAXIMUM_SNAPLEN = 262144
+RTE_ETHER_HDR_LEN = 14
 
 
 def align64pow2(value: int) -> int:
@@ -76,8 +91,11 @@ def pcap_packets(path: str) -> int:
 def first_probe(port: Port, p: Platform) -> Parts:
     """rte_mbuf_dyn_rx_timestamp_register at probe (v22.11.11:drivers/net/pcap/pcap_ethdev.c:1429): the
     rte_mbuf_dyn memzone, then a tailq entry and an element for the field and for the flag
-    (v22.11.11:lib/mbuf/rte_mbuf_dyn.c:105-125, 290-300, 464-480)."""
+    (v22.11.11:lib/mbuf/rte_mbuf_dyn.c:105-125, 290-300, 464-480); from 26.07 nothing
+    (:data:`TIMESTAMP_AT_CONFIGURE_SINCE`)."""
     out = Parts()
+    if since(p, TIMESTAMP_AT_CONFIGURE_SINCE):
+        return out
     shm = sizes(p).get("mbuf_dyn_shm", MBUF_DYN_SHM)  # struct mbuf_dyn_shm, the same at every release
     out.zones.append(Memzone("rte_mbuf_dyn", memzone_len(shm, p), "mbuf dynamic fields and flags"))
     out.allocations += [
@@ -92,6 +110,11 @@ def first_probe(port: Port, p: Platform) -> Parts:
 def probe(port: Port, p: Platform) -> Parts:
     """pmd_init_internals (v22.11.11:drivers/net/pcap/pcap_ethdev.c:1200-1290): the process private
     (rte_zmalloc(NULL)), the internals (rte_eth_vdev_allocate) and, with phy_mac, the MAC address."""
+    for key in port.args:
+        if key in DEVARGS_SINCE and not since(p, DEVARGS_SINCE[key]):
+            raise InputError(
+                f"{port.name}: {key} is a net_pcap argument from DPDK {DEVARGS_SINCE[key]}", param="command"
+            )
     out = Parts()
     out.allocations += [
         Allocation("pcap process_private", PMD_PROCESS_PRIVATE, "process_private (pcap handles)"),
@@ -120,6 +143,15 @@ def rx_queue_setup(port: Port, queue_id: int, nb_desc: int, q: QueueConf, p: Pla
     return out
 
 
+def tx_queue_setup(port: Port, queue_id: int, nb_desc: int, q: QueueConf, p: Platform) -> Parts:
+    """From 26.07 the Tx queue's bounce buffer of the snapshot length (:data:`BOUNCE_SINCE`)."""
+    out = Parts()
+    if since(p, BOUNCE_SINCE):
+        snaplen = int_arg(port, "snaplen", ETH_PCAP_SNAPSHOT_LEN_DEFAULT, RTE_ETHER_HDR_LEN, ETH_PCAP_MAXIMUM_SNAPLEN)
+        out.allocations.append(Allocation("pcap bounce_buf", snaplen, f"port {port.port_id} tx queue bounce buffer"))
+    return out
+
+
 def outside_heap(port: Port, q: QueueConf, p: Platform) -> tuple[str, ...]:
     return (
         "libpcap's handles and buffers (libc memory); with infinite_rx the file's packets are mbufs of the "
@@ -133,13 +165,14 @@ PMD = Pmd(
     aliases=("eth_pcap",),  # RTE_PMD_REGISTER_ALIAS(net_pcap, eth_pcap) (pcap_ethdev.c:1654)
     devargs=DEVARGS,
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd, rx_pcap/tx_pcap, infinite_rx, iface)",
+    evidence=f"tests/conformance/drivers/ ({VDEV_RUNS}, rx_pcap/tx_pcap, infinite_rx, iface)",
     # dev_info.max_rx_queues = dev->data->nb_rx_queues: the queues its devargs give (pcap_ethdev.c:745)
     max_queues=lambda port, p: (RTE_PMD_PCAP_MAX_QUEUES, RTE_PMD_PCAP_MAX_QUEUES),
     zones=(r"RG_PCAP_RING\d+",),
     first_probe=first_probe,
     probe=probe,
     rx_queue_setup=rx_queue_setup,
+    tx_queue_setup=tx_queue_setup,
     outside_heap=outside_heap,
     reserves_before_allocate=True,
 )

@@ -148,6 +148,8 @@ TAP_TX_OFFLOAD = (
 
 #: provenance values: a driver proven on a real run here, or read from its source only
 RUN = "run"
+#: the testpmd releases the container/virtual drivers ran on (tests/conformance/drivers/ and its v<tag>/ folders)
+VDEV_RUNS = "testpmd 22.11.11, 24.11.6, 25.11.2, 26.07"
 SOURCE = "source"
 NOT_RUN = "from the driver's source, not run"
 

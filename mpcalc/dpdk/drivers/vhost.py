@@ -6,7 +6,7 @@ vring state table; a ``struct vhost_queue`` per queue).  Its rings are the peer'
 the guest's memory and allocates, when the peer connects, a ``struct virtio_net`` for the device, a
 ``struct vhost_virtqueue`` per vring, the guest page table and memory table and, per vring, a shadow used
 ring and a batch copy array sized by the *peer's* ring size (:func:`peer`); none of it exists before a
-peer connects.  Proven on Debian's 22.11.11 testpmd with and without a virtio_user peer
+peer connects.  Proven on real testpmd runs (pmd.VDEV_RUNS) with and without a virtio_user peer
 (tests/conformance/drivers/).
 
 Pure: stdlib only.
@@ -23,10 +23,12 @@ from mpcalc.dpdk.drivers.pmd import (
     RX_OFFLOAD_VLAN_STRIP,
     TX_OFFLOAD_MULTI_SEGS,
     TX_OFFLOAD_VLAN_INSERT,
+    VDEV_RUNS,
     Pmd,
     Port,
     QueueConf,
     int_arg,
+    since,
 )
 
 #: sizeof on x86_64 by release, read with the compiler's sizeof on each tag's rte_eth_vhost.c and
@@ -45,6 +47,12 @@ BATCH_COPY_ELEM = 32
 VRING_USED_ELEM = 8
 RTE_VHOST_MEMORY = 8
 RTE_VHOST_MEM_REGION = 56
+#: the memory table has the peer's regions (one here: --single-file-segments) up to 25.11, from 26.07 room
+#: for VHOST_MEMORY_MAX_NREGIONS 8 whatever the peer sends (vhost_user_set_mem_table,
+#: v25.11.2:lib/vhost/vhost_user.c:1465-1466; v26.07:lib/vhost/vhost_user.c:1471-1472, vhost_user.h:14;
+#: the real 26.07 run: 456 B)
+VHOST_MEMORY_MAX_NREGIONS = 8
+MEM_TABLE_FULL_SINCE = "26.07"
 #: the guest page table starts at 8 entries (vhost_user_set_mem_table: dev->max_guest_pages = 8,
 #: v22.11.11:lib/vhost/vhost_user.c:1378-1389)
 GUEST_PAGES_START = 8
@@ -101,14 +109,16 @@ def peer(port: Port, vrings: int, ring_size: int, p: Platform) -> list[Allocatio
     """What the vhost library allocates once a peer with ``vrings`` vrings of ``ring_size`` connects
     (Debian 22.11.11's sequence, measured; each release's struct sizes): vhost_new_device's struct virtio_net,
     a struct vhost_virtqueue per vring pair index it allocates (alloc_vring_queue, one per vring), the guest
-    page table, the memory table of one region (vhost_user_set_mem_table), and per vring the shadow used
-    ring (a vring_used_elem per entry) and the batch copy array (a batch_copy_elem per entry)
+    page table, the memory table of one region (from 26.07 of eight: :data:`MEM_TABLE_FULL_SINCE`), and per
+    vring the shadow used ring (a vring_used_elem per entry) and the batch copy array (a batch_copy_elem per
+    entry)
     (v22.11.11:lib/vhost/vhost.c:640-700, vhost_user.c:560-640, 1378-1420)."""
     rel = p.release.version
     out = [Allocation("vhost", VIRTIO_NET[rel], "vhost device (struct virtio_net)")]
     out += [Allocation("vhost", VHOST_VIRTQUEUE[rel], "vhost_virtqueue")] * vrings
     out.append(Allocation("vhost", GUEST_PAGES_START * GUEST_PAGE, "guest pages"))
-    out.append(Allocation("vhost-mem-table", RTE_VHOST_MEMORY + RTE_VHOST_MEM_REGION, "memory table"))
+    regions = VHOST_MEMORY_MAX_NREGIONS if since(p, MEM_TABLE_FULL_SINCE) else 1
+    out.append(Allocation("vhost-mem-table", RTE_VHOST_MEMORY + RTE_VHOST_MEM_REGION * regions, "memory table"))
     for _ in range(vrings):
         out += [
             Allocation("vhost", ring_size * VRING_USED_ELEM, "shadow used ring (the peer's ring size)"),
@@ -130,7 +140,7 @@ PMD = Pmd(
     aliases=("eth_vhost",),  # RTE_PMD_REGISTER_ALIAS(net_vhost, eth_vhost) (rte_eth_vhost.c:1744)
     devargs=DEVARGS,
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd, with and without a virtio_user peer)",
+    evidence=f"tests/conformance/drivers/ ({VDEV_RUNS}, with and without a virtio_user peer)",
     max_queues=max_queues,
     probe=probe,
     configure=configure,

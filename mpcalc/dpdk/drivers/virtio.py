@@ -9,10 +9,15 @@ virtio_get_nr_vq, v22.11.11:drivers/net/virtio/virtio_ethdev.c:430-438).  Each q
 ``struct virtqueue`` with one ``vq_desc_extra`` per descriptor (rte_zmalloc_socket named ``port<p>_vq<i>``),
 a vring memzone of that name aligned to VIRTIO_VRING_ALIGN, a ``port<p>_vq<i>_hdr`` memzone for a Tx
 queue (a ``struct virtio_tx_region`` per descriptor) and for the control queue (a page), and for an Rx
-queue a software ring of RTE_PMD_VIRTIO_RX_MAX_BURST + size mbuf pointers and a fake mbuf, both named
-``sw_ring`` (v22.11.11:drivers/net/virtio/virtio_ethdev.c:473-640; from 23.11 the same through
-virtqueue_alloc, its headers and Rx software ring: v23.11.7:drivers/net/virtio/virtqueue.c:301-345, 381-410,
-422-512, unchanged in the lines to v26.07:drivers/net/virtio/virtqueue.c:301, 381, 422).
+queue, up to 22.11, a software ring of RTE_PMD_VIRTIO_RX_MAX_BURST + size mbuf pointers and a fake mbuf,
+both named ``sw_ring`` (v22.11.11:drivers/net/virtio/virtio_ethdev.c:473-640; from 23.11 the same through
+virtqueue_alloc and its headers: v23.11.7:drivers/net/virtio/virtqueue.c:301-345, 422-512, unchanged in the
+lines to v26.07:drivers/net/virtio/virtqueue.c:301, 422).  From 23.11 the Rx software ring is made only for
+the vectorized datapath (virtio_rxq_sw_ring_alloc returns early without hw->use_vec_rx,
+v24.11.6:drivers/net/virtio/virtqueue.c:386-388), which eth_virtio_dev_init sets before it makes the queues
+when the device's devargs say ``vectorized=1`` (exactly "1": vectorized_check_handler;
+v24.11.6:drivers/net/virtio/virtio_ethdev.c:1956-1977, 2034-2046): without it no ``sw_ring`` (the real
+24.11.6 runs, with and without ``vectorized=1``).
 
 The queue set-ups allocate nothing: they take min(nb_desc, queue size) of the queue's descriptors
 (virtio_dev_rx_queue_setup, v22.11.11:drivers/net/virtio/virtio_rxtx.c:708-712;
@@ -29,7 +34,7 @@ from mpcalc.dpdk.core.intmath import ceil_a
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
-from mpcalc.dpdk.drivers.pmd import Port
+from mpcalc.dpdk.drivers.pmd import Port, since
 
 VIRTIO_VRING_ALIGN = 4096  # v22.11.11:drivers/net/virtio/virtio.h:159 (v26.07: :154)
 RTE_PMD_VIRTIO_RX_MAX_BURST = 64  # v22.11.11:drivers/net/virtio/virtio_rxtx.h:8 (the same to v26.07)
@@ -55,6 +60,16 @@ VIRTIO_TX_REGION = 144
 RTE_MBUF = 128
 #: the control queue's header zone is a page at every release; a transmit queue's is per descriptor
 VTNET_RQ, VTNET_TQ, VTNET_CQ = "rx", "tx", "ctrl"
+#: from 23.11 an Rx queue's software ring and fake mbuf are the vectorized datapath's only
+#: (v24.11.6:drivers/net/virtio/virtqueue.c:386-388; v23.11.7:...:386-388)
+SW_RING_VECTORIZED_SINCE = "23.11"
+
+
+def sw_ring(port: Port, p: Platform) -> bool:
+    """Whether each Rx queue gets its ``sw_ring``: always up to 22.11, from 23.11 with ``vectorized=1`` only
+    (hw->use_vec_rx, set from the devarg before the queues are made: v24.11.6:drivers/net/virtio/
+    virtio_ethdev.c:1974-1977)."""
+    return not since(p, SW_RING_VECTORIZED_SINCE) or port.args.get("vectorized") == "1"
 
 
 def queue_type(index: int, max_queue_pairs: int) -> str:
@@ -117,7 +132,7 @@ def virtqueues(port: Port, max_queue_pairs: int, ctrl: bool, size: int, packed: 
             out.zones.append(Memzone(f"{name}_hdr", memzone_len(size * VIRTIO_TX_REGION, p), f"{role}: tx headers"))
         elif kind == VTNET_CQ:
             out.zones.append(Memzone(f"{name}_hdr", memzone_len(PAGE_SIZE, p), f"{role}: command page"))
-        else:
+        elif sw_ring(port, p):
             out.allocations += [
                 Allocation("sw_ring", (RTE_PMD_VIRTIO_RX_MAX_BURST + size) * 8, f"{role}: sw_ring"),
                 Allocation("sw_ring", RTE_MBUF, f"{role}: fake mbuf"),

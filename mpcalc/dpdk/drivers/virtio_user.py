@@ -3,10 +3,11 @@ vhost-kernel / vhost-vdpa), the container interface of a DPDK application talkin
 another DPDK process.
 
 Probe makes everything (:mod:`.virtio`): the virtqueues of ``queues`` pairs plus a control queue when
-``cq=1`` (the default once ``queues`` > 1), each a vring memzone ``port<p>_vq<i>`` sized by the
-``queue_size`` devarg (256 by default) and, for Tx and control queues, a ``port<p>_vq<i>_hdr`` zone; the
+``cq=1`` (the default once ``queues`` > 1; from 23.11 made once ``queues`` > 1 whatever ``cq``), each a
+vring memzone ``port<p>_vq<i>`` sized by the ``queue_size`` devarg (256 by default) and, for Tx and
+control queues, a ``port<p>_vq<i>_hdr`` zone; the
 application's ``--rxd``/``--txd`` change nothing in it, they only say how many of a queue's descriptors
-it uses.  Proven on Debian's 22.11.11 testpmd against a net_vhost backend
+it uses.  Proven on real testpmd runs (pmd.VDEV_RUNS) against a net_vhost backend
 (tests/conformance/drivers/: every memzone by name and length, and the heap).
 
 Pure: stdlib only.
@@ -32,6 +33,7 @@ from mpcalc.dpdk.drivers.pmd import (
     TX_OFFLOAD_TCP_TSO,
     TX_OFFLOAD_UDP_CKSUM,
     TX_OFFLOAD_VLAN_INSERT,
+    VDEV_RUNS,
     DescLim,
     Pmd,
     Port,
@@ -88,8 +90,19 @@ def packed(port: Port) -> bool:
     return int_arg(port, "packed_vq", 0, 0, 1) == 1
 
 
-def control_queue(port: Port) -> bool:
-    """cq=1, or queues > 1 without cq= (v22.11.11:drivers/net/virtio/virtio_user_ethdev.c:591-601)."""
+#: from 23.11 more than one queue pair makes the control queue whatever cq= says: virtio_user_dev_init
+#: sets cq = 1 once max_queue_pairs > 1 (v24.11.6:drivers/net/virtio/virtio_user/virtio_user_dev.c:776-777,
+#: v23.11.7:...:762-763), where up to 22.11 the probe refused cq=0 ("multi-q requires ctrl-q",
+#: v22.11.11:drivers/net/virtio/virtio_user_ethdev.c:621-624); max_queue_pairs is the queues devarg for a
+#: backend offering VIRTIO_NET_F_MQ (a DPDK vhost-user one: the real 24.11.6 run of queues=2,cq=0)
+CQ_FORCED_SINCE = "23.11"
+
+
+def control_queue(port: Port, p: Platform) -> bool:
+    """cq=1, or queues > 1 without cq= (v22.11.11:drivers/net/virtio/virtio_user_ethdev.c:591-601), or from
+    23.11 queues > 1 whatever cq= (:data:`CQ_FORCED_SINCE`)."""
+    if queue_pairs(port) > 1 and since(p, CQ_FORCED_SINCE):
+        return True
     if "cq" in port.args:
         return int_arg(port, "cq", 0, 0, 1) == 1
     return queue_pairs(port) > 1
@@ -101,7 +114,7 @@ def refusal(port: Port, q: QueueConf | None, p: Platform) -> str | None:
     if "path" not in port.args:
         return "arg path is mandatory for virtio_user (virtio_user_pmd_probe, virtio_user_ethdev.c:524-527)"
     qp = queue_pairs(port)
-    if qp > 1 and not control_queue(port):
+    if qp > 1 and not control_queue(port, p):
         return "multi-q requires ctrl-q (virtio_user_pmd_probe, virtio_user_ethdev.c:621-624)"
     if not since(p, "23.11") and qp > VIRTIO_MAX_VIRTQUEUE_PAIRS:
         return (
@@ -118,7 +131,7 @@ def probe(port: Port, p: Platform) -> Parts:
     if why is not None:
         raise InputError(f"{port.name}: {why}: vdev_probe fails and testpmd has no such port", param="command")
     rel = p.release.version
-    qp, ctrl = queue_pairs(port), control_queue(port)
+    qp, ctrl = queue_pairs(port), control_queue(port, p)
     out = Parts()
     out.allocations.append(Allocation(port.name, VIRTIO_USER_DEV[rel], "dev_private (struct virtio_user_dev)"))
     if since(p, VRINGS_ALLOCATED_SINCE):
@@ -158,7 +171,7 @@ def offload_capa(port: Port, p: Platform) -> tuple[int, int]:
     rx = RX_OFFLOAD_VLAN_STRIP | RX_OFFLOAD_TCP_CKSUM | RX_OFFLOAD_UDP_CKSUM | RX_OFFLOAD_TCP_LRO
     if int_arg(port, "mrg_rxbuf", 1, 0, 1):
         rx |= RX_OFFLOAD_SCATTER
-    if control_queue(port):
+    if control_queue(port, p):
         rx |= RX_OFFLOAD_VLAN_FILTER
     tx = TX_OFFLOAD_MULTI_SEGS | TX_OFFLOAD_VLAN_INSERT | TX_OFFLOAD_UDP_CKSUM | TX_OFFLOAD_TCP_CKSUM
     return rx, tx | TX_OFFLOAD_TCP_TSO
@@ -172,7 +185,7 @@ PMD = Pmd(
     ),  # RTE_PMD_REGISTER_ALIAS(net_virtio_user, virtio_user) (v22.11.11:drivers/net/virtio/virtio_user_ethdev.c:785)
     devargs=DEVARGS,
     provenance=RUN,
-    evidence="tests/conformance/drivers/ (Debian 22.11.11 testpmd against net_vhost)",
+    evidence=f"tests/conformance/drivers/ ({VDEV_RUNS} against net_vhost)",
     max_queues=max_queues,
     rx_desc_lim=desc_lim,
     tx_desc_lim=desc_lim,
