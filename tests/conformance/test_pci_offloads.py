@@ -5,7 +5,8 @@ For each driver and release this reads the driver's ``dev_infos_get`` at the tag
 (statements that clear bits, ``&=``, left out; every condition taken, the full-featured device), down to the
 ``RTE_ETH_RX_OFFLOAD_*`` / ``RTE_ETH_TX_OFFLOAD_*`` names, then drops what the module's ``NOT_ON`` says the
 modelled device lacks. It reads a DPDK git repository (``MPCALC_DPDK_GIT``, else /work/.mirror/DPDK+dpdk/repo) and
-skips when there is none. ``python tests/conformance/test_pci_offloads.py`` prints the module's ``CAPA`` table.
+skips when there is none. ``python tests/conformance/test_pci_offloads.py`` prints the ``CAPA`` table
+(mpcalc/dpdk/drivers/offloads.json).
 """
 
 from __future__ import annotations
@@ -227,11 +228,11 @@ def test_every_driver_is_read():
     assert set(pci_offloads.CAPA) == set(SPEC)
 
 
-if __name__ == "__main__":
-    print("CAPA: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]] = {")
-    for name in SPEC:
-        print(f"    {name!r}: {{")
-        for rel in RELEASES:
-            print(f"        {rel!r}: {read(name, rel)!r},")
-        print("    },")
-    print("}")
+if __name__ == "__main__":  # mpcalc/dpdk/drivers/offloads.json
+    import json
+
+    table = {
+        name: {rel: dict(zip(("rx", "tx", "source"), map(list, read(name, rel)), strict=True)) for rel in RELEASES}
+        for name in SPEC
+    }
+    print(json.dumps(table, indent=1))
