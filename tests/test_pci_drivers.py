@@ -198,7 +198,8 @@ def test_virtio_makes_every_queue_at_probe(rel):
     s = virtio_pci.SIZES[rel]
     vq = [b for n, b in ((x.name, x.size) for x in a) if n == "port0_vq0"]
     assert vq == [align_ceil(s["virtqueue"] + 256 * 16, 64)]
-    assert ("sw_ring", (64 + 256) * 8) in [(x.name, x.size) for x in a]
+    # the Rx software ring: always up to 22.11, from 23.11 only vectorized (test below)
+    assert (("sw_ring", (64 + 256) * 8) in [(x.name, x.size) for x in a]) == (rel in ("21.11", "22.11"))
     assert virtio_pci.rx_queue_setup(rel, 0, 0, 2048).nb_desc == 256  # clamped to the virtqueue's size
     assert virtio_pci.rx_queue_setup(rel, 0, 0, 128).nb_desc == 128
     bad = virtio_pci.probe(rel, 0, {"rx_queue_size": 1000})
@@ -314,3 +315,21 @@ def test_bnxt_tx_ring_memzone(rel):
         assert zones(q) == {"bnxt_0000:3b:00.1-0001_rxr": size}
         assert q.zones[0].align == 4096 and q.zones[0].cite.startswith(f"{TAGS[rel]}:drivers/net/bnxt/bnxt_rxq.c:")
     assert all("aggregation" not in z.role for z in q.zones)  # no configuration given: not scattered
+
+
+@pytest.mark.parametrize("rel", RELEASES)
+def test_virtio_pci_rx_software_ring_only_vectorized_from_23_11(rel):
+    # virtio_rxq_sw_ring_alloc: "SW ring is only used with vectorized datapath" from 23.11
+    # (v24.11.6:drivers/net/virtio/virtqueue.c:387-388); eth_virtio_dev_init sets use_vec_rx from vectorized=1
+    from mpcalc.dpdk.drivers import virtio_pci
+
+    def rx_allocs(dev):
+        _zones, allocs = virtio_pci.probe(rel, 0, dev)
+        return [a for a in allocs if a.name == "sw_ring"]
+
+    always = rel in ("21.11", "22.11")
+    plain, vec = rx_allocs({"ctrl_vq": False}), rx_allocs({"ctrl_vq": False, "vectorized": True})
+    assert [a.size for a in vec] == [(64 + 256) * 8, virtio_pci.SIZES[rel]["rte_mbuf"]]
+    assert plain == (vec if always else [])
+    if not always:
+        assert "virtqueue.c:387" in vec[0].cite

@@ -84,6 +84,9 @@ KEYS = {
         {"21.11": "virtio_ethdev.c", "22.11": "virtio_ethdev.c", "*": "virtqueue.c"},
         r"rte_zmalloc_socket\(\"sw_ring\", sizeof\(\*",
     ),
+    # 23.11+: virtio_rxq_sw_ring_alloc returns at once unless hw->use_vec_rx (the vectorized devarg)
+    "sw_ring_vec": ("virtqueue.c", r"SW ring is only used with vectorized datapath"),
+    "vectorized": ("virtio_ethdev.c", r"^\s+if \(vectorized\) \{"),
     "vring_size_fn": ("virtio_ring.h", r"^vring_size\(struct virtio_hw \*hw"),
     "vring_align": ("virtio.h", r"define VIRTIO_VRING_ALIGN 4096"),
     "rx_max_burst": ("virtio_rxtx.h", r"define RTE_PMD_VIRTIO_RX_MAX_BURST 64"),
@@ -104,8 +107,9 @@ KEYS = {
 LINES = load_lines("virtio_pci")
 
 #: the device properties given on -a (see mpcalc.dpdk.drivers.pcipmd)
-PROPS = ("max_queue_pairs", "rx_queue_size", "tx_queue_size", "ctrl_vq", "packed")
-BOOL_PROPS = ("ctrl_vq", "packed")
+#: and ``vectorized``, the driver's own devarg (virtio_dev_devargs_parse), which decides the Rx software ring
+PROPS = ("max_queue_pairs", "rx_queue_size", "tx_queue_size", "ctrl_vq", "packed", "vectorized")
+BOOL_PROPS = ("ctrl_vq", "packed", "vectorized")
 
 SOURCE = Source(DIRS, KEYS, LINES)
 
@@ -121,7 +125,9 @@ def _dev(dev: dict[str, object] | None) -> tuple[int, int, int, bool, bool]:
     return pairs, rxs, txs, bool(d.get("ctrl_vq", True)), bool(d.get("packed", False))
 
 
-def _vq(rel: str, port: int, idx: int, size: int, kind: str, packed: bool) -> QueueParts | Rejection:
+def _vq(
+    rel: str, port: int, idx: int, size: int, kind: str, packed: bool, vectorized: bool = False
+) -> QueueParts | Rejection:
     if size == 0:
         return refuse("virtqueue does not exist", "virtio_init_queue", SOURCE.cite(rel, "no_vq"))
     if not packed and size & (size - 1):
@@ -159,13 +165,17 @@ def _vq(rel: str, port: int, idx: int, size: int, kind: str, packed: bool) -> Qu
                 "control queue page",
             )
         )
-    else:
+    elif not SOURCE.has(rel, "sw_ring_vec") or vectorized:
+        # the Rx software ring and its fake mbuf: always up to 22.11, from 23.11 with vectorized=1 only
+        # (virtio_rxq_sw_ring_alloc; eth_virtio_dev_init sets use_vec_rx from the devarg)
         allocs.append(
             Alloc(
                 "sw_ring",
                 (RTE_PMD_VIRTIO_RX_MAX_BURST + size) * 8,
                 RTE_CACHE_LINE_SIZE,
-                SOURCE.cite(rel, "sw_ring"),
+                SOURCE.cite(
+                    rel, *(("vectorized", "sw_ring_vec", "sw_ring") if SOURCE.has(rel, "sw_ring_vec") else ("sw_ring",))
+                ),
                 "rx software ring",
             )
         )
@@ -218,7 +228,7 @@ def probe(
             kind, size = "ctrl", dev_int(dev, "ctrl_queue_size", CTRL_QUEUE_SIZE)
         else:
             kind, size = ("rx", rxs) if i % 2 == 0 else ("tx", txs)
-        q = _vq(rel, port, i, size, kind, packed)
+        q = _vq(rel, port, i, size, kind, packed, bool((dev or {}).get("vectorized", False)))
         if isinstance(q, Rejection):
             return q
         zones += q.zones
