@@ -324,11 +324,10 @@ def size(
     eal_args: list[str] = []
     if cfg.dpdk_plugin:
         # VPP passes no lcores: EAL takes the main thread's affinity, the main core (vpp main sets it)
-        lcore = ["-l", str(cfg.main_core or 0)]
-        e = _eal(eal_argv(cfg) + lcore, p, nics, devbind)
+        e = _eal([*eal_argv(cfg), "-l", str(cfg.main_core or 0)], p, nics, devbind)
         blocked = blocked_devices(cfg, e, p)
         if blocked:
-            e = _eal(eal_argv(cfg, blocked) + lcore, p, nics, devbind)
+            e.pci_blocked += blocked  # the -b eal_argv(cfg, blocked) adds: no dev line, so no -a beside them
             notes.append(
                 f"{', '.join(blocked)}: vmxnet3, which VPP blocks unless a dev line names it (-b, "
                 f"{pr.cite('vmxnet3_blocked')})"
