@@ -13,8 +13,9 @@ from typing import Any
 
 from mpcalc.dpdk.apps.ovs.hashing import HASHES
 from mpcalc.dpdk.apps.ovs.netdev import TYPES, Port, PortPlan, dp_packet_size, parse_port, plan, pmd_threads
+from mpcalc.dpdk.apps.ovs.offloads import port_offloads
 from mpcalc.dpdk.apps.ovs.shared_data import shared_data_zone
-from mpcalc.dpdk.apps.ovs.versions import VERSIONS, ovs_release
+from mpcalc.dpdk.apps.ovs.versions import VERSIONS, OvsRelease, ovs_release
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.machine import CPUS, parse_cpus
@@ -40,11 +41,20 @@ _ELEM_HEADER = 128
 NET_NULL_MAX_QUEUES = 1024
 
 
-def _device(pp: PortPlan, port_id: int, bindings: dict[str, Any], parts: Parts, notes: list[str], p: Platform) -> Parts:
+def _device(
+    pp: PortPlan,
+    port_id: int,
+    bindings: dict[str, Any],
+    notes: list[str],
+    r: OvsRelease,
+    tso: bool,
+    p: Platform,
+) -> Parts:
     """A port with options:dpdk-devargs: OVS's own measured part (the net_null measurement less net_null's
-    modelled probe and queues) and the device's driver: its probe, configure and queue set-ups for the queues
-    and descriptors OVS asks (dpdk_eth_dev_port_config, v3.1.0:lib/netdev-dpdk.c:1140-1215), the queue counts
-    capped by the driver's max_rx_queues/max_tx_queues (:1200-1203)."""
+    modelled probe and queues) and the device's driver: its probe, configure and queue set-ups for the queues,
+    descriptors and offloads OVS asks (dpdk_eth_dev_port_config, v3.1.0:lib/netdev-dpdk.c:1140-1215;
+    :func:`.offloads.port_offloads`), the queue counts capped by the driver's max_rx_queues/max_tx_queues
+    (:1200-1203)."""
     from mpcalc.dpdk.core.heap import heap_cost
     from mpcalc.dpdk.drivers import ethdev, get, naming
     from mpcalc.dpdk.drivers.pmd import Port as Device
@@ -67,8 +77,23 @@ def _device(pp: PortPlan, port_id: int, bindings: dict[str, Any], parts: Parts, 
             f"port {pp.port.name}: {pp.n_rxq} Rx / {pp.n_txq} Tx queues asked, the port sets up {n_rxq} / {n_txq} "
             f"(MIN(info.max_rx_queues, n_rxq), lib/netdev-dpdk.c:1200-1201; {pmd.name}'s {max_rx} / {max_tx})"
         )
+    rx_capa, tx_capa = pmd.offload_capa(dev, p)
+    rxo, txo, cite = port_offloads(r, dev.driver, rx_capa, tx_capa, pp.mtu, tso)
+    if rxo or txo:
+        notes.append(f"port {pp.port.name}: OVS asks for Rx offloads {rxo:#x} and Tx offloads {txo:#x} ({cite})")
     # dpdk_eth_dev_port_config sets up the Tx queues, then the Rx queues (v3.1.0:lib/netdev-dpdk.c:1093, 1109)
-    q = QueueConf(n_rxq, n_txq, pp.rxq_size, pp.txq_size, lsc_interrupt=False, mtu=pp.mtu, tx_first=True)
+    q = QueueConf(
+        n_rxq,
+        n_txq,
+        pp.rxq_size,
+        pp.txq_size,
+        lsc_interrupt=False,
+        rx_data_room=pp.data_room,
+        mtu=pp.mtu,
+        tx_first=True,
+        rx_offloads=rxo,
+        tx_offloads=txo,
+    )
     out = ethdev.probe(dev, p, first=False)
     conf, pools = ethdev.configure(dev, q, p)
     out.extend(conf)
@@ -101,6 +126,7 @@ def size(
     changes: tuple[str, ...] = (),
     nics: list[str] | tuple[str, ...] | None = None,
     devbind: str | None = None,
+    userspace_tso: bool = False,
 ) -> Result:
     """What ovs-vswitchd reserves for ``ports``: their pools, each pool's ``struct dpdk_mp``, and the
     ``rte_eth_dev_data`` memzone once a DPDK (ethdev) port exists."""
@@ -117,7 +143,7 @@ def size(
     devices = [pp for pp in pl.ports if pp.port.type == "dpdk"]
     for pp in pl.ports:
         if pp.port.type == "dpdk" and pp.port.dpdk_devargs is not None:
-            parts.extend(_device(pp, devices.index(pp), bindings, parts, notes, p))
+            parts.extend(_device(pp, devices.index(pp), bindings, notes, r, userspace_tso, p))
         elif pp.port.type == "dpdk":
             # dpdk_eth_dev_init sets up MIN(info.max_rx_queues, n_rxq) and MIN(info.max_tx_queues, n_txq) queues
             # (v3.1.0:lib/netdev-dpdk.c:1200-1203): net_null's limit is RTE_MAX_QUEUES_PER_PORT 1,024
@@ -193,6 +219,7 @@ def _resolve(a: Mapping[str, Any]) -> Resolved:
         "ovs": a.get("ovs"),
         "ovs_hash": a.get("ovs_hash") or "mhash",
         "shared_mempool_config": a.get("shared_mempool_config"),
+        "userspace_tso": bool(a.get("userspace_tso")),
         "cpus": cpus,
         "change": list(CHANGE.parse(a["change"])) if a.get("change") is not None else [],
     }
@@ -224,6 +251,7 @@ def _build(a: Mapping[str, Any], extra: Mapping[str, Any], flags: int, p: Platfo
         tuple(a.get("change") or ()),
         extra.get("nic"),
         extra.get("devbind"),
+        a["userspace_tso"],
     )
 
 
@@ -274,6 +302,12 @@ OVS = ObjectDecl(
             "other_config:shared-mempool-config MTU[:NUMA],... (OVS 3.0+): a "
             "shared pool is made for the smallest of these MTUs that holds the port's.",
             metavar="LIST",
+        ),
+        Param(
+            "userspace_tso",
+            "bool",
+            "other_config:userspace-tso-enable=true: a DPDK port asks for the TSO offloads its device offers.",
+            default=False,
         ),
         Param(
             "ovs",

@@ -172,6 +172,12 @@ class PortPlan(NamedTuple):
     reused: bool
     errors: tuple[Rejection, ...]
 
+    @property
+    def data_room(self) -> int:
+        """The data room of the port's pool's mbufs (MTU_TO_FRAME_LEN of the pool's MTU): what its Rx queues
+        are given."""
+        return self.pool_mtu + ETHER_HDR_LEN + ETHER_CRC_LEN
+
     def to_dict(self) -> dict[str, object]:
         return {
             "name": self.port.name,
@@ -342,7 +348,7 @@ def plan(
         socket = SOCKET0
         if not per_port_memory:
             pool_mtu = user_adjusted(pool_mtu, socket, users)
-        room = pool_mtu + ETHER_HDR_LEN + ETHER_CRC_LEN  # MTU_TO_FRAME_LEN
+        room = pool_mtu + ETHER_HDR_LEN + ETHER_CRC_LEN  # MTU_TO_FRAME_LEN (PortPlan.data_room)
         name: str | None = None
         n_mbufs: int | None = None
         reused = False

@@ -28,6 +28,7 @@ from mpcalc.dpdk import drivers
 from mpcalc.dpdk.apps.eal import EalArgs, eal_parts, parse_eal, platform_for
 from mpcalc.dpdk.apps.names import real_names
 from mpcalc.dpdk.apps.vpp import buffers as B
+from mpcalc.dpdk.apps.vpp.offloads import port_offloads, tso_enabled
 from mpcalc.dpdk.apps.vpp.profiles import DEFAULT, PROFILES, TAGS, Profile, profile
 from mpcalc.dpdk.apps.vpp.startup import DevConf, VppConfig, parse
 from mpcalc.dpdk.core.errors import InputError
@@ -138,6 +139,7 @@ def _devconf(cfg: VppConfig, port: ethdev.Port) -> DevConf:
         num_tx_queues=own.num_tx_queues or dflt.num_tx_queues,
         num_rx_desc=own.num_rx_desc or dflt.num_rx_desc,
         num_tx_desc=own.num_tx_desc or dflt.num_tx_desc,
+        tso=own.tso if own.tso is not None else dflt.tso,  # "copy tso config from default device"
     )
 
 
@@ -349,6 +351,11 @@ def size(
             raise InputError(f"VPP stops: {pool_errors[0]}", param="command_line")
         plans = port_plans(cfg, ports, pr, huge, l3cache, where, notes)
         for i, (port, plan) in enumerate(zip(ports, plans, strict=True)):
+            rx_capa, tx_capa = ethdev.offload_capa(port, where)
+            tso = tso_enabled(pr, port.port_id, cfg.port_conf, _devconf(cfg, port).tso, tx_capa, notes)
+            rxo, txo, cite = port_offloads(pr, cfg.port_conf, tso, rx_capa, tx_capa)
+            if rxo or txo:
+                notes.append(f"{port.name}: VPP asks for Rx offloads {rxo:#x} and Tx offloads {txo:#x} ({cite})")
             q = ethdev.QueueConf(
                 plan.rx_queues,
                 plan.tx_queues,
@@ -357,8 +364,10 @@ def size(
                 lsc_interrupt=False,
                 rx_data_room=B.VLIB_BUFFER_PRE_DATA_SIZE + cfg.data_size,
                 tx_first=True,  # dpdk_device_setup: the Tx queues, then the Rx queues (pr.cite("tx_setup_first"))
+                rx_offloads=rxo,
+                tx_offloads=txo,
             )
-            why = ethdev.configure_refusal(port, q, where)
+            why = ethdev.configure_refusal(port, q, where, rxo, txo)
             if why is not None:
                 notes.append(f"{why}: VPP marks the interface in error (dpdk_device_setup)")
                 plans[i] = replace(plan, error=why)

@@ -33,8 +33,7 @@ EAL_SINGLE = {"mem-alloc-request": "-m", "force-ranks": "-r"}
 DPDK_FLAGS = (
     "no-hugetlb",
     "telemetry",
-    "enable-tcp-udp-checksum",
-    "enable-outer-checksum-offload",
+    "enable-tcp-udp-checksum",  # then, optionally, "enable-outer-checksum-offload" (no key of its own)
     "no-tx-checksum-offload",
     "decimal-interface-names",
     "no-multi-seg",
@@ -67,6 +66,8 @@ class DevConf:
     name: str | None = None
     #: ``devargs %s``: appended to the device's ``-a`` (dpdk_config)
     devargs: str | None = None
+    #: ``tso on`` / ``tso off`` (None: DPDK_DEVICE_TSO_DEFAULT, ``dev default``'s)
+    tso: bool | None = None
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -78,7 +79,34 @@ class DevConf:
             "workers": list(self.workers),
             "name": self.name,
             "devargs": self.devargs,
+            "tso": self.tso,
         }
+
+
+@dataclass
+class PortConf:
+    """``dm->default_port_conf`` as dpdk {}'s words set it (dpdk_config): what dpdk_device_setup makes the
+    port's offloads of (:mod:`.offloads`)."""
+
+    enable_tcp_udp_checksum: bool = False
+    enable_outer_checksum_offload: bool = False
+    disable_tx_checksum_offload: bool = False
+    disable_multi_seg: bool = False
+    enable_lro: bool = False
+    enable_mbuf_fast_free: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return dict(vars(self))
+
+
+#: dpdk {}'s word -> the PortConf field it sets
+PORT_CONF_WORDS = {
+    "enable-tcp-udp-checksum": "enable_tcp_udp_checksum",
+    "no-tx-checksum-offload": "disable_tx_checksum_offload",
+    "no-multi-seg": "disable_multi_seg",
+    "enable-lro": "enable_lro",
+    "enable-mbuf-fast-free": "enable_mbuf_fast_free",
+}
 
 
 @dataclass
@@ -102,6 +130,8 @@ class VppConfig:
     eal_extra: list[str] = field(default_factory=list)
     devs: list[DevConf] = field(default_factory=list)
     default_dev: DevConf = field(default_factory=lambda: DevConf("default"))
+    #: dm->default_port_conf: the offload words of dpdk {} (dpdk_config), every port's
+    port_conf: PortConf = field(default_factory=lambda: PortConf())
     # memory {} (and the old heapsize)
     main_heap_size: int = 1 << 30
     main_heap_page_size: int | str = "default"
@@ -137,6 +167,7 @@ class VppConfig:
             "socket_mem": self.socket_mem,
             "vdevs": list(self.vdevs),
             "devs": [d.to_dict() for d in [self.default_dev, *self.devs]],
+            "port_conf": self.port_conf.to_dict(),
             "main_heap_size": self.main_heap_size,
             "main_heap_page_size": self.main_heap_page_size,
             "statseg_size": self.statseg_size,
@@ -479,6 +510,10 @@ def _dpdk(cfg: VppConfig, body: str, profile: Profile) -> None:
                     cfg.telemetry = True
                 elif k == "no-pci":
                     cfg.no_pci = True
+                elif k in PORT_CONF_WORDS:
+                    setattr(cfg.port_conf, PORT_CONF_WORDS[k], True)
+                    if k == "enable-tcp-udp-checksum" and c.literal("enable-outer-checksum-offload"):
+                        cfg.port_conf.enable_outer_checksum_offload = True
                 break
         if matched:
             continue
@@ -579,7 +614,11 @@ def _dev(dev: DevConf, body: str, profile: Profile) -> None:
             elif c.prefix("rss"):
                 if c.sub_input() is None:
                     raise _refuse(f"unknown input `{c.error_text()}'", where)
-            elif c.literal("no-rx-interrupts") or c.literal("tso", "on") or c.literal("tso", "off"):
+            elif c.literal("tso", "on"):
+                dev.tso = True
+            elif c.literal("tso", "off"):
+                dev.tso = False
+            elif c.literal("no-rx-interrupts"):
                 pass
             else:
                 raise _refuse(f"unknown input `{c.error_text()}'", where)
