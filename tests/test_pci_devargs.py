@@ -246,3 +246,38 @@ def test_the_installed_command_notes_a_read_devarg_and_refuses_an_unknown_one():
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.startswith(f"mpcalc: error: command: -a {ADDR}: net_ice at 24.11 does not know devarg 'foo'")
     assert "it logs 'Invalid kvargs key' (v24.11.6:drivers/net/ice/ice_ethdev.c:2294)" in r.stderr
+
+
+# --- a device whose probe fails is no port: the application goes on without it --------------------------------
+
+
+def test_a_device_whose_probe_fails_is_left_out_and_the_next_takes_its_port_id():
+    """EAL says 'Requested device ... cannot be used' and goes on (pci_probe, rte_bus_probe): testpmd sizes the
+    other port, now port 0; with no port left the device's refusal is testpmd's."""
+    from mpcalc.dpdk.apps import testpmd
+    from mpcalc.dpdk.apps.eal import parse_eal
+
+    other = "0000:3b:00.1"
+    e, rest = parse_eal(["dpdk-testpmd", "-l", "0-1", "-a", f"{ADDR},foo=1", "-a", other, "--", "-i"])
+    e.pci_bindings = naming.bindings_of([f"{ADDR}=ice", f"{other}=ice"], None)
+    parts, _, _, said = testpmd.build(e, rest, Platform(dpdk="24.11"))
+    [line] = [n for n in said if "goes on without it" in n]
+    assert line.startswith(f"-a {ADDR}: net_ice at 24.11 does not know devarg 'foo'")
+    assert f"EAL: 'Requested device {ADDR} cannot be used'" in line
+    assert any(f"port 0 ({other}, net_ice)" in n for n in said)
+    assert not any("port 1 (" in n for n in said)
+    assert "eth_p0_q0_rx_ring" in {z.name for z in parts.zones}
+    assert not any(z.name.startswith("eth_p1_") for z in parts.zones)
+    e, rest = parse_eal(["dpdk-testpmd", "-l", "0-1", "-a", f"{ADDR},foo=1", "--", "-i"])
+    e.pci_bindings = naming.bindings_of([f"{ADDR}=ice"], None)
+    with pytest.raises(InputError, match=r"^-a 0000:3b:00\.0: net_ice at 24\.11 does not know devarg 'foo'"):
+        testpmd.build(e, rest, Platform(dpdk="24.11"))
+
+
+def test_vpp_goes_on_without_the_device_even_when_none_is_left():
+    from mpcalc.dpdk.apps import vpp
+
+    text = f"cpu {{ main-core 0 }} dpdk {{ dev {ADDR} {{ devargs foo=1 }} }}"
+    r = vpp.size(["vpp", *text.split()], Platform(), release="26.06", nics=(f"{ADDR}=ice",))
+    assert any("does not know devarg 'foo'" in n and n.endswith("VPP goes on without it") for n in r.details["notes"])
+    assert not any(z.name.startswith("eth_p0_") for z in r.zones)

@@ -320,8 +320,8 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     """Everything l3fwd reserves up to its main loop, in its order."""
     t = parse(argv, p)
     s = sizes(p)  # the struct sizes measured at the release (refuses the others)
-    ports = ethdev.eal_ports(e, p)
     notes: list[str] = []
+    ports = ethdev.probed_ports(e, p, "l3fwd", notes)
     nb_lcores = len(e.lcores)  # rte_lcore_count(): the main lcore forwards too
     for cfg_port, _, lcore in t.config:  # check_lcore_params / check_port_config (main.c:290-360)
         if lcore not in e.lcores:

@@ -454,7 +454,7 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             "forwarding logical cores', v22.11:app/test-pmd/testpmd.c:4611-4613)",
             param="command",
         )
-    ports = ethdev.eal_ports(e, p)
+    ports = ethdev.probed_ports(e, p, "testpmd", notes)
     if not ports:
         raise InputError(
             "testpmd needs a port: give --vdev (net_null0, net_virtio_user0,path=..., ...) or -a with --nic",

@@ -7,8 +7,9 @@ from mpcalc.dpdk.core.intmath import U32_MAX
 
 #: most characters of the input an error quotes (mpcalc.dpdk.core.limits.quote; InputError holds every message to it)
 QUOTE_CHARS = 80
-#: a quoted value in a message: a Python repr of a text
-_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+#: a quoted value in a message: a Python repr of a text, its quotes not inside a word (the apostrophe of
+#: "doesn't" in a DPDK line the message carries opens no quote)
+_QUOTED = re.compile(r"(?<!\w)(?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")(?!\w)")
 #: longest message, whatever it quotes
 _MESSAGE_CHARS = 1000
 
@@ -19,6 +20,9 @@ def _bounded(message: str) -> str:
 
     >>> _bounded("x " * 50 + repr("a" * 200) + " is not a count")[-30:]
     "aaaaaaaaaaa'... is not a count"
+    >>> line = "0x10 doesn't match " + "0x1220f " * 30 + "(rte_ethdev.c:1236): 'Fail to configure'"
+    >>> _bounded(line) == line
+    True
     """
     if len(message) <= 2 * QUOTE_CHARS:
         return message

@@ -85,13 +85,13 @@ def vdev_driver(name: str) -> str:
     return "net_" + driver[4:] if driver.startswith("eth_") else driver
 
 
-def eal_ports(e: object, p: Platform | None) -> list[Port]:
+def eal_ports(e: object, p: Platform | None, unprobed: list[str] | None = None) -> list[Port]:
     """The ports EAL probes for an application's EAL options: the PCI devices first, in address order (the
     ``-a`` list; without one and without --no-pci, the devices ``--devbind`` shows bound to DPDK less those of
     ``-b``), each bound to its driver by ``--nic``/``--devbind`` (:mod:`.naming`), then the ``--vdev`` devices in
     their order
     (rte_bus_probe probes the vdev bus last, v22.11.11:lib/eal/common/eal_common_bus.c:70-90); their devargs
-    held to what their drivers do with them at ``p``'s release."""
+    held to what their drivers do with them at ``p``'s release. ``unprobed``: see :func:`.naming.pci_ports`."""
     from mpcalc.dpdk.drivers.naming import pci_addr, pci_ports, probed_by_devbind
 
     allowed: list[str] = list(getattr(e, "pci_allowed", []))
@@ -100,8 +100,20 @@ def eal_ports(e: object, p: Platform | None) -> list[Port]:
     if not allowed and not no_pci and devbind:
         blocked = {pci_addr(parse_devargs(b)[0]) for b in getattr(e, "pci_blocked", [])}
         allowed = [a for a in probed_by_devbind(devbind) if a not in blocked]
-    pci = [] if no_pci else pci_ports(allowed, dict(getattr(e, "pci_bindings", {}) or {}), p)
+    pci = [] if no_pci else pci_ports(allowed, dict(getattr(e, "pci_bindings", {}) or {}), p, unprobed=unprobed)
     return pci + vdev_ports(list(getattr(e, "vdevs", [])), first_id=len(pci), before=pci)
+
+
+def probed_ports(e: object, p: Platform | None, app: str, notes: list[str], need_one: bool = True) -> list[Port]:
+    """:func:`eal_ports` for an application that, like EAL, goes on without a device whose probe failed on its
+    devargs: each such device's line goes to ``notes``. When no port is left and the application needs one
+    (``need_one``), the first such line is the refusal."""
+    unprobed: list[str] = []
+    ports = eal_ports(e, p, unprobed)
+    if unprobed and not ports and need_one:
+        raise InputError(unprobed[0], param="command")
+    notes += [f"{line}; {app} goes on without it" for line in unprobed]
+    return ports
 
 
 def vdev_ports(vdevs: list[str], first_id: int = 0, before: list[Port] | None = None) -> list[Port]:

@@ -168,18 +168,31 @@ def probed_by_devbind(text: str) -> list[str]:
     return sorted(e.addr for e in parse_devbind(text) if e.dpdk_bound or (e.addr in binds and binds[e.addr].bifurcated))
 
 
+class ProbeFailed(InputError):
+    """A driver's probe fails on a devarg it does not know: EAL says the device cannot be used and goes on
+    without it (pci_probe counts it failed and goes on, v22.11:drivers/bus/pci/pci_common.c:420-435; rte_bus_probe
+    logs a failed bus and returns 0, v22.11:lib/eal/common/eal_common_bus.c:66-92)."""
+
+
 def pci_ports(
-    allowed: list[str], bindings: dict[str, Pmd], p: Platform | None, first_id: int = 0, option: str = "-a"
+    allowed: list[str],
+    bindings: dict[str, Pmd],
+    p: Platform | None,
+    first_id: int = 0,
+    option: str = "-a",
+    unprobed: list[str] | None = None,
 ) -> list[Port]:
     """EAL's ``-a ADDR[,devargs]`` list as ports, in PCI address order (the bus scan's), each bound to its
     driver by ``bindings``; an address without a binding is refused, saying how to give one. Each devarg the model
-    does not use is held to what the driver does with it at ``p``'s release (:func:`driver_devargs`)."""
+    does not use is held to what the driver does with it at ``p``'s release (:func:`driver_devargs`). A device
+    whose probe fails on a devarg (:class:`ProbeFailed`) is no port: with ``unprobed`` given, its line goes there and
+    the next device takes its port id, as in EAL; else it is raised."""
     specs: dict[str, tuple[tuple[str, str], ...]] = {}
     for spec in allowed:
         addr, pairs = parse_devargs(spec)
         specs[pci_addr(addr)] = pairs
     ports = []
-    for i, addr in enumerate(sorted(specs)):
+    for addr in sorted(specs):
         pmd = bindings.get(addr)
         if pmd is None:
             raise InputError(
@@ -189,8 +202,14 @@ def pci_ports(
                 param="nic",
             )
         pairs = specs[addr]
-        driver_devargs(pmd, addr, pairs, p, option)
-        ports.append(Port(first_id + i, addr, pmd.name, dict(pairs), pairs))
+        try:
+            driver_devargs(pmd, addr, pairs, p, option)
+        except ProbeFailed as exc:
+            if unprobed is None:
+                raise
+            unprobed.append(str(exc))
+            continue
+        ports.append(Port(first_id + len(ports), addr, pmd.name, dict(pairs), pairs))
     return ports
 
 
@@ -230,7 +249,7 @@ def driver_devargs(
             else:
                 notes.append(f"{shown}: read by {pmd.name}, its memory not modelled")
         elif d.unknown == REFUSE:
-            raise InputError(_refusal(option, addr, pmd.name, rel, k, d, given), param="command")
+            raise ProbeFailed(_refusal(option, addr, pmd.name, rel, k, d, given), param="command")
         elif d.unknown == NONE:
             notes.append(f"{shown}: ignored by {pmd.name} (it parses no devargs)")
         elif d.unknown == DROP:

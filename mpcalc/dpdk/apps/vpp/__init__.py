@@ -343,7 +343,7 @@ def size(
         where = platform_for(e, p._replace(page_size=huge))
         sizes(where)  # the struct sizes are known for the releases measured: refuse the others
         parts.allocations += eal_parts(where)
-        ports = ethdev.eal_ports(e, where)
+        ports = ethdev.probed_ports(e, where, "VPP", notes, need_one=False)
         parts.extend(ethdev.probe_ports(ports, where))
         pools, pool_errors = vpp_pools(maps, where, pr)
         parts.mempools += pools
