@@ -191,7 +191,7 @@ def pci_ports(
     for spec in allowed:
         addr, pairs = parse_devargs(spec)
         specs[pci_addr(addr)] = pairs
-    ports = []
+    ports: list[Port] = []
     for addr in sorted(specs):
         pmd = bindings.get(addr)
         if pmd is None:
