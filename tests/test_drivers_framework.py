@@ -116,9 +116,9 @@ def test_a_nic_is_bound_by_driver_name_by_id_and_by_devbind(fake_nic):
     assert drivers.by_pci(0x1234, 0xABCD) is fake_nic
     # the X710 its kernel driver holds is net_i40e's (drv=i40e), the PCI driver models know it
     assert naming.devbind_bindings(DEVBIND) == {
-        "0000:3b:00.0": fake_nic,
-        "0000:3b:00.1": fake_nic,
-        "0000:18:00.0": drivers.get("net_i40e"),
+        "0000:3b:00.0": naming.Nic(fake_nic),
+        "0000:3b:00.1": naming.Nic(fake_nic),
+        "0000:18:00.0": naming.Nic(drivers.get("net_i40e")),
     }
     assert naming.probed_by_devbind(DEVBIND) == ["0000:3b:00.0", "0000:3b:00.1"]
     binds = naming.bindings_of(["3b:00.0=testnic", "3b:00.1=1234:abcd"], None)

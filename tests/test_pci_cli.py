@@ -1,9 +1,10 @@
 """The installed ``mpcalc`` on the QEMU guest's testpmd command lines: ``mpcalc app --nic ADDR=DRIVER --json --
 <COMMAND>`` gives every memzone of the capture (testpmd's, the mempool's and the drivers') by name and length.
 
-The -a of each command gets the device's properties (DEVICE.json: what the guest's NIC had, e.g. virtio's queue
-pairs), which a real -a does not carry; the --nic binding uses the PCI id EAL printed (``ADDR=VENDOR:DEVICE``)
-or the driver's name. The JSON is validated against ``mpcalc schema``.
+The command line is the run's own; the --nic binding uses the PCI id EAL printed (``ADDR=VENDOR:DEVICE``) or the
+driver's name, then the device's properties (DEVICE.json: what the guest's NIC had, e.g. virtio's queue pairs),
+which the driver reads from the device: ``--nic ADDR=DRIVER,PROP=VALUE``. The JSON is validated against
+``mpcalc schema``.
 """
 
 from __future__ import annotations
@@ -32,17 +33,39 @@ def run(args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([MPCALC, *args], capture_output=True, text=True, timeout=120)
 
 
-def _command(case: str, by_id: bool) -> tuple[list[str], list[str]]:
+def _command(case: str, by_id: bool, props_on_a: bool = False) -> tuple[list[str], list[str]]:
+    """The --nic options and the run's command line; ``props_on_a``: the device's properties on its -a instead
+    (the form mpcalc also reads)."""
     d = HERE / case
     argv = shlex.split((d / "COMMAND").read_text())
     out = (d / "testpmd.txt").read_text()
     devices = json.loads((d / "DEVICE.json").read_text())
     nics = []
     for name, vendor, device, addr in (m.groups() for m in map(PROBE.search, out.splitlines()) if m):
-        nics += ["--nic", f"{addr}={vendor}:{device}" if by_id else f"{addr}={name}"]
-        i = argv.index(addr)
-        argv[i] = addr + "".join(f",{k}={int(v)}" for k, v in sorted(devices[addr].items()))
+        props = "".join(f",{k}={int(v)}" for k, v in sorted(devices[addr].items()))
+        nic = f"{addr}={vendor}:{device}" if by_id else f"{addr}={name}"
+        if props_on_a:
+            argv[argv.index(addr)] = addr + props
+        else:
+            nic += props
+        nics += ["--nic", nic]
     return nics, argv
+
+
+def test_the_devices_properties_on_nic_or_on_a_are_one():
+    for case in ("virtio-q4-rxd512-txd1024", "vmxnet3-q2-rxd512-txd512"):
+        on_nic, on_a = (_command(case, by_id=False, props_on_a=a) for a in (False, True))
+        assert on_nic[1] != on_a[1]
+        docs = [json.loads(run(["app", *nics, "--json", "--", *argv]).stdout) for nics, argv in (on_nic, on_a)]
+        assert docs[0]["results"][0]["memzones"] == docs[1]["results"][0]["memzones"]
+        assert docs[0]["results"][0]["heap_bytes"] == docs[1]["results"][0]["heap_bytes"]
+
+
+def test_a_property_the_driver_has_not_is_refused_listing_its_own():
+    argv = ["dpdk-testpmd", "-l", "0-1", "-a", "0000:00:13.0", "--", "-i"]
+    r = run(["app", "--nic", "0000:00:13.0=virtio,max_queues=4", "--", *argv])
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert "'max_queues' is not a property of net_virtio (its properties: ctrl_vq, max_queue_pairs," in r.stderr
 
 
 @pytest.mark.parametrize("case", CASES)

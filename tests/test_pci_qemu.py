@@ -85,8 +85,13 @@ def test_the_registered_pmds_give_the_same_memzones_through_ethdev(case):
     out = (d / "testpmd.txt").read_text()
     devices = json.loads((d / "DEVICE.json").read_text())
     probed = [m.groups() for m in map(PROBE.search, out.splitlines()) if m]
-    allowed = [addr + "".join(f",{k}={int(v)}" for k, v in sorted(devices[addr].items())) for *_, addr in probed]
-    bindings = {addr: naming.binding(f"{addr}={v}:{dv}")[1] for _, v, dv, addr in probed}
+    # the command line's own -a, each NIC named as a user does: --nic ADDR=VENDOR:DEVICE,PROP=VALUE...
+    allowed = [addr for *_, addr in probed]
+    nics = [
+        f"{addr}={v}:{dv}" + "".join(f",{k}={int(w)}" for k, w in sorted(devices[addr].items()))
+        for _, v, dv, addr in probed
+    ]
+    bindings = naming.bindings_of(nics, None)
     p = Platform()
     ports = naming.pci_ports(allowed, bindings, p)
     zones = list(ethdev.probe_ports(ports, p).zones)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from mpcalc.dpdk.core.declare import Param
 from mpcalc.dpdk.core.errors import InputError
@@ -91,13 +92,42 @@ def binding(text: str) -> tuple[str, Pmd]:
     return where, pmd
 
 
-def parse_bindings(text: str | None) -> dict[str, Pmd]:
-    """``--nic`` text: bindings separated by commas or spaces."""
-    out: dict[str, Pmd] = {}
+class Nic(NamedTuple):
+    """A NIC on the target machine: its driver, and the device's own properties the model needs (the driver
+    reads them from the device, not from devargs: :attr:`Pmd.props`)."""
+
+    pmd: Pmd
+    props: tuple[tuple[str, str], ...] = ()
+
+
+def parse_bindings(text: str | None) -> dict[str, Nic]:
+    """``--nic`` text: bindings separated by commas or spaces, each ``ADDR=DRIVER`` (or ``ADDR=VENDOR:DEVICE``)
+    followed by the device's properties, ``key=value``, as on ``-a``
+    (``0000:00:13.0=virtio,max_queue_pairs=4,0000:00:14.0=e1000``); a property its driver does not have is
+    refused, listing those it has.
+
+    >>> nics = parse_bindings("3b:00.0=ice,max_queues=16 3b:00.1=ice")
+    >>> [(a, n.pmd.name, n.props) for a, n in nics.items()]
+    [('0000:3b:00.0', 'net_ice', (('max_queues', '16'),)), ('0000:3b:00.1', 'net_ice', ())]
+    """
+    out: dict[str, Nic] = {}
+    last: str | None = None
     for item in re.split(r"[,\s]+", text or ""):
-        if item:
-            addr, pmd = binding(item)
-            out[addr] = pmd
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        if _ADDR.match(key) is None and sep and last is not None:
+            nic = out[last]
+            if key not in nic.pmd.props:
+                has = ", ".join(sorted(nic.pmd.props)) or "none"
+                raise InputError(
+                    f"--nic {text!r}: {key!r} is not a property of {nic.pmd.name} (its properties: {has})",
+                    param="nic",
+                )
+            out[last] = nic._replace(props=(*nic.props, (key, value)))
+            continue
+        addr, pmd = binding(item)
+        out[addr], last = Nic(pmd), addr
     return out
 
 
@@ -144,19 +174,19 @@ def parse_devbind(text: str) -> list[DevbindEntry]:
     return out
 
 
-def devbind_bindings(text: str) -> dict[str, Pmd]:
+def devbind_bindings(text: str) -> dict[str, Nic]:
     """The DPDK driver of each device ``dpdk-devbind.py --status`` lists: its kernel module (``drv=`` when a
     kernel driver holds it, else the first of ``unused=`` a modelled driver names), checked against that
     driver's PCI device ids; a device no modelled driver claims is left out (EAL would not probe it as a
     modelled port)."""
-    out: dict[str, Pmd] = {}
+    out: dict[str, Nic] = {}
     for e in parse_devbind(text):
         for module in ([e.driver] if e.driver and not e.dpdk_bound else []) + list(e.modules):
             pmd = pmd_of(module)
             if pmd is not None and pmd.bus == "pci":
                 if pmd.pci_ids and all(d != e.device_id for _, d in pmd.pci_ids):
                     continue
-                out[e.addr] = pmd
+                out[e.addr] = Nic(pmd)
                 break
     return out
 
@@ -165,7 +195,9 @@ def probed_by_devbind(text: str) -> list[str]:
     """The addresses EAL probes without ``-a``: devices bound to a DPDK module, and those a bifurcated driver
     (mlx5) takes through its kernel driver."""
     binds = devbind_bindings(text)
-    return sorted(e.addr for e in parse_devbind(text) if e.dpdk_bound or (e.addr in binds and binds[e.addr].bifurcated))
+    return sorted(
+        e.addr for e in parse_devbind(text) if e.dpdk_bound or (e.addr in binds and binds[e.addr].pmd.bifurcated)
+    )
 
 
 class ProbeFailed(InputError):
@@ -176,31 +208,33 @@ class ProbeFailed(InputError):
 
 def pci_ports(
     allowed: list[str],
-    bindings: dict[str, Pmd],
+    bindings: dict[str, Nic],
     p: Platform | None,
     first_id: int = 0,
     option: str = "-a",
     unprobed: list[str] | None = None,
 ) -> list[Port]:
     """EAL's ``-a ADDR[,devargs]`` list as ports, in PCI address order (the bus scan's), each bound to its
-    driver by ``bindings``; an address without a binding is refused, saying how to give one. Each devarg the model
-    does not use is held to what the driver does with it at ``p``'s release (:func:`driver_devargs`). A device
-    whose probe fails on a devarg (:class:`ProbeFailed`) is no port: with ``unprobed`` given, its line goes there and
-    the next device takes its port id, as in EAL; else it is raised."""
+    driver by ``bindings`` (the device's properties given there go before its devargs); an address without a
+    binding is refused, saying how to give one. Each devarg the model does not use is held to what the driver
+    does with it at ``p``'s release (:func:`driver_devargs`). A device whose probe fails on a devarg
+    (:class:`ProbeFailed`) is no port: with ``unprobed`` given, its line goes there and the next device takes
+    its port id, as in EAL; else it is raised."""
     specs: dict[str, tuple[tuple[str, str], ...]] = {}
     for spec in allowed:
         addr, pairs = parse_devargs(spec)
         specs[pci_addr(addr)] = pairs
     ports: list[Port] = []
     for addr in sorted(specs):
-        pmd = bindings.get(addr)
-        if pmd is None:
+        nic = bindings.get(addr)
+        if nic is None:
             raise InputError(
                 f"{option} {addr}: its driver is the target machine's: give --nic {addr}=DRIVER or "
                 f"{addr}=VENDOR:DEVICE, or --devbind FILE (what dpdk-devbind.py --status prints); known PCI drivers: "
                 f"{_pci_names()}",
                 param="nic",
             )
+        pmd = nic.pmd
         pairs = specs[addr]
         try:
             driver_devargs(pmd, addr, pairs, p, option)
@@ -209,6 +243,7 @@ def pci_ports(
                 raise
             unprobed.append(str(exc))
             continue
+        pairs = (*nic.props, *pairs)
         ports.append(Port(first_id + len(ports), addr, pmd.name, dict(pairs), pairs))
     return ports
 
@@ -285,8 +320,9 @@ def _params() -> tuple[Param, Param]:
         "list",
         "A NIC of the command line's -a (or OVS's dpdk-devargs) and its driver on the target machine: "
         "ADDR=DRIVER (0000:3b:00.0=net_ice, or the kernel module: ice) or ADDR=VENDOR:DEVICE "
-        "(0000:3b:00.0=8086:159b, mapped through the drivers' PCI id tables). Repeat for each NIC.",
-        metavar="ADDR=DRIVER",
+        "(0000:3b:00.0=8086:159b, mapped through the drivers' PCI id tables), then the device's own properties "
+        "the driver reads from it (,max_queue_pairs=4 for a virtio-net device). Repeat for each NIC.",
+        metavar="ADDR=DRIVER[,PROP=VALUE...]",
     )
     devbind = Param(
         "devbind",
@@ -301,7 +337,7 @@ def _params() -> tuple[Param, Param]:
 NIC, DEVBIND = _params()
 
 
-def bindings_of(nics: list[str] | tuple[str, ...] | None, devbind_text: str | None) -> dict[str, Pmd]:
+def bindings_of(nics: list[str] | tuple[str, ...] | None, devbind_text: str | None) -> dict[str, Nic]:
     """The bindings of ``--nic`` (each item) over those read from ``--devbind``'s text."""
     out = devbind_bindings(devbind_text) if devbind_text else {}
     for item in nics or ():

@@ -8,10 +8,10 @@ Each PCI driver module (``e1000_em``, ``igb``, ``igc``, ``ixgbe``, ``i40e``, ``i
 ``default_ring``, the PCI ids from the drivers' own tables (:mod:`.pci_ids`).
 
 A NIC's own properties the model needs (virtio's queue pairs and queue sizes, vmxnet3's device version, a
-VF's granted queues) are not DPDK devargs: the driver reads them from the device. They are given on the
-device's ``-a`` as the keys of the module's ``PROPS`` (``-a 0000:00:13.0,max_queue_pairs=4``) and their
-defaults are the common device's (QEMU's for virtio and vmxnet3). The driver's real devargs are held to its own
-parsing at the release (:mod:`.pci_devargs`, ``Pmd.parsing``).
+VF's granted queues) are not DPDK devargs: the driver reads them from the device. They are given with the
+device's driver, as the keys of the module's ``PROPS`` (``--nic 0000:00:13.0=virtio,max_queue_pairs=4``; still
+read on its ``-a``, as before) and their defaults are the common device's (QEMU's for virtio and vmxnet3). The
+driver's real devargs are held to its own parsing at the release (:mod:`.pci_devargs`, ``Pmd.parsing``).
 
 Pure: stdlib only.
 """
@@ -177,6 +177,7 @@ def declare(
         bifurcated=bifurcated,
         zones=zones,
         devargs=frozenset(devargs) | frozenset(getattr(mod, "PROPS", ())),
+        props=frozenset(getattr(mod, "PROPS", ())),
         parsing=lambda p: pci_devargs.parsing(name, release(p)),
         provenance=RUN if mod.PROVENANCE == "run" else SOURCE,
         evidence=evidence

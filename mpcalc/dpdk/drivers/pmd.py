@@ -289,8 +289,11 @@ class Pmd:
     zones: tuple[str, ...] = ()
     #: the devargs keys whose values name other ports this one is made of (bonding's slave=/member=)
     member_keys: tuple[str, ...] = ()
-    #: the devargs keys the driver accepts (its kvargs)
+    #: the devargs keys the driver accepts (its kvargs; a PCI driver's include its ``props``, still read on ``-a``)
     devargs: frozenset[str] = frozenset()
+    #: the device's own properties the model needs, which the driver reads from the device (a PCI module's
+    #: ``PROPS``: virtio's queue pairs, vmxnet3's version): given on ``--nic ADDR=DRIVER,key=value``
+    props: frozenset[str] = frozenset()
     #: its own devargs parsing at a platform's release (a PCI driver's, :mod:`.pci_devargs`): the keys it reads
     #: beyond the model's ``devargs`` and what it does with others; None: those are refused as not modelled
     parsing: Callable[[Platform | None], Devargs] | None = None
