@@ -33,6 +33,7 @@ import sys
 from typing import NamedTuple
 
 from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.core.facts import release
 from mpcalc.dpdk.drivers.pcibase import (
     RTE_CACHE_LINE_SIZE,
     Alloc,
@@ -51,6 +52,9 @@ from mpcalc.dpdk.drivers.pcibase import (
 )
 from mpcalc.dpdk.drivers.pcipmd import declare
 from mpcalc.dpdk.drivers.pmd import (
+    RTE_ETHER_CRC_LEN,
+    RTE_ETHER_HDR_LEN,
+    RTE_MEM_PAGE_SIZE,
     RX_OFFLOAD_SCATTER,
     RX_OFFLOAD_TCP_LRO,
     RX_OFFLOAD_TIMESTAMP,
@@ -61,6 +65,7 @@ from mpcalc.dpdk.drivers.pmd import (
     TX_OFFLOAD_VLAN_INSERT,
     TX_OFFLOAD_VXLAN_TNL_TSO,
     QueueConf,
+    rx_segments,
 )
 
 NAME = "mlx5_pci"
@@ -308,11 +313,8 @@ MLX5_TX_COMP_THRESH = 32
 MLX5_TX_COMP_THRESH_INLINE_DIV = 1 << 3
 MLX5_MAX_TSO_HEADER = 192
 MLX5_INLINE_MAX_TXQS = 8
-#: rte_mem_page_size(): the system page (MLX5_CQE_BUF_ALIGNMENT / MLX5_WQE_BUF_ALIGNMENT), 4 KiB on x86_64
-PAGE_SIZE = 4096
-#: RTE_PKTMBUF_HEADROOM, RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN
-RTE_PKTMBUF_HEADROOM = 128
-ETHER_OVERHEAD = 14 + 4
+#: rte_mem_page_size(): the system page (MLX5_CQE_BUF_ALIGNMENT / MLX5_WQE_BUF_ALIGNMENT), 4 KiB on x86_64 Linux
+PAGE_SIZE = RTE_MEM_PAGE_SIZE
 TSO_OFFLOADS = (
     TX_OFFLOAD_TCP_TSO
     | TX_OFFLOAD_VXLAN_TNL_TSO
@@ -331,13 +333,13 @@ def log2above(v: int) -> int:
     return (v - 1).bit_length() if v > 1 else 0
 
 
-def umem(rel: str, name: str, q_bytes: int, keys: tuple[str, ...], role: str, align: int = PAGE_SIZE) -> Alloc:
+def umem(rel: str, name: str, q_bytes: int, keys: tuple[str, ...], role: str) -> Alloc:
     """A DevX ring buffer: the queue's bytes and MLX5_DBR_SIZE of doorbell record after them, page-aligned,
     mlx5_malloc(MLX5_MEM_RTE | MLX5_MEM_ZERO, umem_size, alignment, socket): MLX5_MEM_RTE is the DPDK heap
     whatever sys_mem_en says (mlx5_malloc: ``if (flags & MLX5_MEM_RTE) rte_mem = true``)."""
     c = SOURCE.cite
     cite = "; ".join((c(rel, *keys), c(rel, "dbr_size"), c(rel, "rte_mem")))
-    return Alloc(name, q_bytes + RTE_CACHE_LINE_SIZE, align, cite, role)
+    return Alloc(name, q_bytes + RTE_CACHE_LINE_SIZE, PAGE_SIZE, cite, role)
 
 
 def cqe_comp(dev: dict[str, object] | None) -> bool:
@@ -351,20 +353,14 @@ def rx_sges(rel: str, nb_desc: int, conf: QueueConf | None, port: int = 0, queue
     RTE_PKTMBUF_HEADROOM, the others the whole data room, until the packet fits and their count is a power of two;
     more than one needs RTE_ETH_RX_OFFLOAD_SCATTER (else -ENOSPC), and nb_desc a multiple of them."""
     conf = conf or QueueConf(1, 1, 0, 0, False)
-    room = conf.rx_data_room
-    tail, n = conf.mtu + ETHER_OVERHEAD, 0
-    while True:
-        seg = room - (0 if n else RTE_PKTMBUF_HEADROOM)
-        n += 1
-        tail -= min(tail, seg)
-        if not tail and not n & (n - 1):
-            break
+    room, headroom = conf.rx_data_room, release(rel).pktmbuf_headroom
+    n = align32pow2(rx_segments(conf.mtu, room, headroom))
     c = SOURCE.cite
     if n > 1 and not conf.rx_offloads & RX_OFFLOAD_SCATTER:
         return refuse(
             f"port {port} Rx queue {queue}: Scatter offload is not configured and no enough mbuf space({room}) "
             "to contain the "
-            f"maximum RX packet length({conf.mtu + ETHER_OVERHEAD}) with head-room({RTE_PKTMBUF_HEADROOM})",
+            f"maximum RX packet length({conf.mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN}) with head-room({headroom})",
             "mlx5_rxq_new",
             c(rel, "rx_pktlen", "rx_seg_loop", "rx_no_scatter"),
             "ENOSPC",

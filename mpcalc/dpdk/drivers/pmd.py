@@ -88,6 +88,8 @@ RTE_MAX_RXTX_INTR_VEC_ID = 512  # v22.11:lib/eal/include/rte_eal_interrupts.h:23
 #: (RTE_ETH_DEV_FALLBACK_RX_RINGSIZE / _TX_, v22.11:lib/ethdev/rte_ethdev.h:1788-1791)
 FALLBACK_RING_SIZE = 512
 
+#: rte_mem_page_size(): sysconf(_SC_PAGESIZE), the system page on x86_64 Linux
+RTE_MEM_PAGE_SIZE = 4096
 RTE_ETHER_HDR_LEN = 14  # v26.07:lib/net/rte_ether.h
 RTE_ETHER_CRC_LEN = 4
 RTE_ETHER_MTU = 1500  # what rte_eth_dev_configure sets when the application gives no MTU
@@ -217,6 +219,18 @@ class DescLim:
 
 #: rte_eth_dev_info_get's limits before the driver's dev_infos_get (v22.11.11:lib/ethdev/rte_ethdev.c:3325-3330)
 DEFAULT_DESC_LIM = DescLim(nb_max=65535, nb_min=0, nb_align=1)
+
+
+def rx_segments(mtu: int, data_room: int, headroom: int) -> int:
+    """The mbufs of an Rx pool a packet of the MTU (+ Ethernet header and CRC) fills: the first less the headroom,
+    the others whole (net_tap's max_rx_segs, mlx5's rxseg_n before its power of two).
+
+    >>> rx_segments(1500, 2176, 128), rx_segments(9000, 2176, 128)
+    (1, 5)
+    """
+    max_rx_pktlen = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN
+    first = max(data_room - headroom, 0)
+    return 1 + (max_rx_pktlen - first + data_room - 1) // data_room if max_rx_pktlen > first else 1
 
 
 def ring_size(asked: int, default: int) -> int:
