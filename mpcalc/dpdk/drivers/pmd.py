@@ -169,6 +169,9 @@ class Port:
     pairs: tuple[tuple[str, str], ...] = ()
     #: the ports this one is made of (a bond's members), probed before it
     members: tuple[Port, ...] = ()
+    #: the process the port is in (:func:`.ethdev.eal_ports`): what a driver numbering its memory process-wide
+    #: reads of the other ports (ena's ena_alloc_cnt at 21.11); None for a port alone
+    process: Process | None = field(default=None, compare=False, repr=False)
 
     @property
     def member_ids(self) -> tuple[int, ...]:
@@ -176,6 +179,39 @@ class Port:
 
     def to_dict(self) -> dict[str, object]:
         return {"port_id": self.port_id, "name": self.name, "driver": self.driver, "args": dict(self.args)}
+
+
+@dataclass
+class Process:
+    """One DPDK process's ports: in EAL's probe order (``ports``), and in the order the application started them
+    with each one's queue configuration (``started``, port id -> :class:`QueueConf`, recorded by
+    :func:`.ethdev.configure` as it starts a port)."""
+
+    ports: tuple[Port, ...]
+    started: dict[int, QueueConf] = field(default_factory=dict)
+
+    def has(self, port: Port) -> bool:
+        return any(pt is port for pt in self.ports)
+
+    def of_driver(self, port: Port) -> tuple[Port, ...]:
+        """The ports of ``port``'s driver EAL probed, in probe order (``port`` alone when it is not one of them)."""
+        return tuple(pt for pt in self.ports if pt.driver == port.driver) if self.has(port) else (port,)
+
+    def probed_before(self, port: Port) -> tuple[Port, ...]:
+        """The ports of ``port``'s driver EAL probed before it."""
+        mine = self.of_driver(port)
+        return mine[: next(k for k, pt in enumerate(mine) if pt is port)]
+
+    def started_before(self, port: Port) -> tuple[tuple[Port, QueueConf], ...]:
+        """The ports of ``port``'s driver the application started before it, with their queue configurations."""
+        by_id = {pt.port_id: pt for pt in self.ports}
+        out: list[tuple[Port, QueueConf]] = []
+        for pid, q in self.started.items():
+            if pid == port.port_id:
+                break
+            if pid in by_id and by_id[pid].driver == port.driver:
+                out.append((by_id[pid], q))
+        return tuple(out)
 
 
 @dataclass
