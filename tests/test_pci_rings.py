@@ -306,7 +306,7 @@ def test_mlx5_mr_caches(rel):
         ("mlx5 mr_scache.cache", 512 * entry),
     ]
     said = mlx5.not_modelled(rel)
-    assert len(said) == 5 and all(f"({TAGS[rel]}:drivers/" in t for t in said)
+    assert len(said) == 6 and all(f"({TAGS[rel]}:drivers/" in t for t in said)
     pmd = drivers.get("mlx5_pci")
     port = Port(0, "0000:3b:00.0", "mlx5_pci")
     q = conf()

@@ -22,8 +22,8 @@ Outside the DPDK heap (stated, not sized): the verbs/DevX objects (QP, RQ, SQ, C
 device), the UAR and doorbell pages mapped from the device (devx_alloc_uar), the memory registrations (every
 mempool's memory and every DevX ring buffer registered with the device: kernel-pinned pages of memory counted
 where it lives). In the DPDK heap, not sized (:data:`NOT_MODELLED`): a Multi-Packet RQ's buffers (mprq_en), a
-shared Rx queue's RMP and hairpin queues, the mempool registrations, the global MR cache's growth, the rest of
-probe. From the driver's source, not run.
+shared Rx queue's RMP and hairpin queues, Verbs queues (dv_flow_en=0), the mempool registrations, the global MR
+cache's growth, the rest of probe. From the driver's source, not run.
 Pure: stdlib only.
 """
 
@@ -86,6 +86,8 @@ NOT_MODELLED = (
     "mlx5_wqe_mprq), its CQ of a CQE per stride, its rxq_ctrl's MPRQ buffer pointers and the MPRQ mempool; "
     "the model sizes the ordinary RQ (mprq_en is off by default)",
     "a shared Rx queue's RMP (share_group: mlx5_devx_rmp_create) and hairpin queues' buffers",
+    "with dv_flow_en=0 (or without DevX) the queues are Verbs objects, their rings rdma-core's, not the DevX "
+    "rings the model sizes",
     "the mempool registrations of port start (mlx5_malloc(MLX5_MEM_RTE), one entry per memory range of each pool)",
     "the global MR cache's growth beyond 2 x MLX5_MR_BTREE_CACHE_N entries (mlx5_mr_expand_cache)",
     "the rest of probe: the shared device context, the port's private structure, its flow and indexed pools",
@@ -142,6 +144,8 @@ KEYS = {
     "mprq_cqe": ("mlx5_rxq.c", r"cqe_n = wqe_n \* RTE_BIT32\(rxq_data->log_strd_num\) - 1;"),
     "mprq_wqe": ("mlx5_devx.c", r"wqe_size = sizeof\(struct mlx5_wqe_mprq\);"),
     "rmp": (DEVX, r"^mlx5_devx_rmp_create\(void \*ctx"),
+    "devx_ops": ("linux/mlx5_os.c", r"priv->obj_ops = (mlx5_)?devx_obj_ops;"),
+    "ibv_ops": ("linux/mlx5_os.c", r"priv->obj_ops = (mlx5_)?ibv_obj_ops;"),
     # the DevX ring buffers (mlx5_common_devx.c): a CQ's, an SQ's and an RQ's (mlx5_devx_wq_init) umem, its doorbell
     # record after it, page-aligned, mlx5_malloc(MLX5_MEM_RTE | MLX5_MEM_ZERO): the DPDK heap whatever sys_mem_en
     "cq_align": (DEVX, r"size_t alignment = MLX5_CQE_BUF_ALIGNMENT;"),
@@ -766,6 +770,7 @@ def not_modelled(rel: str, dev: dict[str, object] | None = None) -> tuple[str, .
     cites = (
         f"{c(rel, 'mprq_cqe')}; {c(rel, 'mprq_wqe')}",
         c(rel, "rmp"),
+        c(rel, "devx_ops", "ibv_ops"),
         c(rel, "mempool_reg"),
         c(rel, "expand_cache"),
         f"{c(rel, 'sh')}; {c(rel, 'priv')}",
