@@ -30,6 +30,9 @@ from mpcalc.dpdk.drivers.pmd import (
 PAGE = 4096
 DBR = 64  # MLX5_DBR_SIZE: RTE_CACHE_LINE_SIZE
 CQE = WQEBB = 64  # sizeof(struct mlx5_cqe), MLX5_WQE_SIZE (pahole: 64 at every release)
+#: the umem_buf pointers the buffers are assigned to (mlx5_malloc(MLX5_MEM_RTE) names none)
+RX_CQ, RX_RQ = "mlx5 rxq_ctrl->obj->cq_obj.umem_buf", "mlx5 rxq->devx_rq.wq.umem_buf"
+TX_CQ, TX_SQ = "mlx5 txq_obj->cq_obj.umem_buf", "mlx5 txq_obj->sq_obj.umem_buf"
 
 
 def conf(nb_rxq: int = 1, nb_txq: int = 1, **kw: int) -> QueueConf:
@@ -52,31 +55,31 @@ def test_a_default_port_s_rings(rel):
     # Rx: mlx5_rxq_cqe_num's 256 - 1 CQEs (vectorised: not doubled), log2above -> 256; the RQ's 16-byte
     # mlx5_wqe_data_seg per descriptor; each + MLX5_DBR_SIZE, page-aligned
     rx = [
-        ("mlx5 rxq 0 cq_obj umem", CQE * 256 + DBR, PAGE),
-        ("mlx5 rxq 0 devx_rq umem", 16 * 256 + DBR, PAGE),
-        ("mlx5 rxq 1 cq_obj umem", CQE * 256 + DBR, PAGE),
-        ("mlx5 rxq 1 devx_rq umem", 16 * 256 + DBR, PAGE),
+        (RX_CQ, CQE * 256 + DBR, PAGE),
+        (RX_RQ, 16 * 256 + DBR, PAGE),
+        (RX_CQ, CQE * 256 + DBR, PAGE),
+        (RX_RQ, 16 * 256 + DBR, PAGE),
     ]
     # Tx: 256 / MLX5_TX_COMP_THRESH + 1 + MLX5_TX_COMP_THRESH_INLINE_DIV = 17 CQEs -> 32; no inlining with fewer
     # than MLX5_INLINE_MAX_TXQS (8) queues: one WQEBB (cseg + eseg + dseg = 48 -> 64) a descriptor
     sq, cq = WQEBB * 256, CQE * pow2(256 // 32 + 1 + 8)
     assert cq == 2048
     if since(rel, "25.11"):  # txq_mem_algn = log2above(page): one buffer, two doorbells a queue
-        tx = [("mlx5 consec_tx_mem.umem", 2 * (sq + cq) + 2 * 2 * DBR, PAGE)]
+        tx = [("mlx5 priv->consec_tx_mem.umem", 2 * (sq + cq) + 2 * 2 * DBR, PAGE)]
     else:
-        tx = [(f"mlx5 txq {q} {r} umem", b + DBR, PAGE) for q in (0, 1) for r, b in (("cq_obj", cq), ("sq_obj", sq))]
+        tx = [(name, b + DBR, PAGE) for _ in (0, 1) for name, b in ((TX_CQ, cq), (TX_SQ, sq))]
     assert got == tx + rx
 
 
 @pytest.mark.parametrize("rel", RELEASES)
 def test_rx_cq_doubles_with_cqe_compression_on_a_queue_not_vectorised(rel):
-    cq = next(s for n, s, _ in start(rel, 1, 1, 1024, {"rx_vec_en": False}) if n == "mlx5 rxq 0 cq_obj umem")
+    cq = next(s for n, s, _ in start(rel, 1, 1, 1024, {"rx_vec_en": False}) if n == RX_CQ)
     assert cq == CQE * pow2(2 * 1023) + DBR  # cqe_n *= 2
     for dev, kw in (
         ({"rx_vec_en": False, "rxq_cqe_comp_en": 0}, {}),
         ({"rx_vec_en": False}, {"rx_offloads": RX_OFFLOAD_TIMESTAMP}),
     ):
-        cq = next(s for n, s, _ in start(rel, 1, 1, 1024, dev, **kw) if n == "mlx5 rxq 0 cq_obj umem")
+        cq = next(s for n, s, _ in start(rel, 1, 1, 1024, dev, **kw) if n == RX_CQ)
         assert cq == CQE * 1024 + DBR
 
 
@@ -91,16 +94,16 @@ def test_rx_scatter(rel):
     )
     assert mlx5.rx_sges(rel, 256, conf(mtu=9000, rx_offloads=RX_OFFLOAD_SCATTER)) == 3
     got = dict((n, s) for n, s, _ in start(rel, 1, 1, 256, mtu=9000, rx_offloads=RX_OFFLOAD_SCATTER))
-    assert got["mlx5 rxq 0 devx_rq umem"] == (16 << 3) * (256 >> 3) + DBR
+    assert got[RX_RQ] == (16 << 3) * (256 >> 3) + DBR
     # more than one segment: not vectorised, so CQE compression doubles the CQ
-    assert got["mlx5 rxq 0 cq_obj umem"] == CQE * 512 + DBR
+    assert got[RX_CQ] == CQE * 512 + DBR
     bad = mlx5.rx_queue_setup(rel, 0, 0, 4, None, conf(mtu=9000, rx_offloads=RX_OFFLOAD_SCATTER))
     assert isinstance(bad, Rejection) and "not a multiple of SGEs per packet (8)" in bad.reason
 
 
 def sq_of(rel: str, nb_txq: int, nb: int, dev: dict[str, object] | None = None, **kw: int) -> int:
     dev = {"txq_mem_algn": 0, **(dev or {})}
-    return next(s for n, s, _ in start(rel, 1, nb_txq, nb, dev, **kw) if n == "mlx5 txq 0 sq_obj umem") - DBR
+    return next(s for n, s, _ in start(rel, 1, nb_txq, nb, dev, **kw) if n == TX_SQ) - DBR
 
 
 @pytest.mark.parametrize("rel", RELEASES)
@@ -160,13 +163,13 @@ def test_tx_descriptors_above_the_completion_threshold(rel):
 def test_txq_mem_algn(rel):
     per_queue = start(rel, 1, 2, 256, {"txq_mem_algn": 0})
     assert [n for n, _, _ in per_queue][:4] == [
-        "mlx5 txq 0 cq_obj umem",
-        "mlx5 txq 0 sq_obj umem",
-        "mlx5 txq 1 cq_obj umem",
-        "mlx5 txq 1 sq_obj umem",
+        TX_CQ,
+        TX_SQ,
+        TX_CQ,
+        TX_SQ,
     ]
     one = start(rel, 1, 2, 256, {"txq_mem_algn": 16})[0]
-    assert one == ("mlx5 consec_tx_mem.umem", 2 * (WQEBB * 256 + CQE * 32) + 4 * DBR, 1 << 16)
+    assert one == ("mlx5 priv->consec_tx_mem.umem", 2 * (WQEBB * 256 + CQE * 32) + 4 * DBR, 1 << 16)
     # below the page's log2: raised to it
     assert start(rel, 1, 2, 256, {"txq_mem_algn": 5})[0][2] == PAGE
 

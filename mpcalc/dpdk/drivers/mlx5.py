@@ -403,7 +403,7 @@ def rx_rings(
     s = SIZES[rel]
     cq = umem(
         rel,
-        f"mlx5 rxq {queue} cq_obj umem",
+        "mlx5 rxq_ctrl->obj->cq_obj.umem_buf",
         s["mlx5_cqe"] << log2above(cqe_n),
         (*cq_keys, "cqe_num", "cq_align", "cq_umem", "cq_dbr", "umem_buf", "cqe_buf_align"),
         f"rx queue {queue} CQ ring and doorbell",
@@ -411,7 +411,7 @@ def rx_rings(
     wqe = s["mlx5_wqe_data_seg"] << sges
     rq = umem(
         rel,
-        f"mlx5 rxq {queue} devx_rq umem",
+        "mlx5 rxq->devx_rq.wq.umem_buf",
         wqe << (log2above(desc) - sges),
         ("rx_obj_rq", "rq_log_desc", "rq_wqe", "rq_log_wqe", "rq_create", "wq_align", "wq_umem", "wq_dbr", "wq_buf"),
         f"rx queue {queue} RQ ring and doorbell",
@@ -628,13 +628,15 @@ def tx_rings(
             )
         )
         total = nb_txq * (sq + cq + 2 * RTE_CACHE_LINE_SIZE)
-        return (Alloc("mlx5 consec_tx_mem.umem", total, 1 << algn, cite, "tx queues' SQ and CQ rings and doorbells"),)
+        return (
+            Alloc("mlx5 priv->consec_tx_mem.umem", total, 1 << algn, cite, "tx queues' SQ and CQ rings and doorbells"),
+        )
     out: list[Alloc] = []
     for q in range(nb_txq):
         out.append(
             umem(
                 rel,
-                f"mlx5 txq {q} cq_obj umem",
+                "mlx5 txq_obj->cq_obj.umem_buf",
                 cq,
                 (
                     "start_tx",
@@ -653,7 +655,7 @@ def tx_rings(
         out.append(
             umem(
                 rel,
-                f"mlx5 txq {q} sq_obj umem",
+                "mlx5 txq_obj->sq_obj.umem_buf",
                 sq,
                 (
                     *INLINE_KEYS,
