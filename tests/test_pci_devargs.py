@@ -162,9 +162,8 @@ def test_bnxt_refuses_a_key_it_does_not_know_without_a_word_of_its_own():
 def test_mlx5_refuses_an_unknown_key_from_22_11_and_only_warns_at_21_11():
     assert notes("mlx5_pci", "24.11", "mprq_en=1,rx_vec_en=0,txq_inline_max=128,dv_flow_en=2") == [
         "devarg mprq_en=1: read by mlx5_pci, its memory not modelled",
-        "devarg txq_inline_max=128: read by mlx5_pci, its memory not modelled",
         "devarg dv_flow_en=2: read by mlx5_pci, its memory not modelled",
-    ]  # rx_vec_en is the model's too (mlx5.PROPS)
+    ]  # rx_vec_en and txq_inline_max are the model's too (mlx5.PROPS: the DevX rings' sizes)
     # mlx5_kvargs_validate (v24.11.6:drivers/common/mlx5/mlx5_common.c:234), from mlx5_common_dev_probe (:1036)
     assert (
         "it logs 'Key \"foo\" is unknown for the provided classes.' (v24.11.6:drivers/common/mlx5/mlx5_common.c:234)"

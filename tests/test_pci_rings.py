@@ -14,7 +14,7 @@ import pytest
 from mpcalc.dpdk import apps, drivers
 from mpcalc.dpdk.core.errors import Rejection
 from mpcalc.dpdk.core.platform import Platform
-from mpcalc.dpdk.drivers import bnxt, ena, ice, mlx5, pci, zone_owner
+from mpcalc.dpdk.drivers import bnxt, ena, ethdev, ice, mlx5, pci, zone_owner
 from mpcalc.dpdk.drivers.pcibase import RELEASES, TAGS, QueueParts, align32pow2, align_ceil, bitmap_footprint
 from mpcalc.dpdk.drivers.pmd import (
     RX_OFFLOAD_SCATTER,
@@ -22,6 +22,7 @@ from mpcalc.dpdk.drivers.pmd import (
     RX_OFFLOAD_TIMESTAMP,
     TX_OFFLOAD_SEND_ON_TIMESTAMP,
     Port,
+    Process,
     QueueConf,
 )
 
@@ -145,6 +146,69 @@ def test_an_ena_port_in_testpmd_gets_its_zones_named_and_its_rings_sized_by_rxd(
     assert [z.size for z in m.zones[base:]] == [256 * 16, 256 * 16, 128 * 8]
 
 
+def _ena_process(rel: str, devs: list[dict[str, str]], queues: list[tuple[int, int]]) -> list[list[str]]:
+    """Several ENA ports of one process: EAL probes them all (ethdev.probe_ports), then the application configures
+    and starts each in turn (ethdev.configure); each port's zone names, probe's then start's."""
+    ports = [Port(i, f"0000:00:0{5 + i}.0", "net_ena", d, tuple(d.items())) for i, d in enumerate(devs)]
+    process = Process(tuple(ports))
+    for pt in ports:
+        pt.process = process
+    p = Platform(dpdk=rel)
+    names = [[z.name for z in ethdev.probe_ports([pt], p).zones if z.name.startswith("ena")] for pt in ports]
+    for pt, (rxq, txq) in zip(ports, queues, strict=True):
+        got = ethdev.configure(pt, QueueConf(rxq, txq, 256, 256, False), p)[0]
+        names[pt.port_id] += [z.name for z in got.zones if z.name.startswith("ena")]
+    return names
+
+
+@pytest.mark.parametrize("rel", RELEASES)
+def test_ena_alloc_numbers_are_the_process_s_at_21_11(rel):
+    # ena_alloc_cnt (v21.11.9:drivers/net/ena/ena_ethdev.c:70) is one counter for every ENA port: EAL probes
+    # every device before the application starts any, so the second port's probe follows the first's, and the
+    # starts follow all the probes, in the order the ports start; a zone freed at probe keeps its number
+    probe = len(_ena_probe_sizes(rel))
+    two = _ena_process(rel, [{}, {}], [(1, 1), (1, 1)])
+    # a dev start: an Rx queue's submission and completion rings, an LLQ Tx queue's completion ring
+    if rel == "21.11":
+        assert two[0] == [_ena_name(rel, 0, n) for n in (*range(probe), 2 * probe, 2 * probe + 1, 2 * probe + 2)]
+        assert two[1] == [
+            _ena_name(rel, 1, n) for n in (*range(probe, 2 * probe), *range(2 * probe + 3, 2 * probe + 6))
+        ]
+    else:  # 22.11+: each port's own memzone_cnt, unchanged
+        assert two == [[_ena_name(rel, i, n) for n in range(probe + 3)] for i in (0, 1)]
+    # three ports: the first without LLQ (two numbers a Tx queue), the second without host attributes (its host
+    # info and debug area freed, their numbers taken), the second with two Rx and two Tx queues
+    devs = [{"llq": "0"}, {"host_attr": "0"}, {}]
+    three = _ena_process(rel, devs, [(1, 1), (2, 2), (1, 1)])
+    freed = [n for n, (_, kept) in enumerate(_ena_probe_sizes(rel, host=False)) if not kept]
+    assert len(freed) == 2
+    if rel == "21.11":
+        starts = 3 * probe
+        want = [
+            [*range(probe), *range(starts, starts + 4)],
+            [*(n for n in range(probe, 2 * probe) if n - probe not in freed), *range(starts + 4, starts + 10)],
+            [*range(2 * probe, 3 * probe), *range(starts + 10, starts + 13)],
+        ]
+    else:
+        want = [
+            list(range(probe + 4)),
+            [*(n for n in range(probe) if n not in freed), *range(probe, probe + 6)],
+            list(range(probe + 3)),
+        ]
+    assert three == [[_ena_name(rel, i, n) for n in w] for i, w in enumerate(want)]
+    # every zone name once in the process
+    assert len({z for port in three for z in port}) == sum(map(len, three))
+
+
+def test_ena_alloc_numbers_in_testpmd_at_21_11():
+    argv = ["dpdk-testpmd", "-l", "0-1", "-a", "00:05.0", "-a", "00:06.0", "--", "-i", "--rxq=2", "--txq=1"]
+    r = apps.size(argv, Platform(dpdk="21.11"), nics=["00:05.0=ena", "00:06.0=ena"])
+    names = [z.name for z in r.memzones if zone_owner(z.name) == "driver net_ena"]
+    probe = len(_ena_probe_sizes("21.11"))
+    # two probes, then two starts of 2 x 2 + 1 numbers: 2 x 9 + 2 x 5 zones, named ena_alloc_1 to ena_alloc_28
+    assert sorted(names, key=lambda n: int(n.rsplit("_", 1)[1])) == [f"ena_alloc_{n}" for n in range(1, 2 * probe + 11)]
+
+
 # --- bnxt
 
 
@@ -242,7 +306,7 @@ def test_mlx5_mr_caches(rel):
         ("mlx5 mr_scache.cache", 512 * entry),
     ]
     said = mlx5.not_modelled(rel)
-    assert len(said) == 4 and all(f"({TAGS[rel]}:drivers/" in t for t in said)
+    assert len(said) == 6 and all(f"({TAGS[rel]}:drivers/" in t for t in said)
     pmd = drivers.get("mlx5_pci")
     port = Port(0, "0000:3b:00.0", "mlx5_pci")
     q = conf()

@@ -10,12 +10,14 @@ The ena_com layer's DMA memory (ENA_MEM_ALLOC_COHERENT) is a memzone each: at pr
 (23.11+), the MMIO read response, the admin SQ and CQ, the AENQ, the host info and debug area, the RSS indirection
 table, hash key and hash control; at dev start each Rx queue's submission and completion rings, then each Tx
 queue's (in LLQ mode, the default, a Tx SQ is the device's memory: only its completion ring and a bounce buffer
-are the host's). Up to 21.11 a zone is ``ena_alloc_<n>``, n from the process-wide ``ena_alloc_cnt`` (from 1);
+are the host's). Up to 21.11 a zone is ``ena_alloc_<n>``, n from the process-wide ``ena_alloc_cnt`` (from 1: every ENA
+port's probe in EAL's probe order, then every port's dev start in the application's order);
 from 22.11 ``ena_p<port>_mz<n>``, n the port's own ``memzone_cnt`` (from 0), a number taken even when the zone is
 freed again (the host info and debug area of a device without host attributes). The device's answers that decide
 them are given on ``-a`` (:data:`PROPS`): AWS's current devices are the defaults.
 
-At 21.11 the names are a single ENA port's: another ENA port's zones take numbers from the same counter.
+At 21.11 a port's numbers follow those of the ENA ports probed, and started, before it (``probed_before``,
+``probed``, ``started_before``: the process's other ENA ports, :class:`~.pmd.Process`); a port alone numbers from 1.
 From the driver's source, not run. Pure: stdlib only.
 """
 
@@ -75,6 +77,7 @@ KEYS = {
     # header's macro; 22.11+: ena_mem_alloc_coherent and the adapter's memzone_cnt), cache-line aligned
     "alloc_cnt": ("base/ena_plat_dpdk.h", r"\"ena_alloc_%\" PRIi64 \"\","),
     "alloc_cnt_add": ("base/ena_plat_dpdk.h", r"rte_atomic64_add_return\(&ena_alloc_cnt,\s*1\)\);"),
+    "alloc_cnt_global": ("ena_ethdev.c", r"^rte_atomic64_t ena_alloc_cnt;"),
     "plat_reserve": ("base/ena_plat_dpdk.h", r"mz = rte_memzone_reserve_aligned\(z_name, \(size\),"),
     "mz_name": ("ena_ethdev.c", r"rc = snprintf\(z_name, RTE_MEMZONE_NAMESIZE, \"ena_p%d_mz%\" PRIu64"),
     "mz_cnt": ("ena_ethdev.c", r"adapter->memzone_cnt\+\+;"),
@@ -327,10 +330,10 @@ def tx_queue_setup(
 
 
 def zone_name(rel: str, port: int, n: int) -> str:
-    """The name of the port's n-th ENA_MEM_ALLOC_COHERENT memzone (n from 0): up to 21.11 ``ena_alloc_<n + 1>``
-    (snprintf of rte_atomic64_add_return(&ena_alloc_cnt, 1), the process's counter: a single ENA port's
-    numbers), from 22.11 ``ena_p<port>_mz<n>`` (ena_mem_alloc_coherent: the adapter's memzone_cnt, zeroed with
-    the adapter at probe and taken before the reservation).
+    """The name of an ENA_MEM_ALLOC_COHERENT memzone, n from 0: up to 21.11 ``ena_alloc_<n + 1>``, n the
+    process's (snprintf of rte_atomic64_add_return(&ena_alloc_cnt, 1): the numbers every ENA port took before,
+    :func:`first_number`), from 22.11 ``ena_p<port>_mz<n>``, n the port's (ena_mem_alloc_coherent: the
+    adapter's memzone_cnt, zeroed with the adapter at probe and taken before the reservation).
 
     >>> zone_name("21.11", 0, 0), zone_name("22.11", 1, 9)
     ('ena_alloc_1', 'ena_p1_mz9')
@@ -341,7 +344,12 @@ def zone_name(rel: str, port: int, n: int) -> str:
 def _counter(rel: str) -> str:
     """The lines that name a zone and take its number."""
     if not since(rel, "22.11"):
-        return SOURCE.cite(rel, "alloc_cnt", "alloc_cnt_add", "plat_reserve", "coherent_align")
+        return "; ".join(
+            (
+                SOURCE.cite(rel, "alloc_cnt", "alloc_cnt_add", "plat_reserve", "coherent_align"),
+                SOURCE.cite(rel, "alloc_cnt_global"),
+            )
+        )
     return (
         f"{SOURCE.cite(rel, 'mz_name', 'mz_cnt', 'mz_reserve', 'adapter_zero')}; {SOURCE.cite(rel, 'coherent_align')}"
     )
@@ -429,19 +437,48 @@ def _probe_coherent(rel: str, dev: dict[str, object] | None) -> list[tuple[int, 
     return out
 
 
-def probe_zones(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], int]:
-    """The memzones ena_com reserves at probe, and how many numbers of the counter they take."""
+def probe_zones(
+    rel: str, port: int, dev: dict[str, object] | None = None, first: int = 0
+) -> tuple[tuple[Zone, ...], int]:
+    """The memzones ena_com reserves at probe, numbered from ``first``, and how many numbers of the counter
+    they take."""
     got = _probe_coherent(rel, dev)
     cnt = _counter(rel)
     zones = tuple(
-        Zone(zone_name(rel, port, n), size, RTE_CACHE_LINE_SIZE, f"{cite}; {cnt}", f"ena_com {role}")
+        Zone(zone_name(rel, port, first + n), size, RTE_CACHE_LINE_SIZE, f"{cite}; {cnt}", f"ena_com {role}")
         for n, (size, role, cite, kept) in enumerate(got)
         if kept
     )
     return zones, len(got)
 
 
-def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
+def start_numbers(nb_rxq: int, nb_txq: int, dev: dict[str, object] | None) -> int:
+    """The counter's numbers a dev start takes: two a Rx queue (its submission and completion rings), two a Tx
+    queue, one in LLQ mode (its completion ring: the submission ring is the device's)."""
+    return 2 * nb_rxq + (1 if llq(dev) else 2) * nb_txq
+
+
+def first_number(
+    rel: str,
+    dev: dict[str, object] | None,
+    probed: tuple[dict[str, object] | None, ...] = (),
+    started_before: tuple[tuple[dict[str, object] | None, int, int], ...] = (),
+    at_start: bool = False,
+) -> int:
+    """The counter's first number (from 0) for a port's probe (``probed``: the ENA ports probed before it) or
+    dev start (``probed``: every ENA port EAL probed, this one too; ``started_before``: the ENA ports the
+    application started before it, with their queue counts). Up to 21.11 the counter is the process's
+    (ena_alloc_cnt): EAL probes every device before the application configures and starts any, and a zone freed
+    at probe keeps its number; from 22.11 it is the port's own (the adapter's memzone_cnt), from 0 at its probe."""
+    if since(rel, "22.11"):
+        return probe_zones(rel, 0, dev)[1] if at_start else 0
+    n = sum(probe_zones(rel, 0, d)[1] for d in probed)
+    return n + sum(start_numbers(rx, tx, d) for d, rx, tx in started_before) if at_start else n
+
+
+def probe(
+    rel: str, port: int, dev: dict[str, object] | None = None, probed_before: tuple[dict[str, object], ...] = ()
+) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
     """eth_ena_dev_init: the device's dev_private (rte_eth_dev_pci_generic_probe(pci_dev, sizeof(struct
     ena_adapter), ...), named by the PCI address, v22.11.11:lib/ethdev/ethdev_pci.h:97), then ena_com's memzones
     (:func:`probe_zones`) and its ENA_MEM_ALLOC (rte_zmalloc(NULL, size, 1)) buffers: the admin queue's completion
@@ -479,7 +516,7 @@ def probe(rel: str, port: int, dev: dict[str, object] | None = None) -> tuple[tu
     allocs.append(
         Alloc("adapter stats", s["ena_driver_stats"], RTE_CACHE_LINE_SIZE, c(rel, "drv_stats"), "driver stats")
     )
-    return probe_zones(rel, port, dev)[0], tuple(allocs)
+    return probe_zones(rel, port, dev, first_number(rel, dev, probed_before))[0], tuple(allocs)
 
 
 def start(
@@ -491,16 +528,19 @@ def start(
     nb_rxd: int = ENA_DEFAULT_RING_SIZE,
     nb_txd: int = ENA_DEFAULT_RING_SIZE,
     conf: QueueConf | None = None,
+    probed: tuple[dict[str, object], ...] | None = None,
+    started_before: tuple[tuple[dict[str, object], int, int], ...] = (),
 ) -> tuple[tuple[Zone, ...], tuple[Alloc, ...]]:
     """ena_start: ena_queue_start_all for the Rx queues, then the Tx queues; each ena_create_io_queue ->
     ena_com_create_io_queue reserves the queue's submission ring (ena_com_init_io_sq: q_depth = ring_size =
     nb_desc descriptors of 16 bytes, unless a Tx queue is LLQ: its descriptors are the device's, and a bounce
     buffer of ENA_COM_BOUNCE_BUFFER_CNTRL_CNT LLQ entries is rte_zmalloc'ed) then its completion ring
     (ena_com_init_io_cq: 16-byte Rx / 8-byte Tx completions, the 32-byte extended Rx ones from 25.11 with the Rx
-    timestamp offload; ENA_CDESC_RING_SIZE_ALIGNMENT), numbered after probe's zones."""
+    timestamp offload; ENA_CDESC_RING_SIZE_ALIGNMENT), numbered after probe's zones (:func:`first_number`:
+    ``probed`` every ENA port of the process, this one alone when not given)."""
     s = SIZES[rel]
     c = SOURCE.cite
-    n = probe_zones(rel, port, dev)[1]
+    n = first_number(rel, dev, (dev,) if probed is None else probed, started_before, at_start=True)
     cnt = _counter(rel)
     ext = since(rel, "25.11") and bool(conf and conf.rx_offloads & RX_OFFLOAD_TIMESTAMP)
     rx_cq = s["ena_eth_io_rx_cdesc_ext"] if ext else s["ena_eth_io_rx_cdesc_base"]

@@ -57,6 +57,7 @@ from mpcalc.dpdk.drivers.pmd import (  # ethdev's names, used by the application
     TX_OFFLOAD_TCP_TSO,
     TX_OFFLOAD_UDP_CKSUM,
     Port,
+    Process,
     QueueConf,
     intr_instance,
     parse_devargs,
@@ -101,7 +102,11 @@ def eal_ports(e: object, p: Platform | None, unprobed: list[str] | None = None) 
         blocked = {pci_addr(parse_devargs(b)[0]) for b in getattr(e, "pci_blocked", [])}
         allowed = [a for a in probed_by_devbind(devbind) if a not in blocked]
     pci = [] if no_pci else pci_ports(allowed, dict(getattr(e, "pci_bindings", {}) or {}), p, unprobed=unprobed)
-    return pci + vdev_ports(list(getattr(e, "vdevs", [])), first_id=len(pci), before=pci)
+    ports = pci + vdev_ports(list(getattr(e, "vdevs", [])), first_id=len(pci), before=pci)
+    process = Process(tuple(ports))  # one process: what its ports' drivers number process-wide
+    for port in ports:
+        port.process = process
+    return ports
 
 
 def probed_ports(e: object, p: Platform | None, app: str, notes: list[str], need_one: bool = True) -> list[Port]:
@@ -291,6 +296,8 @@ def configure(
     for queue in (*tx, *rx) if q.tx_first else (*rx, *tx):
         out.extend(queue)
     if not failed:
+        if port.process is not None:  # the process's start order, for its drivers' process-wide numbering
+            port.process.started[port.port_id] = q
         out.extend(pmd.start(port, q, p))
     pools, out.mempools = out.mempools, []
     return out, pools

@@ -90,10 +90,23 @@ def declare(
         # their memzones by it (bnxt_alloc_rings: "bnxt_" PCI_PRI_FMT "-%04x_%s")
         return {**props(mod, port), "pci_addr": port.name}
 
+    # one process (Port.process): the devices of the driver's ports EAL probed (before ``port``, or all of them),
+    # and those the application started before ``port`` with their queue counts, for a driver that numbers its
+    # memory process-wide (ena's ena_alloc_cnt at 21.11); a port alone has only itself
+    def probed(port: Port, before: bool) -> tuple[dict[str, object], ...]:
+        if port.process is None:
+            return () if before else (dev(port),)
+        ports = port.process.probed_before(port) if before else port.process.of_driver(port)
+        return tuple(dev(pt) for pt in ports)
+
+    def started(port: Port) -> tuple[tuple[dict[str, object], int, int], ...]:
+        ports = port.process.started_before(port) if port.process else ()
+        return tuple((dev(pt), pq.nb_rxq, pq.nb_txq) for pt, pq in ports)
+
     def probe(port: Port, p: Platform) -> Parts:
         if not hasattr(mod, "probe"):
             return Parts()
-        got = mod.probe(release(p), port.port_id, dev(port))
+        got = call(mod.probe, release(p), port.port_id, dev(port), probed_before=probed(port, True))
         if isinstance(got, Rejection):
             out = Parts()
             out.errors.append(got)
@@ -133,7 +146,19 @@ def declare(
             return Parts()
         rel = release(p)
         nb_rxd, nb_txd = rings(q, rel)
-        z, a = call(mod.start, rel, port.port_id, q.nb_rxq, q.nb_txq, dev(port), nb_rxd=nb_rxd, nb_txd=nb_txd, conf=q)
+        z, a = call(
+            mod.start,
+            rel,
+            port.port_id,
+            q.nb_rxq,
+            q.nb_txq,
+            dev(port),
+            nb_rxd=nb_rxd,
+            nb_txd=nb_txd,
+            conf=q,
+            probed=probed(port, False),
+            started_before=started(port),
+        )
         return parts(z, a, p)
 
     def used(port: Port, nb_desc: int, what: str, p: Platform) -> int:

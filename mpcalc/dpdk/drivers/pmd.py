@@ -88,6 +88,8 @@ RTE_MAX_RXTX_INTR_VEC_ID = 512  # v22.11:lib/eal/include/rte_eal_interrupts.h:23
 #: (RTE_ETH_DEV_FALLBACK_RX_RINGSIZE / _TX_, v22.11:lib/ethdev/rte_ethdev.h:1788-1791)
 FALLBACK_RING_SIZE = 512
 
+#: rte_mem_page_size(): sysconf(_SC_PAGESIZE), the system page on x86_64 Linux
+RTE_MEM_PAGE_SIZE = 4096
 RTE_ETHER_HDR_LEN = 14  # v26.07:lib/net/rte_ether.h
 RTE_ETHER_CRC_LEN = 4
 RTE_ETHER_MTU = 1500  # what rte_eth_dev_configure sets when the application gives no MTU
@@ -167,6 +169,9 @@ class Port:
     pairs: tuple[tuple[str, str], ...] = ()
     #: the ports this one is made of (a bond's members), probed before it
     members: tuple[Port, ...] = ()
+    #: the process the port is in (:func:`.ethdev.eal_ports`): what a driver numbering its memory process-wide
+    #: reads of the other ports (ena's ena_alloc_cnt at 21.11); None for a port alone
+    process: Process | None = field(default=None, compare=False, repr=False)
 
     @property
     def member_ids(self) -> tuple[int, ...]:
@@ -174,6 +179,39 @@ class Port:
 
     def to_dict(self) -> dict[str, object]:
         return {"port_id": self.port_id, "name": self.name, "driver": self.driver, "args": dict(self.args)}
+
+
+@dataclass
+class Process:
+    """One DPDK process's ports: in EAL's probe order (``ports``), and in the order the application started them
+    with each one's queue configuration (``started``, port id -> :class:`QueueConf`, recorded by
+    :func:`.ethdev.configure` as it starts a port)."""
+
+    ports: tuple[Port, ...]
+    started: dict[int, QueueConf] = field(default_factory=dict)
+
+    def has(self, port: Port) -> bool:
+        return any(pt is port for pt in self.ports)
+
+    def of_driver(self, port: Port) -> tuple[Port, ...]:
+        """The ports of ``port``'s driver EAL probed, in probe order (``port`` alone when it is not one of them)."""
+        return tuple(pt for pt in self.ports if pt.driver == port.driver) if self.has(port) else (port,)
+
+    def probed_before(self, port: Port) -> tuple[Port, ...]:
+        """The ports of ``port``'s driver EAL probed before it."""
+        mine = self.of_driver(port)
+        return mine[: next(k for k, pt in enumerate(mine) if pt is port)]
+
+    def started_before(self, port: Port) -> tuple[tuple[Port, QueueConf], ...]:
+        """The ports of ``port``'s driver the application started before it, with their queue configurations."""
+        by_id = {pt.port_id: pt for pt in self.ports}
+        out: list[tuple[Port, QueueConf]] = []
+        for pid, q in self.started.items():
+            if pid == port.port_id:
+                break
+            if pid in by_id and by_id[pid].driver == port.driver:
+                out.append((by_id[pid], q))
+        return tuple(out)
 
 
 @dataclass
@@ -217,6 +255,18 @@ class DescLim:
 
 #: rte_eth_dev_info_get's limits before the driver's dev_infos_get (v22.11.11:lib/ethdev/rte_ethdev.c:3325-3330)
 DEFAULT_DESC_LIM = DescLim(nb_max=65535, nb_min=0, nb_align=1)
+
+
+def rx_segments(mtu: int, data_room: int, headroom: int) -> int:
+    """The mbufs of an Rx pool a packet of the MTU (+ Ethernet header and CRC) fills: the first less the headroom,
+    the others whole (net_tap's max_rx_segs, mlx5's rxseg_n before its power of two).
+
+    >>> rx_segments(1500, 2176, 128), rx_segments(9000, 2176, 128)
+    (1, 5)
+    """
+    max_rx_pktlen = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN
+    first = max(data_room - headroom, 0)
+    return 1 + (max_rx_pktlen - first + data_room - 1) // data_room if max_rx_pktlen > first else 1
 
 
 def ring_size(asked: int, default: int) -> int:

@@ -11,8 +11,6 @@ from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation
 from mpcalc.dpdk.core.standalone import Parts
 from mpcalc.dpdk.drivers.pmd import (
-    RTE_ETHER_CRC_LEN,
-    RTE_ETHER_HDR_LEN,
     RTE_ETHER_MAX_JUMBO_FRAME_LEN,
     RTE_ETHER_MAX_VLAN_FRAME_LEN,
     RUN,
@@ -22,6 +20,7 @@ from mpcalc.dpdk.drivers.pmd import (
     Port,
     QueueConf,
     intr_instance,
+    rx_segments,
     since,
     sizes,
 )
@@ -76,9 +75,7 @@ def rx_segs(mtu: int, data_room: int, headroom: int) -> int:
             "(tap_rx_queue_setup fails: 'mbuf pool has no usable data room')",
             param="command",
         )
-    max_rx_pktlen = mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN
-    first = data_room - headroom
-    segs = 1 + (max_rx_pktlen - first + data_room - 1) // data_room if max_rx_pktlen > first else 1
+    segs = rx_segments(mtu, data_room, headroom)
     if segs > TAP_MAX_RX_SEGS:
         raise InputError(
             f"net_tap: MTU {mtu} needs {segs} scatter segments of {data_room} B, at most "

@@ -34,7 +34,7 @@ from mpcalc.dpdk.core.intmath import ceil_a
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Memzone
 from mpcalc.dpdk.core.standalone import Parts
-from mpcalc.dpdk.drivers.pmd import Port, since
+from mpcalc.dpdk.drivers.pmd import RTE_MEM_PAGE_SIZE, Port, since
 
 VIRTIO_VRING_ALIGN = 4096  # v22.11.11:drivers/net/virtio/virtio.h:159 (v26.07: :154)
 RTE_PMD_VIRTIO_RX_MAX_BURST = 64  # v22.11.11:drivers/net/virtio/virtio_rxtx.h:8 (the same to v26.07)
@@ -48,7 +48,7 @@ VIRTIO_MAX_RX_PKTLEN = 9728  # v22.11.11:drivers/net/virtio/virtio_ethdev.h:18
 DESC_MIN = 32
 SPLIT_MAX = 32768
 PACKED_MAX = 65535
-PAGE_SIZE = 4096  # rte_mem_page_size() on x86_64 Linux: the control queue's header zone
+PAGE_SIZE = RTE_MEM_PAGE_SIZE  # the control queue's header zone
 
 #: sizeof on x86_64, by release: struct virtqueue (read with the compiler's sizeof on the tag's headers,
 #: 248 at 22.11 also measured on the real run: port0_vq0's 4352 = 248 + 256 * 16 rounded to 64), struct
