@@ -28,7 +28,7 @@ def notes(driver: str, release: str, devargs: str) -> list[str]:
     """The notes of one port ``-a ADDR,devargs`` bound to ``driver`` at ``release`` (refusals raise)."""
     pmd = get(driver)
     p = Platform(dpdk=release)
-    [port] = naming.pci_ports([f"{ADDR},{devargs}"], {ADDR: pmd}, p)
+    [port] = naming.pci_ports([f"{ADDR},{devargs}"], {ADDR: naming.Nic(pmd)}, p)
     return naming.driver_devargs(pmd, ADDR, port.pairs, p)
 
 
@@ -280,3 +280,24 @@ def test_vpp_goes_on_without_the_device_even_when_none_is_left():
     r = vpp.size(["vpp", *text.split()], Platform(), release="26.06", nics=(f"{ADDR}=ice",))
     assert any("does not know devarg 'foo'" in n and n.endswith("VPP goes on without it") for n in r.details["notes"])
     assert not any(z.name.startswith("eth_p0_") for z in r.zones)
+
+
+def test_a_devarg_the_model_reads_is_still_the_drivers_at_the_release():
+    """mlx5's txq_mem_algn exists from 25.11: before, the driver refuses it as any key it does not know, though the
+    model reads it where it exists; a device property (max_wqe) is the model's at every release, and a devarg is no
+    --nic property."""
+    from mpcalc.dpdk.apps import testpmd
+    from mpcalc.dpdk.apps.eal import parse_eal
+
+    def build(devargs: str, dpdk: str, nic: str = f"{ADDR}=mlx5_pci"):
+        e, rest = parse_eal(["dpdk-testpmd", "-l", "0-1", "-a", f"{ADDR},{devargs}", "--", "-i"])
+        e.pci_bindings = naming.bindings_of([nic], None)
+        return testpmd.build(e, rest, Platform(dpdk=dpdk))
+
+    with pytest.raises(InputError, match=r"mlx5_pci at 24\.11 does not know devarg 'txq_mem_algn'"):
+        build("txq_mem_algn=0", "24.11")
+    *_, said = build("txq_mem_algn=0", "25.11")
+    assert not any("txq_mem_algn" in n for n in said)
+    build("max_wqe=8192", "22.11")
+    with pytest.raises(InputError, match=r"'txq_mem_algn' is not a property of mlx5_pci \(its properties: "):
+        build("txq_mem_algn=0", "25.11", nic=f"{ADDR}=mlx5_pci,txq_mem_algn=0")

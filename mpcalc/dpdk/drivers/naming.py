@@ -48,8 +48,13 @@ def pci_addr(text: str) -> str:
 
 
 def pmd_of(driver: str) -> Pmd | None:
-    """A driver by its DPDK name, an alias or the kernel module that drives the same NIC (``ice``)."""
-    pmd = find(driver) or find("net_" + driver)
+    """A driver by its DPDK name (without its ``net_`` or ``_pci``: ``ice``, ``mlx5``), an alias or the kernel
+    module that drives the same NIC (``mlx5_core``).
+
+    >>> pmd_of("ice").name, pmd_of("mlx5").name, pmd_of("mlx5_core").name
+    ('net_ice', 'mlx5_pci', 'mlx5_pci')
+    """
+    pmd = find(driver) or find("net_" + driver) or find(driver + "_pci")
     if pmd is not None:
         return pmd
     for cand in all_pmds():
@@ -256,13 +261,18 @@ def driver_devargs(
     a key it does not know is refused in its own words when its probe fails on it, and noted as ignored when it
     parses no devargs, passes over the key or (ixgbe, i40e: its rte_kvargs_parse fails) over all its keys; a
     devarg with which its probe leaves the device to another driver is refused. Returns the notes, one per key."""
-    given = [(k, v) for k, v in pairs if k not in pmd.devargs]
+    d = pmd.parsing(p) if pmd.parsing is not None else None
+
+    def model_reads(k: str) -> bool:
+        # a device property, or a devarg the model reads that the driver has at the release
+        return k in pmd.props or (k in pmd.devargs and (d is None or k in d.keys or k in d.ethdev))
+
+    given = [(k, v) for k, v in pairs if not model_reads(k)]
     if not given:
         return []
-    if pmd.parsing is None:
+    if d is None:
         k = given[0][0]
         raise InputError(f"{option} {addr}: {pmd.name} argument {k!r} is not modelled", param="command")
-    d = pmd.parsing(p)
     rel = release(p)
     strangers = [k for k, _ in given if k not in d.keys]
     notes: list[str] = []

@@ -202,7 +202,8 @@ def declare(
         bifurcated=bifurcated,
         zones=zones,
         devargs=frozenset(devargs) | frozenset(getattr(mod, "PROPS", ())),
-        props=frozenset(getattr(mod, "PROPS", ())),
+        # the device's own properties: PROPS less the driver's own devargs the model reads (virtio's vectorized)
+        props=frozenset(getattr(mod, "PROPS", ())) - frozenset(pci_devargs.KEYS.get(name, {})),
         parsing=lambda p: pci_devargs.parsing(name, release(p)),
         provenance=RUN if mod.PROVENANCE == "run" else SOURCE,
         evidence=evidence
