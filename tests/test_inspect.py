@@ -452,3 +452,12 @@ def test_pure_module_imports_neither_click_nor_rich():
         "assert not bad, bad"
     )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
+def test_an_lcore_beyond_any_rte_max_lcore_is_a_malformed_line(tmp_path):
+    dump = tmp_path / "mp.txt"
+    text = mempool_dump("flows", "22.11", count=1000, elt=104, cache=32)
+    dump.write_text(text.replace("cache_count[1]=", "cache_count[" + "1" * 400 + "]=", 1))
+    assert "1" * 400 in dump.read_text()
+    rc, _ = run("inspect", str(dump))
+    assert rc == 2

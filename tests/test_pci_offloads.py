@@ -176,7 +176,7 @@ def test_ovs_data_room_is_its_pools():
     ],
 )
 def test_ovs_offloads_follow_the_release(version, driver, tso, rx, tx):
-    from mpcalc.dpdk.apps.ovs.offloads import port_offloads
+    from mpcalc.dpdk.apps.ovs.ovs_offloads import port_offloads
     from mpcalc.dpdk.apps.ovs.versions import RELEASES
 
     ice_rx, ice_tx = 0x1000E, 0x1E | 0x20 | 0x80 | 0x100000 | 0x200 | 0x1000 | 0x400

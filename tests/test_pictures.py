@@ -250,3 +250,12 @@ def test_a_whole_application_is_drawn_per_socket_with_its_advice(run, tmp_path, 
     rc, _, _ = run(*argv[:1], "--plot", str(path), *argv[1:])
     assert rc == 0
     _is_picture(path)
+
+
+def test_a_plot_file_without_an_extension_is_matplotlibs_default_format(run, tmp_path):
+    """A name with no extension (even one that looks like an option, as ``--plot --arch`` gives) is drawn in
+    matplotlib's default format, PNG, not in the temporary file's random suffix."""
+    path = tmp_path / "--arch"
+    rc, _, _ = run("pool", "-n", "1023", "--elt-size", "40", "--plot", str(path))
+    assert rc == 0
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from mpcalc.dpdk.core.platform import MAX_LCORE_LIMIT
 from mpcalc.inspect.dumps import Parsed, PoolDump, integer, malformed
 
 _MP_START = re.compile(r"^mempool <(?P<name>[^>]*)>@(?P<addr>\S+)$")
@@ -106,7 +107,10 @@ def line(out: Parsed, p: PoolDump, raw: str, no: int) -> bool:
         m = _MP_CACHE_COUNT.match(raw)
         if not m:
             raise malformed(src, no, raw, "not '    cache_count[LCORE]=N'")
-        p.cache_counts[int(m["lcore"])] = int(m["val"])
+        lcore = int(m["lcore"])
+        if lcore >= MAX_LCORE_LIMIT:
+            raise malformed(src, no, raw, f"an lcore beyond any RTE_MAX_LCORE (at most {MAX_LCORE_LIMIT:,})")
+        p.cache_counts[lcore] = int(m["val"])
         return True
     if raw == "  no statistics available":
         p.stats = False

@@ -119,7 +119,12 @@ def save(fig: Any, path: str) -> None:
         raise InputError(f"cannot write {path!r}: matplotlib writes no .{ext} file", param="--plot")
     with replacing(path, "--plot") as tmp, mpl.rc_context({"svg.hashsalt": "mpcalc"}):
         # the same ids in every run: a diff shows real changes
-        fig.savefig(tmp, format=ext or None, metadata={"Date": None} if ext in ("svg", "pdf") else None)
+        # no extension: matplotlib's own default format, not the temporary file's random suffix
+        fig.savefig(
+            tmp,
+            format=ext or mpl.rcParams["savefig.format"],
+            metadata={"Date": None} if ext in ("svg", "pdf") else None,
+        )
 
 
 def _stacked(ax: Any, bars: list[Any], *, scale: int, unit: str, colors: dict[str, Any]) -> None:

@@ -1,5 +1,5 @@
-"""The lines OVS's and VPP's offload models cite (:mod:`mpcalc.dpdk.apps.ovs.offloads`,
-:mod:`mpcalc.dpdk.apps.vpp.offloads`), held to each project's source at every tag modelled.
+"""The lines OVS's and VPP's offload models cite (:mod:`mpcalc.dpdk.apps.ovs.ovs_offloads`,
+:mod:`mpcalc.dpdk.apps.vpp.vpp_offloads`), held to each project's source at every tag modelled.
 
 It reads the Open vSwitch and VPP git repositories (``MPCALC_OVS_GIT``, else /work/.mirror/openvswitch+ovs/repo;
 ``MPCALC_VPP_GIT``, else /work/.mirror/FDio+vpp/repo) and skips without them.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mpcalc.dpdk.apps.ovs.offloads import LINES
+from mpcalc.dpdk.apps.ovs.ovs_offloads import LINES
 from mpcalc.dpdk.apps.ovs.versions import RELEASES
 from mpcalc.dpdk.apps.vpp import profiles
 

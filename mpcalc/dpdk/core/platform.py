@@ -21,6 +21,10 @@ DEFAULT_RANKS = 1
 DEFAULT_PAGE_SIZE = 2 << 20
 
 
+#: the largest RTE_MAX_LCORE mpcalc takes (--max-lcore, and an lcore a dump names)
+MAX_LCORE_LIMIT = 65535
+
+
 class Platform(NamedTuple):
     """Everything outside the pool's own parameters that changes its footprint.
 
@@ -316,7 +320,7 @@ def _platform_params() -> tuple["Param", ...]:
             choices=tuple(sorted(_facts.PRESETS)),
         ),
         Param("cache_line", "choice", "Override RTE_CACHE_LINE_SIZE.", choices=("64", "128"), numeric=True),
-        Param("max_lcore", "count", "Override RTE_MAX_LCORE.", lo=1, hi=65535),
+        Param("max_lcore", "count", "Override RTE_MAX_LCORE.", lo=1, hi=MAX_LCORE_LIMIT),
         Param("debug", "bool", "A RTE_LIBRTE_MEMPOOL_DEBUG build (object cookies)."),
         Param("stats", "bool", "A RTE_LIBRTE_MEMPOOL_STATS build (per-lcore statistics)."),
         Param(

@@ -13,7 +13,7 @@ from typing import Any
 
 from mpcalc.dpdk.apps.ovs.hashing import HASHES
 from mpcalc.dpdk.apps.ovs.netdev import TYPES, Port, PortPlan, dp_packet_size, parse_port, plan, pmd_threads
-from mpcalc.dpdk.apps.ovs.offloads import port_offloads
+from mpcalc.dpdk.apps.ovs.ovs_offloads import port_offloads
 from mpcalc.dpdk.apps.ovs.shared_data import shared_data_zone
 from mpcalc.dpdk.apps.ovs.versions import VERSIONS, OvsRelease, ovs_release
 from mpcalc.dpdk.core.declare import ObjectDecl, Param, Resolved
@@ -53,7 +53,7 @@ def _device(
     """A port with options:dpdk-devargs: OVS's own measured part (the net_null measurement less net_null's
     modelled probe and queues) and the device's driver: its probe, configure and queue set-ups for the queues,
     descriptors and offloads OVS asks (dpdk_eth_dev_port_config, v3.1.0:lib/netdev-dpdk.c:1140-1215;
-    :func:`.offloads.port_offloads`), the queue counts capped by the driver's max_rx_queues/max_tx_queues
+    :func:`.ovs_offloads.port_offloads`), the queue counts capped by the driver's max_rx_queues/max_tx_queues
     (:1200-1203)."""
     from mpcalc.dpdk.core.heap import heap_cost
     from mpcalc.dpdk.drivers import ethdev, get, naming

@@ -28,9 +28,9 @@ from mpcalc.dpdk import drivers
 from mpcalc.dpdk.apps.eal import EalArgs, eal_parts, parse_eal, platform_for
 from mpcalc.dpdk.apps.names import real_names
 from mpcalc.dpdk.apps.vpp import buffers as B
-from mpcalc.dpdk.apps.vpp.offloads import port_offloads, tso_enabled
 from mpcalc.dpdk.apps.vpp.profiles import DEFAULT, PROFILES, TAGS, Profile, profile
 from mpcalc.dpdk.apps.vpp.startup import DevConf, VppConfig, parse
+from mpcalc.dpdk.apps.vpp.vpp_offloads import port_offloads, tso_enabled
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.heap import heap_cost, hugepages, memzone_len
 from mpcalc.dpdk.core.platform import DEFAULT_PAGE_SIZE, Platform

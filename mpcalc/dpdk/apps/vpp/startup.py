@@ -86,7 +86,7 @@ class DevConf:
 @dataclass
 class PortConf:
     """``dm->default_port_conf`` as dpdk {}'s words set it (dpdk_config): what dpdk_device_setup makes the
-    port's offloads of (:mod:`.offloads`)."""
+    port's offloads of (:mod:`.vpp_offloads`)."""
 
     enable_tcp_udp_checksum: bool = False
     enable_outer_checksum_offload: bool = False
