@@ -335,6 +335,14 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
     n_tx_queue = nb_lcores  # one per lcore, up to MAX_TX_QUEUE_PER_PORT = RTE_MAX_LCORE
     lookups_done = False
     pool_sizes: dict[str, int] = {}
+    configured: dict[int, tuple[ethdev.Port, ethdev.QueueConf]] = {}
+
+    def add(setup: Parts) -> None:
+        """A queue set-up's or start's parts, the pools it makes among the application's, in their order."""
+        pools.extend(setup.mempools)
+        setup.mempools = []
+        parts.extend(setup)
+
     for port in ports:
         if not t.portmask >> port.port_id & 1:
             continue
@@ -374,7 +382,13 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
                 f"v22.11.11:examples/l3fwd/main.c:1255-1260){hint}",
                 param="command",
             )
-        conf, driver_pools = ethdev.configure(port, q, p)
+        # rte_eth_dev_configure, then init_mem, then the port's Tx queues (v22.11.11:examples/l3fwd/main.c:1255,
+        # 1290-1295, 1301-1316); every port's Rx queues after the port loop, by lcore (:1333-1375), then each
+        # port's rte_eth_dev_start (:1526-1531) and the ptype callbacks by lcore (:1559-1566)
+        conf = ethdev.dev_configure(port, q, p)
+        # a driver's own pool (net_tap's mp_<device>, made as its first queue is set up) comes after init_mem's
+        driver_pools, conf.mempools = conf.mempools, []
+        parts.extend(conf)
         notes += ethdev.port_notes([port], q, p)  # from its source only, memory outside the heap
         # init_mem: one pool per socket (per port with --per-port-pool), lookups once per socket (main.c:969-1013)
         if t.per_port_pool or not pools:
@@ -399,26 +413,35 @@ def build(e: EalArgs, argv: list[str], p: Platform) -> tuple[Parts, list[Mempool
             parts.extend(tables)
             pools += table_pools
             lookups_done = True
-        parts.extend(conf)
         pools += driver_pools
-        for queue in range(nb_rxq):
-            # prepare_ptype_parser per rx queue: --parse-ptype adds an rx callback, rte_zmalloc(NULL, struct
-            # rte_eth_rxtx_callback) (v24.11.6:examples/l3fwd/main.c:1261-1280, lib/ethdev/rte_ethdev.c:5849);
-            # without it a port that cannot classify packets (net_null, net_ring) makes l3fwd exit
-            if t.parse_ptype:
-                parts.allocations.append(
-                    Allocation(
-                        "(null)",
-                        s["eth_rxtx_callback"],
-                        f"port {port.port_id} queue {queue} rx callback (--parse-ptype)",
-                    )
+        add(ethdev.queue_setups(port, q, p, "tx"))
+        configured[port.port_id] = (port, q)
+    # each lcore's Rx queues, in --config order (init_lcore_rx_queues), lcore by lcore
+    rx_queues = [(pt, queue) for lcore in sorted(e.lcores) for pt, queue, lc in t.config if lc == lcore]
+    for pt, queue in rx_queues:
+        port, q = configured[pt]
+        add(ethdev.queue_setups(port, q, p, "rx", [queue]))
+    for port, q in configured.values():
+        add(ethdev.dev_start(port, q, p))
+    for pt, queue in rx_queues:
+        port, _ = configured[pt]
+        # prepare_ptype_parser per rx queue: --parse-ptype adds an rx callback, rte_zmalloc(NULL, struct
+        # rte_eth_rxtx_callback) (v24.11.6:examples/l3fwd/main.c:1261-1280, lib/ethdev/rte_ethdev.c:5849);
+        # without it a port that cannot classify packets (net_null, net_ring) makes l3fwd exit
+        if t.parse_ptype:
+            parts.allocations.append(
+                Allocation(
+                    "(null)",
+                    s["eth_rxtx_callback"],
+                    f"port {port.port_id} queue {queue} rx callback (--parse-ptype)",
                 )
-            elif not drivers.get(port.driver).classifies_ptypes:
-                raise InputError(
-                    f"{port.name}: {port.driver} does not classify packet types: l3fwd exits ('port "
-                    f"{port.port_id} cannot parse packet type, please add --parse-ptype')",
-                    param="command",
-                )
+            )
+        elif not drivers.get(port.driver).classifies_ptypes:
+            raise InputError(
+                f"{port.name}: {port.driver} does not classify packet types: l3fwd exits ('port "
+                f"{port.port_id} cannot parse packet type, please add --parse-ptype')",
+                param="command",
+            )
     if not t.numa:
         notes.append("--no-numa: every pool and table on socket 0 (as with one socket)")
     details: dict[str, object] = {

@@ -17,6 +17,7 @@ Pure: stdlib only.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from mpcalc.dpdk.core.errors import InputError
 from mpcalc.dpdk.core.platform import Platform
@@ -264,14 +265,9 @@ def descriptor_refusals(port: Port, q: QueueConf, p: Platform) -> dict[str, str]
     return out
 
 
-def configure(
-    port: Port, q: QueueConf, p: Platform, failed: frozenset[str] = frozenset()
-) -> tuple[Parts, list[Mempool]]:
-    """rte_eth_dev_configure, the rx/tx queue set-ups and rte_eth_dev_start of one port: ethdev's queue
-    arrays, then the driver's dev_configure, each Rx queue's set-up, each Tx queue's (the Tx queues first for an
-    application that sets them up first, ``q.tx_first``) and its dev_start.  ``failed``: the sides (``"rx"``,
-    ``"tx"``) whose set-ups ethdev refused (:func:`descriptor_refusals`) for an application that goes on without
-    them and does not start the port (VPP): they allocate nothing."""
+def dev_configure(port: Port, q: QueueConf, p: Platform) -> Parts:
+    """rte_eth_dev_configure of one port: ethdev's queue arrays, then the driver's dev_configure; refused when the
+    driver has fewer queues than asked."""
     pmd = get(port.driver)
     out = Parts()
     max_rx, max_tx = pmd.max_queues(port, p)
@@ -290,15 +286,48 @@ def configure(
             Allocation("ethdev->tx_queues", RTE_MAX_QUEUES_PER_PORT * 8, "ethdev"),
         ]
     out.extend(pmd.configure(port, q, p))
-    nb_rx, nb_tx = _descriptors(port, q, p) if failed else descriptors(port, q, p)
-    rx = [pmd.rx_queue_setup(port, qid, nb_rx, q, p) for qid in range(q.nb_rxq if "rx" not in failed else 0)]
-    tx = [pmd.tx_queue_setup(port, qid, nb_tx, q, p) for qid in range(q.nb_txq if "tx" not in failed else 0)]
-    for queue in (*tx, *rx) if q.tx_first else (*rx, *tx):
-        out.extend(queue)
+    return out
+
+
+def queue_setups(
+    port: Port, q: QueueConf, p: Platform, side: str, queues: Iterable[int] | None = None, checked: bool = True
+) -> Parts:
+    """rte_eth_rx_queue_setup (``side`` ``"rx"``) or rte_eth_tx_queue_setup (``"tx"``) of the port's queues
+    ``queues`` (all of that side by default), in that order, with the descriptor count ethdev hands the driver
+    (:func:`descriptors`; ``checked`` False: already held to the driver's limits by the caller)."""
+    pmd = get(port.driver)
+    nb_rx, nb_tx = descriptors(port, q, p) if checked else _descriptors(port, q, p)
+    setup, nb, count = (pmd.rx_queue_setup, nb_rx, q.nb_rxq) if side == "rx" else (pmd.tx_queue_setup, nb_tx, q.nb_txq)
+    out = Parts()
+    for qid in range(count) if queues is None else queues:
+        out.extend(setup(port, qid, nb, q, p))
+    return out
+
+
+def dev_start(port: Port, q: QueueConf, p: Platform) -> Parts:
+    """rte_eth_dev_start of one port: the driver's dev_start (recorded in the process's start order, which a
+    driver numbering its memory process-wide reads)."""
+    if port.process is not None:
+        port.process.started[port.port_id] = q
+    return get(port.driver).start(port, q, p)
+
+
+def configure(
+    port: Port, q: QueueConf, p: Platform, failed: frozenset[str] = frozenset()
+) -> tuple[Parts, list[Mempool]]:
+    """:func:`dev_configure`, the rx/tx queue set-ups (:func:`queue_setups`: each Rx queue's, then each Tx
+    queue's; the Tx queues first for an application that sets them up first, ``q.tx_first``) and :func:`dev_start`
+    of one port, the pools its driver makes apart.  ``failed``: the sides (``"rx"``, ``"tx"``) whose set-ups ethdev
+    refused (:func:`descriptor_refusals`) for an application that goes on without them and does not start the
+    port (VPP): they allocate nothing."""
+    out = dev_configure(port, q, p)
     if not failed:
-        if port.process is not None:  # the process's start order, for its drivers' process-wide numbering
-            port.process.started[port.port_id] = q
-        out.extend(pmd.start(port, q, p))
+        descriptors(port, q, p)  # ethdev's refusal of a descriptor count, before any set-up
+    for side in ("tx", "rx") if q.tx_first else ("rx", "tx"):
+        if side not in failed:
+            out.extend(queue_setups(port, q, p, side, checked=False))
+    if not failed:
+        out.extend(dev_start(port, q, p))
     pools, out.mempools = out.mempools, []
     return out, pools
 
@@ -380,6 +409,8 @@ __all__ = [
     "configure_refusal",
     "descriptor_refusals",
     "descriptors",
+    "dev_configure",
+    "dev_start",
     "eal_ports",
     "intr_instance",
     "max_rx_pktlen",
@@ -389,6 +420,8 @@ __all__ = [
     "port_notes",
     "probe",
     "probe_ports",
+    "probed_ports",
+    "queue_setups",
     "sizes",
     "vdev_driver",
     "vdev_ports",
