@@ -1,5 +1,6 @@
 """The installed ``mpcalc`` on the QEMU guest's testpmd command lines: ``mpcalc app --nic ADDR=DRIVER --json --
-<COMMAND>`` gives every memzone of the capture (testpmd's, the mempool's and the drivers') by name and length.
+<COMMAND>`` gives every memzone of the capture (testpmd's, the mempool's and the drivers') by name and length,
+at each recorded release (``--dpdk``: Debian's 22.11.11, and the v24.11/ and v25.11/ runs of each tag's own testpmd).
 
 The -a of each command gets the device's properties (DEVICE.json: what the guest's NIC had, e.g. virtio's queue
 pairs), which a real -a does not carry; the --nic binding uses the PCI id EAL printed (``ADDR=VENDOR:DEVICE``)
@@ -9,7 +10,6 @@ or the driver's name. The JSON is validated against ``mpcalc schema``.
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import shutil
 import subprocess
@@ -17,44 +17,45 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent / "conformance" / "drivers" / "qemu"
-ZONE = re.compile(r"^Zone \d+: name:<([^>]+)>, len:(0x[0-9a-f]+),")
-PROBE = re.compile(r"EAL: Probe PCI driver: (\S+) \(([0-9a-f]{4}):([0-9a-f]{4})\) device: (\S+)")
+from tests.test_pci_qemu import PROBE, RUNS, ZONE
+
 MPCALC = shutil.which("mpcalc") or str(Path(__file__).resolve().parents[1] / ".venv" / "bin" / "mpcalc")
-CASES = sorted(
-    p.name
-    for p in HERE.iterdir()
+CASES = [
+    (rel, p.name)
+    for rel, d in RUNS.items()
+    for p in sorted(d.iterdir())
     if (p / "COMMAND").exists() and "Fail to configure" not in (p / "testpmd.txt").read_text()
-)
+]
 
 
 def run(args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([MPCALC, *args], capture_output=True, text=True, timeout=120)
 
 
-def _command(case: str, by_id: bool) -> tuple[list[str], list[str]]:
-    d = HERE / case
+def _command(case: str, by_id: bool, release: str = "22.11") -> tuple[list[str], list[str]]:
+    d = RUNS[release] / case
     argv = shlex.split((d / "COMMAND").read_text())
     out = (d / "testpmd.txt").read_text()
     devices = json.loads((d / "DEVICE.json").read_text())
     nics = []
     for name, vendor, device, addr in (m.groups() for m in map(PROBE.search, out.splitlines()) if m):
         nics += ["--nic", f"{addr}={vendor}:{device}" if by_id else f"{addr}={name}"]
-        i = argv.index(addr)
-        argv[i] = addr + "".join(f",{k}={int(v)}" for k, v in sorted(devices[addr].items()))
+        i = next(k for k, a in enumerate(argv) if a.split(",")[0] == addr)  # -a ADDR or -a ADDR,devargs
+        argv[i] += "".join(f",{k}={int(v)}" for k, v in sorted(devices[addr].items()))
     return nics, argv
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", CASES, ids=[f"{r}-{c}" for r, c in CASES])
 def test_mpcalc_app_gives_every_memzone_of_the_guest_run(case):
-    nics, argv = _command(case, by_id=case.endswith("default"))
-    r = run(["app", *nics, "--json", "--", *argv])
+    release, name = case
+    nics, argv = _command(name, by_id=name.endswith("default"), release=release)
+    r = run(["app", "--dpdk", release, *nics, "--json", "--", *argv])
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     res = doc["results"][0]
     zones = res["memzones"] + [z for m in res["mempools"] for z in m["memzones"]]
     got = sorted((z["name"], z["len"]) for z in zones)
-    text = (HERE / case / "testpmd.txt").read_text()
+    text = (RUNS[release] / name / "testpmd.txt").read_text()
     want = sorted((n, int(ln, 16)) for n, ln in (m.groups() for m in map(ZONE.match, text.splitlines()) if m))
     assert got == want
 
