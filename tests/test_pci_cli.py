@@ -1,5 +1,7 @@
 """The installed ``mpcalc`` on the QEMU guest's testpmd command lines: ``mpcalc app --nic ADDR=DRIVER --json --
-<COMMAND>`` gives every memzone of the capture (testpmd's, the mempool's and the drivers') by name and length.
+<COMMAND>`` gives every memzone of the capture (testpmd's, the mempool's and the drivers') by name and length,
+at each recorded release (``--dpdk``: Debian's 22.11.11, and the v24.11/, v25.11/ and v26.07/ runs of each tag's
+own testpmd).
 
 The command line is the run's own; the --nic binding uses the PCI id EAL printed (``ADDR=VENDOR:DEVICE``) or the
 driver's name, then the device's properties (DEVICE.json: what the guest's NIC had, e.g. virtio's queue pairs),
@@ -10,7 +12,6 @@ which the driver reads from the device: ``--nic ADDR=DRIVER,PROP=VALUE``. The JS
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import shutil
 import subprocess
@@ -18,25 +19,25 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent / "conformance" / "drivers" / "qemu"
-ZONE = re.compile(r"^Zone \d+: name:<([^>]+)>, len:(0x[0-9a-f]+),")
-PROBE = re.compile(r"EAL: Probe PCI driver: (\S+) \(([0-9a-f]{4}):([0-9a-f]{4})\) device: (\S+)")
+from tests.test_pci_qemu import PROBE, RUNS, ZONE
+
 MPCALC = shutil.which("mpcalc") or str(Path(__file__).resolve().parents[1] / ".venv" / "bin" / "mpcalc")
-CASES = sorted(
-    p.name
-    for p in HERE.iterdir()
+CASES = [
+    (rel, p.name)
+    for rel, d in RUNS.items()
+    for p in sorted(d.iterdir())
     if (p / "COMMAND").exists() and "Fail to configure" not in (p / "testpmd.txt").read_text()
-)
+]
 
 
 def run(args: list[str]) -> subprocess.CompletedProcess[str]:
     return subprocess.run([MPCALC, *args], capture_output=True, text=True, timeout=120)
 
 
-def _command(case: str, by_id: bool, props_on_a: bool = False) -> tuple[list[str], list[str]]:
+def _command(case: str, by_id: bool, release: str = "22.11", props_on_a: bool = False) -> tuple[list[str], list[str]]:
     """The --nic options and the run's command line; ``props_on_a``: the device's properties on its -a instead
     (the form mpcalc also reads)."""
-    d = HERE / case
+    d = RUNS[release] / case
     argv = shlex.split((d / "COMMAND").read_text())
     out = (d / "testpmd.txt").read_text()
     devices = json.loads((d / "DEVICE.json").read_text())
@@ -45,7 +46,8 @@ def _command(case: str, by_id: bool, props_on_a: bool = False) -> tuple[list[str
         props = "".join(f",{k}={int(v)}" for k, v in sorted(devices[addr].items()))
         nic = f"{addr}={vendor}:{device}" if by_id else f"{addr}={name}"
         if props_on_a:
-            argv[argv.index(addr)] = addr + props
+            i = next(k for k, a in enumerate(argv) if a.split(",")[0] == addr)  # -a ADDR or -a ADDR,devargs
+            argv[i] += props
         else:
             nic += props
         nics += ["--nic", nic]
@@ -68,16 +70,17 @@ def test_a_property_the_driver_has_not_is_refused_listing_its_own():
     assert "'max_queues' is not a property of net_virtio (its properties: ctrl_vq, max_queue_pairs," in r.stderr
 
 
-@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("case", CASES, ids=[f"{r}-{c}" for r, c in CASES])
 def test_mpcalc_app_gives_every_memzone_of_the_guest_run(case):
-    nics, argv = _command(case, by_id=case.endswith("default"))
-    r = run(["app", *nics, "--json", "--", *argv])
+    release, name = case
+    nics, argv = _command(name, by_id=name.endswith("default"), release=release)
+    r = run(["app", "--dpdk", release, *nics, "--json", "--", *argv])
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     res = doc["results"][0]
     zones = res["memzones"] + [z for m in res["mempools"] for z in m["memzones"]]
     got = sorted((z["name"], z["len"]) for z in zones)
-    text = (HERE / case / "testpmd.txt").read_text()
+    text = (RUNS[release] / name / "testpmd.txt").read_text()
     want = sorted((n, int(ln, 16)) for n, ln in (m.groups() for m in map(ZONE.match, text.splitlines()) if m))
     assert got == want
 

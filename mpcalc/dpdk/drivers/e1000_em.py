@@ -5,7 +5,8 @@ nb_desc is (so that a later set-up can grow it), then an ``rte_zmalloc`` of its 
 software ring (nb_desc entries). nb_desc must be a multiple of 8 in [32, 4096]; the driver's own check
 returns -EINVAL without a message (ethdev's check of the same limits prints first).
 
-Proven on Debian's 22.11.11 in a QEMU guest (82540EM, 82545EM and 82574L: tests/conformance/drivers/qemu/).
+Proven on Debian's 22.11.11 and DPDK 24.11.6, 25.11.2 and 26.07 in a QEMU guest (82540EM, 82545EM and 82574L:
+tests/conformance/drivers/qemu/).
 Pure: stdlib only.
 """
 

@@ -11,7 +11,9 @@ rx_queue_size/tx_queue_size, 256 by default; the control queue 64); nb_desc only
 
 The virtqueue rules (vring_size, the header and page zones, the constants) are :mod:`.virtio`'s, which
 virtio_user shares; this module adds the PCI device (its queue sizes per queue type, its queue pairs) and
-its citations. Proven on Debian's 22.11.11 with QEMU's virtio-net-pci (1 and 4 queue pairs, rx_queue_size 1024, legacy).
+its citations. Proven with QEMU's virtio-net-pci (1 and 4 queue pairs, rx_queue_size 1024, packed, legacy) on
+Debian's 22.11.11 and on DPDK 24.11.6, 25.11.2 and 26.07 (there also the Rx software rings, with vectorized=1
+only, by the heap's count).
 Pure: stdlib only.
 """
 

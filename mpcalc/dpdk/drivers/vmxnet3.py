@@ -9,7 +9,8 @@ plus the Rx data ring (rxdata_desc_size per descriptor) on version 3 and later. 
 ``eth_p<port>_rss_conf`` when Rx is RSS (testpmd with --rxq > 1) and, at start, ``eth_p<port>_memRegs``.
 
 The device version is the hypervisor's: ``dev["version"]`` (QEMU 1, ESXi 6.7+ 4..7), and ``txdata_desc_size``
-the device's (128 when it reports none). Proven on Debian's 22.11.11 with QEMU's vmxnet3 (version 1).
+the device's (128 when it reports none). Proven with QEMU's vmxnet3 (version 1) on Debian's
+22.11.11 and on DPDK 24.11.6, 25.11.2 and 26.07.
 Pure: stdlib only.
 """
 
