@@ -1,6 +1,6 @@
 """The installed ``mpcalc`` on the QEMU guest's testpmd command lines: ``mpcalc app --nic ADDR=DRIVER --json --
 <COMMAND>`` gives every memzone of the capture (testpmd's, the mempool's and the drivers') by name and length,
-at each recorded release (``--dpdk``: Debian's 22.11.11, and the v24.11/, v25.11/ and v26.07/ runs of each tag's
+at each recorded release (``--dpdk``: Debian's 22.11.11, and the v24.11.6/, v25.11.2/ and v26.07/ runs of each tag's
 own testpmd).
 
 The command line is the run's own; the --nic binding uses the PCI id EAL printed (``ADDR=VENDOR:DEVICE``) or the

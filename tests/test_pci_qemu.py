@@ -1,6 +1,6 @@
 """mpcalc's PCI driver models held to the real runs: testpmd in a QEMU guest on QEMU's emulated NICs (e1000,
 e1000-82545em, e1000e, vmxnet3, virtio-net-pci: 1, 2 and 4 queue pairs, a 1024 Rx queue, packed and legacy),
-captured in tests/conformance/drivers/qemu/<nic>-<case>/ (Debian's 22.11.11) and in its v24.11/, v25.11/ and
+captured in tests/conformance/drivers/qemu/<nic>-<case>/ (Debian's 22.11.11) and in its v24.11.6/, v25.11.2/ and
 v26.07/ (DPDK 24.11.6, 25.11.2 and 26.07, each built from its tag), each replayed at its own release.
 
 Each capture keeps the testpmd command line (COMMAND), the QEMU device options (QEMU), the device's properties
@@ -25,7 +25,7 @@ from mpcalc.dpdk.drivers import pci
 
 HERE = Path(__file__).resolve().parent / "conformance" / "drivers" / "qemu"
 #: each recorded release and the folder of its runs
-RUNS = {"22.11": HERE, "24.11": HERE / "v24.11", "25.11": HERE / "v25.11", "26.07": HERE / "v26.07"}
+RUNS = {"22.11": HERE, "24.11": HERE / "v24.11.6", "25.11": HERE / "v25.11.2", "26.07": HERE / "v26.07"}
 LATER = [rel for rel in RUNS if rel != "22.11"]
 CASES = [(rel, p.name) for rel, d in RUNS.items() for p in sorted(d.iterdir()) if (p / "COMMAND").exists()]
 ONE_PORT = [(rel, c) for rel, c in CASES if not c.startswith("two-ports")]
