@@ -113,3 +113,14 @@ def test_the_report_says_which_figures_are_from_source_only():
     r = run(["app", "--nic", "0000:3b:00.0=8086:1592", "--dpdk", "26.07", "--json", "--", *argv])
     zones = {z["name"]: z["len"] for z in json.loads(r.stdout)["results"][0]["memzones"]}
     assert zones["eth_p0_q0_rx_ring"] == 262144 and zones["eth_p0_q0_ci_tx_ring"] == 131072
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "99999999999999999999", "65536"])
+def test_a_device_property_that_is_no_number_in_range_is_one_clear_line(value):
+    argv = ["dpdk-testpmd", "-l", "0-1", "-a", "0000:00:13.0", "--", "-i"]
+    for nic, a in ((f"0000:00:13.0=virtio,max_queue_pairs={value}", argv), ("0000:00:13.0=virtio", None)):
+        cmd = a if a is not None else [*argv[:4], f"0000:00:13.0,max_queue_pairs={value}", *argv[5:]]
+        r = run(["app", "--nic", nic, "--", *cmd])
+        assert r.returncode == 2, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+        assert f"max_queue_pairs={value!r}: a device property is a number from 0 to 65,535" in r.stderr

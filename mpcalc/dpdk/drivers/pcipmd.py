@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from mpcalc.dpdk.core.errors import Rejection
+from mpcalc.dpdk.core.errors import InputError, Rejection
 from mpcalc.dpdk.core.heap import memzone_len
 from mpcalc.dpdk.core.platform import Platform
 from mpcalc.dpdk.core.records import Allocation, Memzone
@@ -39,8 +39,14 @@ def release(p: Platform | None) -> str:
     return NEWEST if p is None else ".".join(str(p.dpdk).split(".")[:2])
 
 
+#: the largest number a device property takes: the 16-bit fields a device reports its queue counts, ring sizes
+#: and versions in (and a bound on what the model builds from them)
+PROP_MAX = (1 << 16) - 1
+
+
 def props(mod: ModuleType, port: Port) -> dict[str, object]:
-    """The device properties given on the port's ``-a`` (numbers as numbers, yes/no as booleans)."""
+    """The device properties given on the port's ``--nic`` or ``-a`` (numbers as numbers, 0 to :data:`PROP_MAX`;
+    yes/no as booleans); anything else is refused, quoting it."""
     out: dict[str, object] = {}
     for key in getattr(mod, "PROPS", ()):
         text = port.args.get(key)
@@ -52,7 +58,16 @@ def props(mod: ModuleType, port: Port) -> dict[str, object]:
         elif low in ("0", "no", "false", "off") and key in getattr(mod, "BOOL_PROPS", ()):
             out[key] = False
         else:
-            out[key] = int(text, 0)
+            try:
+                n = int(text, 0)
+            except ValueError:
+                n = -1
+            if not 0 <= n <= PROP_MAX:
+                raise InputError(
+                    f"{port.name}: {key}={text!r}: a device property is a number from 0 to {PROP_MAX:,}",
+                    param="nic",
+                )
+            out[key] = n
     return out
 
 
