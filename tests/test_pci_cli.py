@@ -70,19 +70,47 @@ def test_a_property_the_driver_has_not_is_refused_listing_its_own():
     assert "'max_queues' is not a property of net_virtio (its properties: ctrl_vq, max_queue_pairs," in r.stderr
 
 
+def _zones(doc: dict) -> list[tuple[str, int]]:
+    res = doc["results"][0]
+    return sorted((z["name"], z["len"]) for z in res["memzones"] + [z for m in res["mempools"] for z in m["memzones"]])
+
+
+def _want(release: str, name: str) -> list[tuple[str, int]]:
+    text = (RUNS[release] / name / "testpmd.txt").read_text()
+    return sorted((n, int(ln, 16)) for n, ln in (m.groups() for m in map(ZONE.match, text.splitlines()) if m))
+
+
+@pytest.fixture(scope="module")
+def batch_answers() -> dict[tuple[str, str], dict]:
+    """Every case through one run of the installed ``mpcalc batch`` (an ``app`` line each: the same request as
+    ``mpcalc app --dpdk REL --nic ... -- COMMAND``), in case order."""
+    lines = []
+    for release, name in CASES:
+        nics, argv = _command(name, by_id=name.endswith("default"), release=release)
+        lines.append(json.dumps({"command": "app", "command_line": argv, "nic": nics[1::2], "dpdk": release}))
+    r = subprocess.run(
+        [MPCALC, "batch", "-"], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=600
+    )
+    assert r.returncode == 0, r.stderr
+    docs = [json.loads(line) for line in r.stdout.splitlines()]
+    assert len(docs) == len(CASES)
+    return dict(zip(CASES, docs, strict=True))
+
+
 @pytest.mark.parametrize("case", CASES, ids=[f"{r}-{c}" for r, c in CASES])
-def test_mpcalc_app_gives_every_memzone_of_the_guest_run(case):
-    release, name = case
-    nics, argv = _command(name, by_id=name.endswith("default"), release=release)
+def test_mpcalc_gives_every_memzone_of_the_guest_run(case, batch_answers):
+    assert _zones(batch_answers[case]) == _want(*case)
+
+
+@pytest.mark.parametrize("release", list(RUNS))
+def test_mpcalc_app_on_the_command_line_gives_every_memzone(release):
+    """``mpcalc app`` itself, its own option parsing, on one case a NIC of each release: e1000e's and vmxnet3's
+    ports in one run."""
+    name = "two-ports-e1000e-vmxnet3"
+    nics, argv = _command(name, by_id=False, release=release)
     r = run(["app", "--dpdk", release, *nics, "--json", "--", *argv])
     assert r.returncode == 0, r.stderr
-    doc = json.loads(r.stdout)
-    res = doc["results"][0]
-    zones = res["memzones"] + [z for m in res["mempools"] for z in m["memzones"]]
-    got = sorted((z["name"], z["len"]) for z in zones)
-    text = (RUNS[release] / name / "testpmd.txt").read_text()
-    want = sorted((n, int(ln, 16)) for n, ln in (m.groups() for m in map(ZONE.match, text.splitlines()) if m))
-    assert got == want
+    assert _zones(json.loads(r.stdout)) == _want(release, name)
 
 
 def test_the_json_is_the_schema_s():
