@@ -23,6 +23,7 @@ from mpcalc.dpdk.objects.routes import fast4, fast6, planner
 from mpcalc.dpdk.objects.routes.route_table import TableBuilder, parse_plain
 
 from . import fulltable
+from .full_orders import FULL_ORDERS
 
 NH_ENUM_4B = 2  # RTE_FIB_DIR24_8_4B / RTE_FIB6_TRIE_4B: the trie's 433,000 groups need more than 2 bytes
 SIZES = {4: 1_000_000, 6: 200_000}
@@ -60,7 +61,7 @@ def _expect(probe, family, lines, pl, *, tbl8s: int, num_tbl8: int, max_routes: 
         assert (rep["failed_at"], rep["errno"]) == (ff.index, ff.errno), where
 
 
-@pytest.mark.parametrize("family, order", [(4, "random"), (6, "random"), (4, "sorted"), (6, "sorted")])
+@pytest.mark.parametrize("family, order", FULL_ORDERS)
 def test_full_table(probes, family, order):
     lines, table = _table(family, order)
     pl = planner.plan(table, family)
